@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+"""The one source of truth for the NIC's register map, address map and wire
+format.  Generates the C header include/tg/tg_hw.h and the Verilog include
+rtl/tg_hw_defs.vh.  `--check` compares both files with what would be
+generated and fails on any difference (run by `make test`)."""
+
+import os
+import sys
+
+# (name, value, comment).  Names become TG_<name> in C and `TG_<name> in RTL.
+GROUPS = [
+    ("Identity", [
+        ("ID_MAGIC", 0x54474E43, "'TGNC': upper 32 bits of CSR ID"),
+        ("VERSION_MAJOR", 1, "incompatible changes bump this"),
+        ("VERSION_MINOR", 0, "compatible additions bump this"),
+        ("PROTO_VERSION", 1, "value of the ver field of every frame"),
+        ("ETHERTYPE", 0x88B5, "local experimental EtherType"),
+        ("MAC_OUI", 0x025447, "locally administered prefix; MAC = OUI:00:node16"),
+    ]),
+    ("BAR address map: [46:44] window, [43:40] context, [39:32] node, [31:0] paddr", [
+        ("BAR_ADDR_BITS", 47, "width of a host-port address"),
+        ("BAR_WIN_SHIFT", 44, "window select field"),
+        ("BAR_WIN_BITS", 3, ""),
+        ("BAR_CTX_SHIFT", 40, "context field of the data windows"),
+        ("BAR_CTX_BITS", 4, "so at most 16 contexts"),
+        ("BAR_NODE_SHIFT", 32, "node field of the data windows"),
+        ("BAR_NODE_BITS", 8, "so at most 256 nodes"),
+        ("PADDR_BITS", 32, "remote physical address bits"),
+        ("WIN_CTRL", 0, "CSR page and context pages"),
+        ("WIN_REMOTE", 1, "load = blocking remote read, store = posted remote write"),
+        ("WIN_SYNC", 2, "load = fence: returns status once earlier ops to node are done"),
+        ("WIN_REQ", 3, "store = remote enqueue (reserved)"),
+        ("WIN_FAA", 4, "fetch-and-add shadow window (reserved)"),
+        ("WIN_SWAP", 5, "swap shadow window (reserved)"),
+        ("WIN_CAS", 6, "compare-and-swap shadow window (reserved)"),
+        ("CTRL_CSR_BASE", 0x0000, "CSR page offset in the control window"),
+        ("CTRL_CTX_BASE", 0x1000, "context page c at CTX_BASE + c * PAGE_SIZE"),
+        ("PAGE_SIZE", 0x1000, ""),
+        ("MAX_BURST_BYTES", 64, "a write burst stays inside one aligned 64-byte block"),
+    ]),
+    ("CSR page (driver only), 64-bit registers", [
+        ("CSR_REG_ID", 0x000, "RO [63:32] ID_MAGIC, [31:16] major, [15:0] minor"),
+        ("CSR_REG_NODE_ID", 0x008, "RO this node's id"),
+        ("CSR_REG_CYCLES", 0x010, "RO free-running cycle counter"),
+        ("CSR_REG_MEM_SIZE", 0x018, "RW bytes of host memory remote nodes may reach (0 after reset)"),
+        ("CSR_REG_MAC", 0x020, "RO this node's MAC address"),
+        ("CSR_REG_CONFIG", 0x028, "RO [7:0] contexts, [15:8] max outstanding reads"),
+        ("CSR_REG_SCRATCH", 0x030, "RW scratch register"),
+        ("CSR_REG_TX_FRAMES", 0x040, "RO frames sent"),
+        ("CSR_REG_RX_FRAMES", 0x048, "RO frames received and accepted"),
+        ("CSR_REG_RX_DROP_FCS", 0x050, "RO frames dropped: bad FCS"),
+        ("CSR_REG_RX_DROP_TYPE", 0x058, "RO frames dropped: wrong EtherType, version or destination"),
+        ("CSR_REG_RX_DROP_MALFORMED", 0x060, "RO frames dropped: truncated, oversized, length mismatch, bad opcode"),
+        ("CSR_REG_RX_REFUSED", 0x068, "RO requests refused with an error status"),
+        ("CSR_REG_HOST_ERRORS", 0x070, "RO host-port requests refused (bad window, bad burst)"),
+        ("CSR_REG_TS_HOST_REQ", 0x080, "RO cycle the last remote-window request was accepted"),
+        ("CSR_REG_TS_TX_START", 0x088, "RO cycle the last frame's first beat left the NIC"),
+        ("CSR_REG_TS_RX_END", 0x090, "RO cycle the last accepted frame's last beat arrived"),
+        ("CSR_REG_TS_RX_DONE", 0x098, "RO cycle the last incoming write finished in host memory"),
+        ("CSR_REG_TS_HOST_RESP", 0x0A0, "RO cycle the last remote read answered the host"),
+    ]),
+    ("Context page (one per process), 64-bit registers", [
+        ("CTX_REG_STATUS", 0x000, "RW1C sticky error of this context: [7:0] status of the first failure"),
+        ("CTX_REG_FETCH_LADDR", 0x008, "RW local destination of a fetch; [2:0] must equal the remote's"),
+        ("CTX_REG_FETCH_CPL", 0x010, "RW local address of the 8-byte completion word"),
+        ("CTX_REG_FETCH_GO", 0x018, "WO start fetch: [31:0] remote paddr, [47:32] node, [55:48] length"),
+        ("CTX_REG_OPERAND", 0x020, "RW operand for atomics (reserved)"),
+        ("CTX_REG_COMPARE", 0x028, "RW compare value for CAS (reserved)"),
+        ("FETCH_CPL_DONE", 0x1, "completion word bit 0; status in [15:8]"),
+    ]),
+    ("Status codes (context STATUS, completion words, NAK reasons)", [
+        ("ST_OK", 0, ""),
+        ("ST_BAD_KEY", 1, "protection key mismatch"),
+        ("ST_RANGE", 2, "address outside the target's exported memory"),
+        ("ST_NOT_READY", 3, "receiver not ready (queue full)"),
+        ("ST_MALFORMED", 4, "malformed request"),
+        ("ST_BAD_OP", 5, "unknown opcode or window"),
+        ("ST_NO_QUEUE", 6, "no such queue"),
+        ("ST_MISALIGNED", 7, "misaligned address or length"),
+        ("ST_PEER_GONE", 8, "peer unreachable"),
+    ]),
+    ("Wire format: Ethernet II + 48-byte header (big-endian fields) + payload + FCS", [
+        ("ETH_HDR_BYTES", 14, "dst MAC, src MAC, EtherType"),
+        ("HDR_OFF", 14, "frame offset of the Telegraphos header"),
+        ("HDR_BYTES", 48, ""),
+        ("PAYLOAD_OFF", 62, "frame offset of the payload"),
+        ("MAX_PAYLOAD", 64, "payload bytes, a multiple of 8"),
+        ("FCS_BYTES", 4, ""),
+        ("MAX_FRAME_BYTES", 130, "62 + 64 + 4"),
+        ("H_VER", 0, "u8 protocol version"),
+        ("H_OP", 1, "u8 opcode"),
+        ("H_FLAGS", 2, "u8 flags"),
+        ("H_STATUS", 3, "u8 status of a response"),
+        ("H_SRC", 4, "u16 source node"),
+        ("H_DST", 6, "u16 destination node"),
+        ("H_SEQ", 8, "u32 link sequence number"),
+        ("H_ACK", 12, "u32 cumulative acknowledgement"),
+        ("H_KEY", 16, "u64 protection key"),
+        ("H_ADDR", 24, "u64 target address, 8-byte aligned"),
+        ("H_MASK", 32, "u64 byte enables: bit i covers payload byte i"),
+        ("H_LEN", 40, "u8 payload length in bytes"),
+        ("H_CTX", 41, "u8 source context"),
+        ("H_TAG", 42, "u16 requester's tag, echoed in the response"),
+        ("H_RSVD", 44, "u32 reserved, zero"),
+        ("OP_WRITE", 0x01, "payload words written under mask"),
+        ("OP_READ_REQ", 0x02, "read len bytes at addr; mask says which bytes are wanted"),
+        ("OP_READ_RESP", 0x03, "response: payload = words read, status"),
+        ("OP_ATOMIC", 0x04, "reserved"),
+        ("OP_ATOMIC_RESP", 0x05, "reserved"),
+        ("OP_REQ", 0x06, "reserved: remote enqueue"),
+        ("OP_ACK", 0x08, "reserved: link acknowledgement"),
+        ("OP_NAK", 0x09, "reserved: refusal with reason in status"),
+        ("TAG_FETCH", 0x8000, "tag bit 15: response goes to memory (fetch), else to the host port"),
+    ]),
+]
+
+
+def c_header():
+    out = ["/* SPDX-License-Identifier: MIT */",
+           "/* Copyright (c) 2026 The Telegraphos NIC authors */",
+           "/* Register map, address map and wire format of the Telegraphos NIC.",
+           " * Generated by scripts/gen_hw_defs.py: edit that file, not this one. */",
+           "#ifndef TG_HW_H", "#define TG_HW_H", ""]
+    for title, rows in GROUPS:
+        out.append("/* %s */" % title)
+        for name, val, comment in rows:
+            line = "#define TG_%-28s 0x%XULL" % (name, val)
+            if comment:
+                line += "  /* %s */" % comment
+            out.append(line)
+        out.append("")
+    out.append("#endif /* TG_HW_H */")
+    return "\n".join(out) + "\n"
+
+
+def vh_header():
+    out = ["// SPDX-License-Identifier: MIT",
+           "// Copyright (c) 2026 The Telegraphos NIC authors",
+           "// Register map, address map and wire format of the Telegraphos NIC.",
+           "// Generated by scripts/gen_hw_defs.py: edit that file, not this one.",
+           "`ifndef TG_HW_DEFS_VH", "`define TG_HW_DEFS_VH", ""]
+    for title, rows in GROUPS:
+        out.append("// %s" % title)
+        for name, val, comment in rows:
+            line = "`define TG_%-28s %d" % (name, val)
+            if comment:
+                line += "  // %s" % comment
+            out.append(line)
+        out.append("")
+    out.append("`endif // TG_HW_DEFS_VH")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = {os.path.join(top, "include", "tg", "tg_hw.h"): c_header(),
+             os.path.join(top, "rtl", "tg_hw_defs.vh"): vh_header()}
+    check = "--check" in sys.argv[1:]
+    bad = 0
+    for path, text in files.items():
+        if check:
+            try:
+                with open(path) as f:
+                    cur = f.read()
+            except OSError:
+                cur = None
+            if cur != text:
+                print("gen_hw_defs: %s is stale: run scripts/gen_hw_defs.py" % path)
+                bad = 1
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())
