@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// STUB: port list only; the real core replaces this file.
+// Telegraphos NIC core: host target (BAR), memory master towards host
+// memory, and an Ethernet frame port; remote reads, writes and fetches.
 `default_nettype none
+`include "tg_hw_defs.vh"
+
 module tg_nic #(
-    parameter NUM_CTX   = 16,
-    parameter MAX_READS = 8
+    parameter NUM_CTX   = 16,  // process contexts, one context page each (1..16)
+    parameter MAX_READS = 8,   // non-blocking fetches in flight (1..16)
+    parameter CNT_W     = 64   // width of the event counters (16..64)
 ) (
     input  wire        clk,
     input  wire        rst,
+
+    // configuration straps
     input  wire [15:0] cfg_node_id,
+
+    // host target (MMIO)
     input  wire        s_host_req_valid,
     output wire        s_host_req_ready,
     input  wire        s_host_req_write,
@@ -19,6 +27,8 @@ module tg_nic #(
     output wire        m_host_resp_valid,
     input  wire        m_host_resp_ready,
     output wire [63:0] m_host_resp_rdata,
+
+    // memory master (host memory)
     output wire        m_mem_req_valid,
     input  wire        m_mem_req_ready,
     output wire        m_mem_req_write,
@@ -27,6 +37,8 @@ module tg_nic #(
     output wire [7:0]  m_mem_req_wstrb,
     input  wire        s_mem_resp_valid,
     input  wire [63:0] s_mem_resp_rdata,
+
+    // network port (whole Ethernet frames with FCS)
     output wire [63:0] m_axis_tx_tdata,
     output wire [7:0]  m_axis_tx_tkeep,
     output wire        m_axis_tx_tvalid,
@@ -37,21 +49,291 @@ module tg_nic #(
     input  wire        s_axis_rx_tvalid,
     output wire        s_axis_rx_tready,
     input  wire        s_axis_rx_tlast,
+
+    // interrupt (reserved for queue overflow)
     output wire        irq
 );
-assign s_host_req_ready = 1'b1;
-assign m_host_resp_valid = 1'b0;
-assign m_host_resp_rdata = 64'd0;
-assign m_mem_req_valid = 1'b0;
-assign m_mem_req_write = 1'b0;
-assign m_mem_req_addr = 32'd0;
-assign m_mem_req_wdata = 64'd0;
-assign m_mem_req_wstrb = 8'd0;
-assign m_axis_tx_tdata = 64'd0;
-assign m_axis_tx_tkeep = 8'd0;
-assign m_axis_tx_tvalid = 1'b0;
-assign m_axis_tx_tlast = 1'b0;
-assign s_axis_rx_tready = 1'b1;
+
+// descriptor packing for the transmit arbiter
+localparam TXD_W = 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
+
+wire [31:0] cfg_mem_size;
+wire [63:0] cycles;
+
+// ---------------------------------------------------------------- events
+wire ev_tx_start, ev_tx_frame;
+wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
+wire ev_refused, ev_rx_stray, ev_rx_done;
+wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
+
+// ---------------------------------------------------------------- CSR page
+wire [11:0] csr_addr;
+wire [63:0] csr_rdata;
+wire        csr_wr_en;
+wire [63:0] csr_wdata;
+
+tg_csr #(
+    .NUM_CTX   (NUM_CTX),
+    .MAX_READS (MAX_READS),
+    .CNT_W     (CNT_W)
+) tg_csr_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .cfg_node_id       (cfg_node_id),
+    .csr_addr          (csr_addr),
+    .csr_rdata         (csr_rdata),
+    .csr_wr_en         (csr_wr_en),
+    .csr_wdata         (csr_wdata),
+    .cfg_mem_size      (cfg_mem_size),
+    .cycles            (cycles),
+    .ev_tx_frame       (ev_tx_frame),
+    .ev_rx_frame       (ev_rx_frame),
+    .ev_drop_fcs       (ev_drop_fcs),
+    .ev_drop_type      (ev_drop_type),
+    .ev_drop_malformed (ev_drop_malformed),
+    .ev_refused        (ev_refused),
+    .ev_host_error     (ev_host_error),
+    .ev_stray          (ev_rx_stray || ev_host_stray),
+    .ev_host_req       (ev_host_req),
+    .ev_tx_start       (ev_tx_start),
+    .ev_rx_end         (ev_rx_frame),
+    .ev_rx_done        (ev_rx_done),
+    .ev_host_resp      (ev_host_resp)
+);
+
+// ---------------------------------------------------------------- host port
+wire         loc_txd_valid, loc_txd_ready;
+wire [7:0]   loc_txd_op;
+wire [15:0]  loc_txd_dst;
+wire [31:0]  loc_txd_addr;
+wire [63:0]  loc_txd_mask;
+wire [7:0]   loc_txd_len;
+wire [7:0]   loc_txd_ctx;
+wire [15:0]  loc_txd_tag;
+wire [511:0] loc_txd_payload;
+
+wire         hrd_valid;
+wire [15:0]  hrd_src, hrd_tag;
+wire [7:0]   hrd_status;
+wire [63:0]  hrd_data;
+
+wire [3:0]   fetch_lookup_idx;
+wire         fetch_lookup_valid;
+wire [15:0]  fetch_lookup_node;
+wire [31:0]  fetch_lookup_laddr, fetch_lookup_cpl;
+wire [63:0]  fetch_lookup_mask;
+wire         fetch_free_valid;
+wire [3:0]   fetch_free_idx;
+
+tg_host_if #(
+    .NUM_CTX   (NUM_CTX),
+    .MAX_READS (MAX_READS)
+) tg_host_if_inst (
+    .clk                (clk),
+    .rst                (rst),
+    .cfg_mem_size       (cfg_mem_size),
+    .s_host_req_valid   (s_host_req_valid),
+    .s_host_req_ready   (s_host_req_ready),
+    .s_host_req_write   (s_host_req_write),
+    .s_host_req_addr    (s_host_req_addr),
+    .s_host_req_wdata   (s_host_req_wdata),
+    .s_host_req_wstrb   (s_host_req_wstrb),
+    .s_host_req_last    (s_host_req_last),
+    .m_host_resp_valid  (m_host_resp_valid),
+    .m_host_resp_ready  (m_host_resp_ready),
+    .m_host_resp_rdata  (m_host_resp_rdata),
+    .csr_addr           (csr_addr),
+    .csr_rdata          (csr_rdata),
+    .csr_wr_en          (csr_wr_en),
+    .csr_wdata          (csr_wdata),
+    .m_txd_valid        (loc_txd_valid),
+    .m_txd_ready        (loc_txd_ready),
+    .m_txd_op           (loc_txd_op),
+    .m_txd_dst          (loc_txd_dst),
+    .m_txd_addr         (loc_txd_addr),
+    .m_txd_mask         (loc_txd_mask),
+    .m_txd_len          (loc_txd_len),
+    .m_txd_ctx          (loc_txd_ctx),
+    .m_txd_tag          (loc_txd_tag),
+    .m_txd_payload      (loc_txd_payload),
+    .s_hrd_valid        (hrd_valid),
+    .s_hrd_src          (hrd_src),
+    .s_hrd_tag          (hrd_tag),
+    .s_hrd_status       (hrd_status),
+    .s_hrd_data         (hrd_data),
+    .fetch_lookup_idx   (fetch_lookup_idx),
+    .fetch_lookup_valid (fetch_lookup_valid),
+    .fetch_lookup_node  (fetch_lookup_node),
+    .fetch_lookup_laddr (fetch_lookup_laddr),
+    .fetch_lookup_cpl   (fetch_lookup_cpl),
+    .fetch_lookup_mask  (fetch_lookup_mask),
+    .fetch_free_valid   (fetch_free_valid),
+    .fetch_free_idx     (fetch_free_idx),
+    .ev_host_error      (ev_host_error),
+    .ev_host_req        (ev_host_req),
+    .ev_host_resp       (ev_host_resp),
+    .ev_stray           (ev_host_stray)
+);
+
+// ---------------------------------------------------------------- receive path
+wire         rxd_valid, rxd_ready;
+wire [7:0]   rxd_op, rxd_status, rxd_len, rxd_ctx;
+wire [15:0]  rxd_src, rxd_tag;
+wire [31:0]  rxd_addr;
+wire         rxd_addr_hi;
+wire [63:0]  rxd_mask;
+wire [511:0] rxd_payload;
+
+tg_eth_rx tg_eth_rx_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .cfg_node_id       (cfg_node_id),
+    .s_axis_rx_tdata   (s_axis_rx_tdata),
+    .s_axis_rx_tkeep   (s_axis_rx_tkeep),
+    .s_axis_rx_tvalid  (s_axis_rx_tvalid),
+    .s_axis_rx_tready  (s_axis_rx_tready),
+    .s_axis_rx_tlast   (s_axis_rx_tlast),
+    .m_rxd_valid       (rxd_valid),
+    .m_rxd_ready       (rxd_ready),
+    .m_rxd_op          (rxd_op),
+    .m_rxd_status      (rxd_status),
+    .m_rxd_src         (rxd_src),
+    .m_rxd_addr        (rxd_addr),
+    .m_rxd_addr_hi     (rxd_addr_hi),
+    .m_rxd_mask        (rxd_mask),
+    .m_rxd_len         (rxd_len),
+    .m_rxd_ctx         (rxd_ctx),
+    .m_rxd_tag         (rxd_tag),
+    .m_rxd_payload     (rxd_payload),
+    .ev_rx_frame       (ev_rx_frame),
+    .ev_drop_fcs       (ev_drop_fcs),
+    .ev_drop_type      (ev_drop_type),
+    .ev_drop_malformed (ev_drop_malformed)
+);
+
+wire         rsp_txd_valid, rsp_txd_ready;
+wire [7:0]   rsp_txd_op, rsp_txd_status, rsp_txd_len, rsp_txd_ctx;
+wire [15:0]  rsp_txd_dst, rsp_txd_tag;
+wire [31:0]  rsp_txd_addr;
+wire [63:0]  rsp_txd_mask;
+wire [511:0] rsp_txd_payload;
+
+tg_rx_engine tg_rx_engine_inst (
+    .clk                (clk),
+    .rst                (rst),
+    .cfg_mem_size       (cfg_mem_size),
+    .s_rxd_valid        (rxd_valid),
+    .s_rxd_ready        (rxd_ready),
+    .s_rxd_op           (rxd_op),
+    .s_rxd_status       (rxd_status),
+    .s_rxd_src          (rxd_src),
+    .s_rxd_addr         (rxd_addr),
+    .s_rxd_addr_hi      (rxd_addr_hi),
+    .s_rxd_mask         (rxd_mask),
+    .s_rxd_len          (rxd_len),
+    .s_rxd_ctx          (rxd_ctx),
+    .s_rxd_tag          (rxd_tag),
+    .s_rxd_payload      (rxd_payload),
+    .m_mem_req_valid    (m_mem_req_valid),
+    .m_mem_req_ready    (m_mem_req_ready),
+    .m_mem_req_write    (m_mem_req_write),
+    .m_mem_req_addr     (m_mem_req_addr),
+    .m_mem_req_wdata    (m_mem_req_wdata),
+    .m_mem_req_wstrb    (m_mem_req_wstrb),
+    .s_mem_resp_valid   (s_mem_resp_valid),
+    .s_mem_resp_rdata   (s_mem_resp_rdata),
+    .m_txd_valid        (rsp_txd_valid),
+    .m_txd_ready        (rsp_txd_ready),
+    .m_txd_op           (rsp_txd_op),
+    .m_txd_status       (rsp_txd_status),
+    .m_txd_dst          (rsp_txd_dst),
+    .m_txd_addr         (rsp_txd_addr),
+    .m_txd_mask         (rsp_txd_mask),
+    .m_txd_len          (rsp_txd_len),
+    .m_txd_ctx          (rsp_txd_ctx),
+    .m_txd_tag          (rsp_txd_tag),
+    .m_txd_payload      (rsp_txd_payload),
+    .m_hrd_valid        (hrd_valid),
+    .m_hrd_src          (hrd_src),
+    .m_hrd_tag          (hrd_tag),
+    .m_hrd_status       (hrd_status),
+    .m_hrd_data         (hrd_data),
+    .fetch_lookup_idx   (fetch_lookup_idx),
+    .fetch_lookup_valid (fetch_lookup_valid),
+    .fetch_lookup_node  (fetch_lookup_node),
+    .fetch_lookup_laddr (fetch_lookup_laddr),
+    .fetch_lookup_cpl   (fetch_lookup_cpl),
+    .fetch_lookup_mask  (fetch_lookup_mask),
+    .fetch_free_valid   (fetch_free_valid),
+    .fetch_free_idx     (fetch_free_idx),
+    .ev_refused         (ev_refused),
+    .ev_stray           (ev_rx_stray),
+    .ev_rx_done         (ev_rx_done)
+);
+
+// ---------------------------------------------------------------- transmit path
+wire             txd_valid, txd_ready;
+wire [TXD_W-1:0] txd_data;
+
+tg_tx_arb #(
+    .DATA_W (TXD_W)
+) tg_tx_arb_inst (
+    .clk      (clk),
+    .rst      (rst),
+    .s0_valid (rsp_txd_valid),
+    .s0_ready (rsp_txd_ready),
+    .s0_data  ({rsp_txd_op, rsp_txd_status, rsp_txd_dst, rsp_txd_addr, rsp_txd_mask,
+                rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, rsp_txd_payload}),
+    .s1_valid (loc_txd_valid),
+    .s1_ready (loc_txd_ready),
+    .s1_data  ({loc_txd_op, 8'd0, loc_txd_dst, loc_txd_addr, loc_txd_mask,
+                loc_txd_len, loc_txd_ctx, loc_txd_tag, loc_txd_payload}),
+    .m_valid  (txd_valid),
+    .m_ready  (txd_ready),
+    .m_data   (txd_data)
+);
+
+wire [7:0]   txd_op, txd_status, txd_len, txd_ctx;
+wire [15:0]  txd_dst, txd_tag;
+wire [31:0]  txd_addr;
+wire [63:0]  txd_mask;
+wire [511:0] txd_payload;
+
+assign {txd_op, txd_status, txd_dst, txd_addr, txd_mask,
+        txd_len, txd_ctx, txd_tag, txd_payload} = txd_data;
+
+tg_eth_tx tg_eth_tx_inst (
+    .clk              (clk),
+    .rst              (rst),
+    .cfg_node_id      (cfg_node_id),
+    .s_txd_valid      (txd_valid),
+    .s_txd_ready      (txd_ready),
+    .s_txd_op         (txd_op),
+    .s_txd_status     (txd_status),
+    .s_txd_dst        (txd_dst),
+    .s_txd_addr       (txd_addr),
+    .s_txd_mask       (txd_mask),
+    .s_txd_len        (txd_len),
+    .s_txd_ctx        (txd_ctx),
+    .s_txd_tag        (txd_tag),
+    .s_txd_payload    (txd_payload),
+    .m_axis_tx_tdata  (m_axis_tx_tdata),
+    .m_axis_tx_tkeep  (m_axis_tx_tkeep),
+    .m_axis_tx_tvalid (m_axis_tx_tvalid),
+    .m_axis_tx_tready (m_axis_tx_tready),
+    .m_axis_tx_tlast  (m_axis_tx_tlast),
+    .ev_tx_start      (ev_tx_start),
+    .ev_tx_frame      (ev_tx_frame)
+);
+
+// no interrupt sources yet
 assign irq = 1'b0;
+
+// the cycle counter is read through the CSR page
+/* verilator lint_off UNUSEDSIGNAL */
+wire [63:0] unused_cycles = cycles;
+/* verilator lint_on UNUSEDSIGNAL */
+
 endmodule
+
 `default_nettype wire

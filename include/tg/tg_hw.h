@@ -30,7 +30,7 @@
 #define TG_WIN_SWAP                     0x5ULL  /* swap shadow window (reserved) */
 #define TG_WIN_CAS                      0x6ULL  /* compare-and-swap shadow window (reserved) */
 #define TG_CTRL_CSR_BASE                0x0ULL  /* CSR page offset in the control window */
-#define TG_CTRL_CTX_BASE                0x1000ULL  /* context page c at CTX_BASE + c * PAGE_SIZE */
+#define TG_CTRL_CTX_BASE                0x10000ULL  /* context page c at CTX_BASE + c * PAGE_SIZE */
 #define TG_PAGE_SIZE                    0x1000ULL
 #define TG_MAX_BURST_BYTES              0x40ULL  /* a write burst stays inside one aligned 64-byte block */
 
@@ -48,7 +48,8 @@
 #define TG_CSR_REG_RX_DROP_TYPE         0x58ULL  /* RO frames dropped: wrong EtherType, version or destination */
 #define TG_CSR_REG_RX_DROP_MALFORMED    0x60ULL  /* RO frames dropped: truncated, oversized, length mismatch, bad opcode */
 #define TG_CSR_REG_RX_REFUSED           0x68ULL  /* RO requests refused with an error status */
-#define TG_CSR_REG_HOST_ERRORS          0x70ULL  /* RO host-port requests refused (bad window, bad burst) */
+#define TG_CSR_REG_HOST_ERRORS          0x70ULL  /* RO host-port requests refused (misaligned, bad window, bad argument) */
+#define TG_CSR_REG_RX_STRAY             0x78ULL  /* RO responses that matched no outstanding request */
 #define TG_CSR_REG_TS_HOST_REQ          0x80ULL  /* RO cycle the last remote-window request was accepted */
 #define TG_CSR_REG_TS_TX_START          0x88ULL  /* RO cycle the last frame's first beat left the NIC */
 #define TG_CSR_REG_TS_RX_END            0x90ULL  /* RO cycle the last accepted frame's last beat arrived */
@@ -56,7 +57,7 @@
 #define TG_CSR_REG_TS_HOST_RESP         0xA0ULL  /* RO cycle the last remote read answered the host */
 
 /* Context page (one per process), 64-bit registers */
-#define TG_CTX_REG_STATUS               0x0ULL  /* RW1C sticky error of this context: [7:0] status of the first failure */
+#define TG_CTX_REG_STATUS               0x0ULL  /* RW [7:0] status of the first failure since cleared; any write clears it */
 #define TG_CTX_REG_FETCH_LADDR          0x8ULL  /* RW local destination of a fetch; [2:0] must equal the remote's */
 #define TG_CTX_REG_FETCH_CPL            0x10ULL  /* RW local address of the 8-byte completion word */
 #define TG_CTX_REG_FETCH_GO             0x18ULL  /* WO start fetch: [31:0] remote paddr, [47:32] node, [55:48] length */

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+# Telegraphos NIC: top-level build.  Parts of the tree add their targets
+# through the *.mk fragments included below.
+
+VERILATOR ?= verilator
+IVERILOG  ?= iverilog
+VVP       ?= vvp
+YOSYS     ?= yosys
+PYTHON    ?= python3
+CC        ?= cc
+CXX       ?= c++
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+
+BUILD     ?= build
+CSTD      := -std=c11
+WARN      := -Wall -Wextra -Werror
+OPT       ?= -O2 -g
+CFLAGS    ?= $(OPT)
+CXXFLAGS  ?= $(OPT)
+CPPFLAGS  += -Iinclude -MMD -MP
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+RTL_SRCS  := $(sort $(wildcard rtl/*.v))
+RTL_INCS  := rtl/tg_hw_defs.vh
+
+# test programs registered by the fragments; each exits 0 pass, 1 fail, 77 skip
+TEST_PROGS :=
+
+.PHONY: all demo test test-fast lint synth-check formal bench waves clean install setup check-defs
+
+all:
+
+include rtl/rtl.mk
+include tests/rtl/tests.mk
+include sim/sim.mk
+include libtg/libtg.mk
+include tests/c/tests.mk
+include examples/examples.mk
+
+setup:
+	scripts/setup.sh
+
+check-defs:
+	$(PYTHON) scripts/gen_hw_defs.py --check
+
+test: check-defs lint $(TEST_PROGS)
+	scripts/run_tests.sh $(TEST_PROGS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// CSR page: identity, node id, cycle counter, host-memory size, event
+// counters and the timestamps used for latency breakdowns.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_csr #(
+    parameter NUM_CTX   = 16,  // contexts, reported in CONFIG
+    parameter MAX_READS = 8,   // outstanding fetches, reported in CONFIG
+    parameter CNT_W     = 64   // width of event counters (16..64)
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    input  wire [15:0] cfg_node_id,
+
+    // register access from the host port (read data is combinational)
+    input  wire [11:0] csr_addr,
+    output reg  [63:0] csr_rdata,
+    input  wire        csr_wr_en,
+    input  wire [63:0] csr_wdata,
+
+    // configuration out
+    output wire [31:0] cfg_mem_size,
+    output wire [63:0] cycles,
+
+    // events
+    input  wire        ev_tx_frame,
+    input  wire        ev_rx_frame,
+    input  wire        ev_drop_fcs,
+    input  wire        ev_drop_type,
+    input  wire        ev_drop_malformed,
+    input  wire        ev_refused,
+    input  wire        ev_host_error,
+    input  wire        ev_stray,
+    input  wire        ev_host_req,
+    input  wire        ev_tx_start,
+    input  wire        ev_rx_end,
+    input  wire        ev_rx_done,
+    input  wire        ev_host_resp
+);
+
+initial begin
+    if (CNT_W < 16 || CNT_W > 64) begin
+        $error("%m: CNT_W must be in 16..64");
+    end
+end
+
+localparam NCNT = 8;
+localparam NTS  = 5;
+
+reg [63:0]      cycles_reg,   cycles_next;
+reg [31:0]      mem_size_reg, mem_size_next;
+reg [63:0]      scratch_reg,  scratch_next;
+reg [CNT_W-1:0] cnt_reg  [0:NCNT-1];
+reg [CNT_W-1:0] cnt_next [0:NCNT-1];
+reg [63:0]      ts_reg   [0:NTS-1];
+reg [63:0]      ts_next  [0:NTS-1];
+
+wire [NCNT-1:0] cnt_ev = {ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
+                          ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
+wire [NTS-1:0]  ts_ev  = {ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
+
+assign cfg_mem_size = mem_size_reg;
+assign cycles       = cycles_reg;
+
+// ---------------------------------------------------------------- read mux
+wire [15:0] ver_major = `TG_VERSION_MAJOR;
+wire [15:0] ver_minor = `TG_VERSION_MINOR;
+wire [31:0] id_magic  = `TG_ID_MAGIC;
+wire [23:0] mac_oui   = `TG_MAC_OUI;
+wire [7:0]  cfg_ctx   = NUM_CTX;
+wire [7:0]  cfg_reads = MAX_READS;
+
+function [63:0] widen;
+    input [CNT_W-1:0] v;
+    begin
+        widen = 64'd0;
+        widen[CNT_W-1:0] = v;
+    end
+endfunction
+
+always @* begin
+    case (csr_addr)
+        `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
+        `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};
+        `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;
+        `TG_CSR_REG_MEM_SIZE:       csr_rdata = {32'd0, mem_size_reg};
+        `TG_CSR_REG_MAC:            csr_rdata = {16'd0, mac_oui, 8'h00, cfg_node_id};
+        `TG_CSR_REG_CONFIG:         csr_rdata = {48'd0, cfg_reads, cfg_ctx};
+        `TG_CSR_REG_SCRATCH:        csr_rdata = scratch_reg;
+        `TG_CSR_REG_TX_FRAMES:      csr_rdata = widen(cnt_reg[0]);
+        `TG_CSR_REG_RX_FRAMES:      csr_rdata = widen(cnt_reg[1]);
+        `TG_CSR_REG_RX_DROP_FCS:    csr_rdata = widen(cnt_reg[2]);
+        `TG_CSR_REG_RX_DROP_TYPE:   csr_rdata = widen(cnt_reg[3]);
+        `TG_CSR_REG_RX_DROP_MALFORMED: csr_rdata = widen(cnt_reg[4]);
+        `TG_CSR_REG_RX_REFUSED:     csr_rdata = widen(cnt_reg[5]);
+        `TG_CSR_REG_HOST_ERRORS:    csr_rdata = widen(cnt_reg[6]);
+        `TG_CSR_REG_RX_STRAY:       csr_rdata = widen(cnt_reg[7]);
+        `TG_CSR_REG_TS_HOST_REQ:    csr_rdata = ts_reg[0];
+        `TG_CSR_REG_TS_TX_START:    csr_rdata = ts_reg[1];
+        `TG_CSR_REG_TS_RX_END:      csr_rdata = ts_reg[2];
+        `TG_CSR_REG_TS_RX_DONE:     csr_rdata = ts_reg[3];
+        `TG_CSR_REG_TS_HOST_RESP:   csr_rdata = ts_reg[4];
+        default:                    csr_rdata = 64'd0;
+    endcase
+end
+
+// ---------------------------------------------------------------- next state
+integer i;
+
+always @* begin
+    cycles_next   = cycles_reg + 64'd1;
+    mem_size_next = mem_size_reg;
+    scratch_next  = scratch_reg;
+    for (i = 0; i < NCNT; i = i + 1) begin
+        cnt_next[i] = cnt_reg[i] + {{(CNT_W-1){1'b0}}, cnt_ev[i]};
+    end
+    for (i = 0; i < NTS; i = i + 1) begin
+        ts_next[i] = ts_ev[i] ? cycles_reg : ts_reg[i];
+    end
+    if (csr_wr_en) begin
+        if (csr_addr == `TG_CSR_REG_MEM_SIZE) begin
+            mem_size_next = csr_wdata[31:0];
+        end
+        if (csr_addr == `TG_CSR_REG_SCRATCH) begin
+            scratch_next = csr_wdata;
+        end
+    end
+end
+
+always @(posedge clk) begin
+    cycles_reg   <= cycles_next;
+    mem_size_reg <= mem_size_next;
+    scratch_reg  <= scratch_next;
+    for (i = 0; i < NCNT; i = i + 1) begin
+        cnt_reg[i] <= cnt_next[i];
+    end
+    for (i = 0; i < NTS; i = i + 1) begin
+        ts_reg[i] <= ts_next[i];
+    end
+    if (rst) begin
+        cycles_reg   <= 64'd0;
+        mem_size_reg <= 32'd0;
+        scratch_reg  <= 64'd0;
+        for (i = 0; i < NCNT; i = i + 1) begin
+            cnt_reg[i] <= {CNT_W{1'b0}};
+        end
+        for (i = 0; i < NTS; i = i + 1) begin
+            ts_reg[i] <= 64'd0;
+        end
+    end
+end
+
+endmodule
+
+`default_nettype wire

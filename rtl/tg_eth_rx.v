@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Frame receiver: buffers one Ethernet frame from a 64-bit AXI-Stream,
+// checks FCS, EtherType, destination, version, length and opcode, and
+// presents an accepted frame as a request descriptor (others are dropped
+// and counted by reason).
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_eth_rx (
+    input  wire         clk,
+    input  wire         rst,
+
+    // configuration
+    input  wire [15:0]  cfg_node_id,
+
+    // frame in
+    input  wire [63:0]  s_axis_rx_tdata,
+    input  wire [7:0]   s_axis_rx_tkeep,
+    input  wire         s_axis_rx_tvalid,
+    output wire         s_axis_rx_tready,
+    input  wire         s_axis_rx_tlast,
+
+    // accepted frame out (held until ready)
+    output wire         m_rxd_valid,
+    input  wire         m_rxd_ready,
+    output wire [7:0]   m_rxd_op,
+    output wire [7:0]   m_rxd_status,
+    output wire [15:0]  m_rxd_src,
+    output wire [31:0]  m_rxd_addr,
+    output wire         m_rxd_addr_hi,   // address bits [63:32] are not all zero
+    output wire [63:0]  m_rxd_mask,
+    output wire [7:0]   m_rxd_len,
+    output wire [7:0]   m_rxd_ctx,
+    output wire [15:0]  m_rxd_tag,
+    output wire [511:0] m_rxd_payload,
+
+    // events
+    output wire         ev_rx_frame,      // a frame was accepted
+    output wire         ev_drop_fcs,      // dropped: bad FCS
+    output wire         ev_drop_type,     // dropped: EtherType, version or destination
+    output wire         ev_drop_malformed // dropped: size, length field or opcode
+);
+
+localparam MAX_BEATS = 17;               // 130-byte largest frame, rounded up
+localparam FRAME_W   = MAX_BEATS * 64;
+localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;  // register after data + a good FCS
+
+localparam [1:0] S_RECV  = 2'd0,
+                 S_CHECK = 2'd1,
+                 S_HOLD  = 2'd2;
+
+// ---------------------------------------------------------------- state
+reg [1:0]          state_reg,  state_next;
+reg [FRAME_W-1:0]  frame_reg,  frame_next;
+reg [4:0]          beat_reg,   beat_next;     // beats stored so far
+reg                over_reg,   over_next;     // more beats than MAX_BEATS
+reg [7:0]          bytes_reg,  bytes_next;    // bytes received (saturating)
+reg [31:0]         crc_reg,    crc_next;
+
+// ---------------------------------------------------------------- receive path
+wire [31:0] crc_beat;
+
+tg_crc32_d64 tg_crc32_d64_inst (
+    .crc_in  (crc_reg),
+    .data    (s_axis_rx_tdata),
+    .keep    (s_axis_rx_tkeep),
+    .crc_out (crc_beat)
+);
+
+reg [3:0]  keep_count;
+reg [63:0] keep_data;
+integer    lane;
+
+always @* begin
+    keep_count = 4'd0;
+    for (lane = 0; lane < 8; lane = lane + 1) begin
+        keep_count = keep_count + {3'd0, s_axis_rx_tkeep[lane]};
+        keep_data[lane*8 +: 8] = s_axis_rx_tkeep[lane] ? s_axis_rx_tdata[lane*8 +: 8] : 8'h00;
+    end
+end
+
+assign s_axis_rx_tready = (state_reg == S_RECV);
+wire beat_fire = s_axis_rx_tvalid && (state_reg == S_RECV);
+
+// ---------------------------------------------------------------- frame fields
+function [7:0] fbyte;
+    input [FRAME_W-1:0] f;
+    input integer       off;
+    begin
+        fbyte = f[off*8 +: 8];
+    end
+endfunction
+
+function [15:0] fbe16;
+    input [FRAME_W-1:0] f;
+    input integer       off;
+    begin
+        fbe16 = {f[off*8 +: 8], f[(off+1)*8 +: 8]};
+    end
+endfunction
+
+function [63:0] fbe64;
+    input [FRAME_W-1:0] f;
+    input integer       off;
+    integer             i;
+    begin
+        for (i = 0; i < 8; i = i + 1) begin
+            fbe64[(7-i)*8 +: 8] = f[(off+i)*8 +: 8];
+        end
+    end
+endfunction
+
+localparam H = `TG_HDR_OFF;
+
+wire [47:0] f_dst_mac   = {fbe16(frame_reg, 0), fbe16(frame_reg, 2), fbe16(frame_reg, 4)};
+wire [15:0] f_ethertype = fbe16(frame_reg, 12);
+wire [7:0]  f_ver       = fbyte(frame_reg, H + `TG_H_VER);
+wire [7:0]  f_op        = fbyte(frame_reg, H + `TG_H_OP);
+wire [7:0]  f_status    = fbyte(frame_reg, H + `TG_H_STATUS);
+wire [15:0] f_src       = fbe16(frame_reg, H + `TG_H_SRC);
+wire [15:0] f_dst       = fbe16(frame_reg, H + `TG_H_DST);
+wire [63:0] f_addr      = fbe64(frame_reg, H + `TG_H_ADDR);
+wire [63:0] f_mask      = fbe64(frame_reg, H + `TG_H_MASK);
+wire [7:0]  f_len       = fbyte(frame_reg, H + `TG_H_LEN);
+wire [7:0]  f_ctx       = fbyte(frame_reg, H + `TG_H_CTX);
+wire [15:0] f_tag       = fbe16(frame_reg, H + `TG_H_TAG);
+
+wire [23:0] mac_oui = `TG_MAC_OUI;
+wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
+
+wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
+                (f_op == `TG_OP_READ_RESP);
+wire [8:0] want_bytes = {1'b0, f_len} + 9'd66;   // header + payload + FCS
+
+wire bad_fcs   = (crc_reg != CRC_RESIDUE);
+wire bad_size  = over_reg || (bytes_reg < 8'd66);
+wire bad_type  = (f_ethertype != `TG_ETHERTYPE) || (f_ver != `TG_PROTO_VERSION) ||
+                 (f_dst_mac != my_mac) || (f_dst != cfg_node_id);
+wire bad_len   = (f_len[2:0] != 3'd0) || (f_len > 8'd64) ||
+                 ({1'b0, bytes_reg} != want_bytes);
+wire bad_op    = !op_known;
+
+wire check_now = (state_reg == S_CHECK);
+assign ev_drop_fcs       = check_now && bad_fcs;
+assign ev_drop_malformed = check_now && !bad_fcs && (bad_size || (!bad_type && (bad_len || bad_op)));
+assign ev_drop_type      = check_now && !bad_fcs && !bad_size && bad_type;
+wire   frame_ok          = !bad_fcs && !bad_size && !bad_type && !bad_len && !bad_op;
+assign ev_rx_frame       = check_now && frame_ok;
+
+assign m_rxd_valid   = (state_reg == S_HOLD);
+assign m_rxd_op      = f_op;
+assign m_rxd_status  = f_status;
+assign m_rxd_src     = f_src;
+assign m_rxd_addr    = f_addr[31:0];
+assign m_rxd_addr_hi = (f_addr[63:32] != 32'd0);
+assign m_rxd_mask    = f_mask;
+assign m_rxd_len     = f_len;
+assign m_rxd_ctx     = f_ctx;
+assign m_rxd_tag     = f_tag;
+assign m_rxd_payload = frame_reg[`TG_PAYLOAD_OFF*8 +: 512];
+
+// ---------------------------------------------------------------- next state
+always @* begin
+    state_next = state_reg;
+    frame_next = frame_reg;
+    beat_next  = beat_reg;
+    over_next  = over_reg;
+    bytes_next = bytes_reg;
+    crc_next   = crc_reg;
+
+    case (state_reg)
+        S_RECV: begin
+            if (beat_fire) begin
+                crc_next = crc_beat;
+                if (beat_reg < MAX_BEATS[4:0]) begin
+                    frame_next[beat_reg*64 +: 64] = keep_data;
+                    beat_next = beat_reg + 5'd1;
+                end else begin
+                    over_next = 1'b1;
+                end
+                if (bytes_reg <= 8'd247) begin
+                    bytes_next = bytes_reg + {4'd0, keep_count};
+                end else begin
+                    bytes_next = 8'd255;
+                end
+                if (s_axis_rx_tlast) begin
+                    state_next = S_CHECK;
+                end
+            end
+        end
+        S_CHECK: begin
+            if (frame_ok) begin
+                state_next = S_HOLD;
+            end else begin
+                state_next = S_RECV;
+            end
+        end
+        S_HOLD: begin
+            if (m_rxd_ready) begin
+                state_next = S_RECV;
+            end
+        end
+        default: state_next = S_RECV;
+    endcase
+
+    // a new frame starts from a clean buffer
+    if (state_next == S_RECV && state_reg != S_RECV) begin
+        frame_next = {FRAME_W{1'b0}};
+        beat_next  = 5'd0;
+        over_next  = 1'b0;
+        bytes_next = 8'd0;
+        crc_next   = 32'hFFFFFFFF;
+    end
+end
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    frame_reg <= frame_next;
+    beat_reg  <= beat_next;
+    over_reg  <= over_next;
+    bytes_reg <= bytes_next;
+    crc_reg   <= crc_next;
+    if (rst) begin
+        state_reg <= S_RECV;
+        frame_reg <= {FRAME_W{1'b0}};
+        beat_reg  <= 5'd0;
+        over_reg  <= 1'b0;
+        bytes_reg <= 8'd0;
+        crc_reg   <= 32'hFFFFFFFF;
+    end
+end
+
+endmodule
+
+`default_nettype wire

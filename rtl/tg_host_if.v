@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Host target: decodes the BAR (CSR page, context pages, remote, sync and
+// shadow windows), assembles write bursts into WRITE requests, issues
+// blocking remote reads and non-blocking fetches, and answers the host.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_host_if #(
+    parameter NUM_CTX   = 16,  // process contexts (1..16)
+    parameter MAX_READS = 8    // fetches in flight (1..16)
+) (
+    input  wire         clk,
+    input  wire         rst,
+
+    input  wire [31:0]  cfg_mem_size,
+
+    // host requests (MMIO)
+    input  wire         s_host_req_valid,
+    output reg          s_host_req_ready,
+    input  wire         s_host_req_write,
+    input  wire [46:0]  s_host_req_addr,
+    input  wire [63:0]  s_host_req_wdata,
+    input  wire [7:0]   s_host_req_wstrb,
+    input  wire         s_host_req_last,
+
+    // host responses (one per read, in order)
+    output wire         m_host_resp_valid,
+    input  wire         m_host_resp_ready,
+    output wire [63:0]  m_host_resp_rdata,
+
+    // CSR page access
+    output wire [11:0]  csr_addr,
+    input  wire [63:0]  csr_rdata,
+    output reg          csr_wr_en,
+    output wire [63:0]  csr_wdata,
+
+    // request descriptors to the transmitter
+    output wire         m_txd_valid,
+    input  wire         m_txd_ready,
+    output wire [7:0]   m_txd_op,
+    output wire [15:0]  m_txd_dst,
+    output wire [31:0]  m_txd_addr,
+    output wire [63:0]  m_txd_mask,
+    output wire [7:0]   m_txd_len,
+    output wire [7:0]   m_txd_ctx,
+    output wire [15:0]  m_txd_tag,
+    output wire [511:0] m_txd_payload,
+
+    // answer to a blocking read, from the receive engine
+    input  wire         s_hrd_valid,
+    input  wire [15:0]  s_hrd_src,
+    input  wire [15:0]  s_hrd_tag,
+    input  wire [7:0]   s_hrd_status,
+    input  wire [63:0]  s_hrd_data,
+
+    // fetch table, looked up and freed by the receive engine
+    input  wire [3:0]   fetch_lookup_idx,
+    output wire         fetch_lookup_valid,
+    output wire [15:0]  fetch_lookup_node,
+    output wire [31:0]  fetch_lookup_laddr,
+    output wire [31:0]  fetch_lookup_cpl,
+    output wire [63:0]  fetch_lookup_mask,
+    input  wire         fetch_free_valid,
+    input  wire [3:0]   fetch_free_idx,
+
+    // events
+    output reg          ev_host_error,
+    output reg          ev_host_req,
+    output reg          ev_host_resp,
+    output reg          ev_stray
+);
+
+initial begin
+    if (NUM_CTX < 1 || NUM_CTX > 16) begin
+        $error("%m: NUM_CTX must be in 1..16");
+    end
+    if (MAX_READS < 1 || MAX_READS > 16) begin
+        $error("%m: MAX_READS must be in 1..16");
+    end
+end
+
+// ---------------------------------------------------------------- decode
+wire [2:0]  req_win   = s_host_req_addr[46:44];
+wire [3:0]  req_ctx   = s_host_req_addr[43:40];
+wire [7:0]  req_node  = s_host_req_addr[39:32];
+wire [31:0] req_paddr = s_host_req_addr[31:0];
+// control window: [16] context pages, [15:12] page, [11:3] register
+wire [16:0] req_off   = s_host_req_addr[16:0];
+wire [3:0]  req_page  = req_off[15:12];
+wire [8:0]  req_reg   = req_off[11:3];
+wire        req_misaligned = (s_host_req_addr[2:0] != 3'd0);
+wire        ctrl_high_bits = (s_host_req_addr[43:17] != 27'd0);
+
+wire is_ctrl   = (req_win == `TG_WIN_CTRL);
+wire is_remote = (req_win == `TG_WIN_REMOTE);
+wire is_sync   = (req_win == `TG_WIN_SYNC);
+wire is_csr    = is_ctrl && !ctrl_high_bits && !req_off[16] && (req_page == 4'd0);
+wire is_ctxpg  = is_ctrl && !ctrl_high_bits && req_off[16] &&
+                 ({1'b0, req_page} < NUM_CTX[4:0]);
+wire [3:0] pg_ctx = req_page;
+
+// byte-enable expansion of the write strobes
+function [63:0] strb_bits;
+    input [7:0] strb;
+    integer     b;
+    begin
+        for (b = 0; b < 8; b = b + 1) begin
+            strb_bits[b*8 +: 8] = {8{strb[b]}};
+        end
+    end
+endfunction
+wire [63:0] wbits = strb_bits(s_host_req_wstrb);
+
+// ---------------------------------------------------------------- state
+// write burst being assembled
+reg         bst_active_reg, bst_active_next;
+reg [3:0]   bst_ctx_reg,    bst_ctx_next;
+reg [7:0]   bst_node_reg,   bst_node_next;
+reg [31:0]  bst_addr_reg,   bst_addr_next;   // address of the first word
+reg [3:0]   bst_cnt_reg,    bst_cnt_next;    // words so far
+reg [511:0] bst_data_reg,   bst_data_next;
+reg [63:0]  bst_mask_reg,   bst_mask_next;
+
+// descriptor offered to the transmitter
+reg         txd_valid_reg,  txd_valid_next;
+reg [7:0]   txd_op_reg,     txd_op_next;
+reg [15:0]  txd_dst_reg,    txd_dst_next;
+reg [31:0]  txd_addr_reg,   txd_addr_next;
+reg [63:0]  txd_mask_reg,   txd_mask_next;
+reg [7:0]   txd_len_reg,    txd_len_next;
+reg [7:0]   txd_ctx_reg,    txd_ctx_next;
+reg [15:0]  txd_tag_reg,    txd_tag_next;
+reg [511:0] txd_data_reg,   txd_data_next;
+
+// blocking read in flight
+reg         rd_wait_reg,    rd_wait_next;
+reg         rd_sync_reg,    rd_sync_next;    // a fence: answer is the status
+reg [3:0]   rd_ctx_reg,     rd_ctx_next;
+reg [15:0]  rd_node_reg,    rd_node_next;
+reg [14:0]  rd_seq_reg,     rd_seq_next;     // tag of the read in flight
+
+// host response
+reg         resp_valid_reg, resp_valid_next;
+reg [63:0]  resp_data_reg,  resp_data_next;
+
+// per-context registers
+// (arrays span the whole 4-bit index; entries past NUM_CTX are never written)
+reg [7:0]   ctx_status_reg [0:15];
+reg [7:0]   ctx_status_next[0:15];
+reg [31:0]  ctx_laddr_reg  [0:15];
+reg [31:0]  ctx_laddr_next [0:15];
+reg [31:0]  ctx_cpl_reg    [0:15];
+reg [31:0]  ctx_cpl_next   [0:15];
+reg [63:0]  ctx_operand_reg[0:15];
+reg [63:0]  ctx_operand_next[0:15];
+reg [63:0]  ctx_compare_reg[0:15];
+reg [63:0]  ctx_compare_next[0:15];
+
+// fetch table (entries past MAX_READS are never allocated)
+reg [15:0]  ft_valid_reg, ft_valid_next;
+reg [15:0]  ft_node_reg  [0:15];
+reg [15:0]  ft_node_next [0:15];
+reg [31:0]  ft_laddr_reg [0:15];
+reg [31:0]  ft_laddr_next[0:15];
+reg [31:0]  ft_cpl_reg   [0:15];
+reg [31:0]  ft_cpl_next  [0:15];
+reg [63:0]  ft_mask_reg  [0:15];
+reg [63:0]  ft_mask_next [0:15];
+
+// ---------------------------------------------------------------- outputs
+assign m_host_resp_valid = resp_valid_reg;
+assign m_host_resp_rdata = resp_data_reg;
+
+assign m_txd_valid   = txd_valid_reg;
+assign m_txd_op      = txd_op_reg;
+assign m_txd_dst     = txd_dst_reg;
+assign m_txd_addr    = txd_addr_reg;
+assign m_txd_mask    = txd_mask_reg;
+assign m_txd_len     = txd_len_reg;
+assign m_txd_ctx     = txd_ctx_reg;
+assign m_txd_tag     = txd_tag_reg;
+assign m_txd_payload = txd_data_reg;
+
+assign csr_addr  = req_off[11:0];
+assign csr_wdata = s_host_req_wdata;
+
+assign fetch_lookup_valid = ft_valid_reg[fetch_lookup_idx];
+assign fetch_lookup_node  = ft_node_reg[fetch_lookup_idx];
+assign fetch_lookup_laddr = ft_laddr_reg[fetch_lookup_idx];
+assign fetch_lookup_cpl   = ft_cpl_reg[fetch_lookup_idx];
+assign fetch_lookup_mask  = ft_mask_reg[fetch_lookup_idx];
+
+// ---------------------------------------------------------------- fetch decode
+// FETCH_GO data: [31:0] remote paddr, [47:32] node, [55:48] length
+wire [31:0] go_paddr = s_host_req_wdata[31:0];
+wire [15:0] go_node  = s_host_req_wdata[47:32];
+wire [7:0]  go_len   = s_host_req_wdata[55:48];
+wire [31:0] go_laddr = ctx_laddr_reg[pg_ctx];
+wire [31:0] go_cpl   = ctx_cpl_reg[pg_ctx];
+wire [6:0]  go_blk_end   = {1'b0, go_paddr[5:0]} + go_len[6:0];
+wire        go_bad_len   = (go_len == 8'd0) || (go_len > 8'd64);
+wire        go_bad_align = (go_blk_end > 7'd64) || (go_paddr[2:0] != go_laddr[2:0]) ||
+                           (go_cpl[2:0] != 3'd0);
+wire [32:0] go_lend      = {1'b0, go_laddr} + {25'd0, go_len};
+wire [32:0] go_cend      = {1'b0, go_cpl} + 33'd8;
+wire        go_bad_range = (go_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b0, cfg_mem_size});
+/* verilator lint_off UNUSEDSIGNAL */ // go_span[2:0]: only the word count is used
+wire [6:0]  go_span      = {4'd0, go_paddr[2:0]} + go_len[6:0] + 7'd7;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [3:0]  go_words     = go_span[6:3];
+// payload byte i of the response is wanted when lo <= i < lo + len
+wire [6:0]  go_lo        = {4'd0, go_paddr[2:0]};
+wire [6:0]  go_hi        = go_lo + go_len[6:0];
+reg  [63:0] go_mask;
+integer     gb;
+always @* begin
+    for (gb = 0; gb < 64; gb = gb + 1) begin
+        go_mask[gb] = (gb[6:0] >= go_lo) && (gb[6:0] < go_hi);
+    end
+end
+
+// first free fetch-table entry
+reg        ft_free_found;
+reg [3:0]  ft_free_idx;
+integer    fi;
+always @* begin
+    ft_free_found = 1'b0;
+    ft_free_idx   = 4'd0;
+    for (fi = MAX_READS - 1; fi >= 0; fi = fi - 1) begin
+        if (!ft_valid_reg[fi]) begin
+            ft_free_found = 1'b1;
+            ft_free_idx   = fi[3:0];
+        end
+    end
+end
+
+// ---------------------------------------------------------------- request path
+wire bst_continues = bst_active_reg && is_remote && s_host_req_write && !req_misaligned &&
+                     (req_ctx == bst_ctx_reg) && (req_node == bst_node_reg) &&
+                     (req_paddr[31:6] == bst_addr_reg[31:6]) &&
+                     ({1'b0, req_paddr[5:3]} == {1'b0, bst_addr_reg[5:3]} + bst_cnt_reg);
+wire txd_free  = !txd_valid_reg;
+wire resp_free = !resp_valid_reg;
+
+integer c, f;
+
+always @* begin
+    s_host_req_ready = 1'b0;
+    csr_wr_en        = 1'b0;
+    ev_host_error    = 1'b0;
+    ev_host_req      = 1'b0;
+    ev_host_resp     = 1'b0;
+    ev_stray         = 1'b0;
+
+    bst_active_next = bst_active_reg;
+    bst_ctx_next    = bst_ctx_reg;
+    bst_node_next   = bst_node_reg;
+    bst_addr_next   = bst_addr_reg;
+    bst_cnt_next    = bst_cnt_reg;
+    bst_data_next   = bst_data_reg;
+    bst_mask_next   = bst_mask_reg;
+
+    txd_valid_next = txd_valid_reg;
+    txd_op_next    = txd_op_reg;
+    txd_dst_next   = txd_dst_reg;
+    txd_addr_next  = txd_addr_reg;
+    txd_mask_next  = txd_mask_reg;
+    txd_len_next   = txd_len_reg;
+    txd_ctx_next   = txd_ctx_reg;
+    txd_tag_next   = txd_tag_reg;
+    txd_data_next  = txd_data_reg;
+
+    rd_wait_next = rd_wait_reg;
+    rd_sync_next = rd_sync_reg;
+    rd_ctx_next  = rd_ctx_reg;
+    rd_node_next = rd_node_reg;
+    rd_seq_next  = rd_seq_reg;
+
+    resp_valid_next = resp_valid_reg;
+    resp_data_next  = resp_data_reg;
+
+    for (c = 0; c < 16; c = c + 1) begin
+        ctx_status_next[c]  = ctx_status_reg[c];
+        ctx_laddr_next[c]   = ctx_laddr_reg[c];
+        ctx_cpl_next[c]     = ctx_cpl_reg[c];
+        ctx_operand_next[c] = ctx_operand_reg[c];
+        ctx_compare_next[c] = ctx_compare_reg[c];
+    end
+    ft_valid_next = ft_valid_reg;
+    for (f = 0; f < 16; f = f + 1) begin
+        ft_node_next[f]  = ft_node_reg[f];
+        ft_laddr_next[f] = ft_laddr_reg[f];
+        ft_cpl_next[f]   = ft_cpl_reg[f];
+        ft_mask_next[f]  = ft_mask_reg[f];
+    end
+
+    // transmitter took the descriptor
+    if (txd_valid_reg && m_txd_ready) begin
+        txd_valid_next = 1'b0;
+    end
+    // host took the response
+    if (resp_valid_reg && m_host_resp_ready) begin
+        resp_valid_next = 1'b0;
+    end
+    // receive engine finished with a fetch
+    if (fetch_free_valid) begin
+        ft_valid_next[fetch_free_idx] = 1'b0;
+    end
+
+    // answer to the blocking read in flight
+    if (s_hrd_valid) begin
+        if (rd_wait_reg && (s_hrd_tag == {1'b0, rd_seq_reg}) && (s_hrd_src == rd_node_reg)) begin
+            rd_wait_next    = 1'b0;
+            rd_seq_next     = rd_seq_reg + 15'd1;
+            resp_valid_next = 1'b1;
+            ev_host_resp    = 1'b1;
+            if (rd_sync_reg) begin
+                resp_data_next = {56'd0, s_hrd_status};
+            end else if (s_hrd_status == `TG_ST_OK) begin
+                resp_data_next = s_hrd_data;
+            end else begin
+                resp_data_next = {64{1'b1}};
+            end
+            if (s_hrd_status != `TG_ST_OK && ctx_status_reg[rd_ctx_reg] == `TG_ST_OK) begin
+                ctx_status_next[rd_ctx_reg] = s_hrd_status;
+            end
+        end else begin
+            ev_stray = 1'b1;
+        end
+    end
+
+    if (s_host_req_valid) begin
+        if (bst_active_reg && !bst_continues) begin
+            // any other request first sends the burst being assembled
+            if (txd_free) begin
+                txd_valid_next  = 1'b1;
+                txd_op_next     = `TG_OP_WRITE;
+                txd_dst_next    = {8'd0, bst_node_reg};
+                txd_addr_next   = bst_addr_reg;
+                txd_mask_next   = bst_mask_reg;
+                txd_len_next    = {1'b0, bst_cnt_reg, 3'd0};
+                txd_ctx_next    = {4'd0, bst_ctx_reg};
+                txd_tag_next    = 16'd0;
+                txd_data_next   = bst_data_reg;
+                bst_active_next = 1'b0;
+            end
+        end else if (req_misaligned) begin
+            // refused: not an 8-byte aligned beat
+            if (s_host_req_write || resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                ev_host_error    = 1'b1;
+                if (!s_host_req_write) begin
+                    resp_valid_next = 1'b1;
+                    resp_data_next  = {64{1'b1}};
+                end
+            end
+        end else if (is_remote && s_host_req_write) begin
+            // one beat of a write burst; the last beat sends the frame
+            if (!s_host_req_last || txd_free) begin
+                s_host_req_ready = 1'b1;
+                if (!bst_active_reg) begin
+                    ev_host_req = 1'b1;
+                end
+                begin : append
+                    reg [511:0] data;
+                    reg [63:0]  mask;
+                    reg [3:0]   cnt;
+                    reg [31:0]  first;
+                    if (bst_active_reg) begin
+                        data  = bst_data_reg;
+                        mask  = bst_mask_reg;
+                        cnt   = bst_cnt_reg;
+                        first = bst_addr_reg;
+                    end else begin
+                        data  = 512'd0;
+                        mask  = 64'd0;
+                        cnt   = 4'd0;
+                        first = req_paddr;
+                    end
+                    data[cnt[2:0]*64 +: 64] = s_host_req_wdata & wbits;
+                    mask[cnt[2:0]*8 +: 8]   = s_host_req_wstrb;
+                    cnt = cnt + 4'd1;
+                    if (s_host_req_last || (first[5:3] + cnt[2:0] == 3'd0)) begin
+                        if (txd_free) begin
+                            txd_valid_next  = 1'b1;
+                            txd_op_next     = `TG_OP_WRITE;
+                            txd_dst_next    = {8'd0, req_node};
+                            txd_addr_next   = first;
+                            txd_mask_next   = mask;
+                            txd_len_next    = {1'b0, cnt[3:0], 3'd0};
+                            txd_ctx_next    = {4'd0, req_ctx};
+                            txd_tag_next    = 16'd0;
+                            txd_data_next   = data;
+                            bst_active_next = 1'b0;
+                        end else begin
+                            // block full but the transmitter is busy: keep it
+                            bst_active_next = 1'b1;
+                        end
+                    end else begin
+                        bst_active_next = 1'b1;
+                    end
+                    bst_ctx_next  = req_ctx;
+                    bst_node_next = req_node;
+                    bst_addr_next = first;
+                    bst_cnt_next  = cnt;
+                    bst_data_next = data;
+                    bst_mask_next = mask;
+                end
+            end
+        end else if ((is_remote || is_sync) && !s_host_req_write) begin
+            // blocking remote read, or a fence (a read of nothing)
+            if (txd_free && resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                ev_host_req      = 1'b1;
+                txd_valid_next   = 1'b1;
+                txd_op_next      = `TG_OP_READ_REQ;
+                txd_dst_next     = {8'd0, req_node};
+                txd_addr_next    = is_sync ? 32'd0 : req_paddr;
+                txd_mask_next    = is_sync ? 64'd0 : 64'h00000000000000FF;
+                txd_len_next     = is_sync ? 8'd0 : 8'd8;
+                txd_ctx_next     = {4'd0, req_ctx};
+                txd_tag_next     = {1'b0, rd_seq_reg};
+                txd_data_next    = 512'd0;
+                rd_wait_next     = 1'b1;
+                rd_sync_next     = is_sync;
+                rd_ctx_next      = req_ctx;
+                rd_node_next     = {8'd0, req_node};
+            end
+        end else if (is_csr) begin
+            if (s_host_req_write) begin
+                s_host_req_ready = 1'b1;
+                csr_wr_en        = (s_host_req_wstrb == 8'hFF);
+            end else if (resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                resp_valid_next  = 1'b1;
+                resp_data_next   = csr_rdata;
+            end
+        end else if (is_ctxpg) begin
+            if (s_host_req_write) begin
+                if (req_reg == `TG_CTX_REG_FETCH_GO / 8) begin
+                    if (go_bad_len || go_bad_align || go_bad_range) begin
+                        s_host_req_ready = 1'b1;
+                        ev_host_error    = 1'b1;
+                        if (ctx_status_reg[pg_ctx] == `TG_ST_OK) begin
+                            ctx_status_next[pg_ctx] = go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
+                        end
+                    end else if (txd_free && ft_free_found) begin
+                        s_host_req_ready = 1'b1;
+                        ev_host_req      = 1'b1;
+                        txd_valid_next   = 1'b1;
+                        txd_op_next      = `TG_OP_READ_REQ;
+                        txd_dst_next     = go_node;
+                        txd_addr_next    = {go_paddr[31:3], 3'd0};
+                        txd_mask_next    = go_mask;
+                        txd_len_next     = {1'b0, go_words, 3'd0};
+                        txd_ctx_next     = {4'd0, pg_ctx};
+                        txd_tag_next     = `TG_TAG_FETCH | {12'd0, ft_free_idx};
+                        txd_data_next    = 512'd0;
+                        ft_valid_next[ft_free_idx] = 1'b1;
+                        ft_node_next[ft_free_idx]  = go_node;
+                        ft_laddr_next[ft_free_idx] = {go_laddr[31:3], 3'd0};
+                        ft_cpl_next[ft_free_idx]   = go_cpl;
+                        ft_mask_next[ft_free_idx]  = go_mask;
+                    end
+                end else begin
+                    s_host_req_ready = 1'b1;
+                    case (req_reg)
+                        `TG_CTX_REG_STATUS / 8:      ctx_status_next[pg_ctx]  = `TG_ST_OK;
+                        `TG_CTX_REG_FETCH_LADDR / 8: ctx_laddr_next[pg_ctx]   = s_host_req_wdata[31:0];
+                        `TG_CTX_REG_FETCH_CPL / 8:   ctx_cpl_next[pg_ctx]     = s_host_req_wdata[31:0];
+                        `TG_CTX_REG_OPERAND / 8:     ctx_operand_next[pg_ctx] = s_host_req_wdata;
+                        `TG_CTX_REG_COMPARE / 8:     ctx_compare_next[pg_ctx] = s_host_req_wdata;
+                        default:                     ev_host_error = 1'b1;
+                    endcase
+                end
+            end else if (resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                resp_valid_next  = 1'b1;
+                case (req_reg)
+                    `TG_CTX_REG_STATUS / 8:      resp_data_next = {56'd0, ctx_status_reg[pg_ctx]};
+                    `TG_CTX_REG_FETCH_LADDR / 8: resp_data_next = {32'd0, ctx_laddr_reg[pg_ctx]};
+                    `TG_CTX_REG_FETCH_CPL / 8:   resp_data_next = {32'd0, ctx_cpl_reg[pg_ctx]};
+                    `TG_CTX_REG_OPERAND / 8:     resp_data_next = ctx_operand_reg[pg_ctx];
+                    `TG_CTX_REG_COMPARE / 8:     resp_data_next = ctx_compare_reg[pg_ctx];
+                    default:                     resp_data_next = 64'd0;
+                endcase
+            end
+        end else begin
+            // unmapped control address, or a window this core does not serve
+            if (s_host_req_write || resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                ev_host_error    = 1'b1;
+                if (!s_host_req_write) begin
+                    resp_valid_next = 1'b1;
+                    resp_data_next  = {64{1'b1}};
+                end
+                if (!is_ctrl && ctx_status_reg[req_ctx] == `TG_ST_OK &&
+                    {1'b0, req_ctx} < NUM_CTX[4:0]) begin
+                    ctx_status_next[req_ctx] = `TG_ST_BAD_OP;
+                end
+            end
+        end
+    end else if (bst_active_reg && txd_free && (bst_addr_reg[5:3] + bst_cnt_reg[2:0] == 3'd0)) begin
+        // a full block left waiting for the transmitter
+        txd_valid_next  = 1'b1;
+        txd_op_next     = `TG_OP_WRITE;
+        txd_dst_next    = {8'd0, bst_node_reg};
+        txd_addr_next   = bst_addr_reg;
+        txd_mask_next   = bst_mask_reg;
+        txd_len_next    = {1'b0, bst_cnt_reg, 3'd0};
+        txd_ctx_next    = {4'd0, bst_ctx_reg};
+        txd_tag_next    = 16'd0;
+        txd_data_next   = bst_data_reg;
+        bst_active_next = 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------- registers
+always @(posedge clk) begin
+    bst_active_reg <= bst_active_next;
+    bst_ctx_reg    <= bst_ctx_next;
+    bst_node_reg   <= bst_node_next;
+    bst_addr_reg   <= bst_addr_next;
+    bst_cnt_reg    <= bst_cnt_next;
+    bst_data_reg   <= bst_data_next;
+    bst_mask_reg   <= bst_mask_next;
+
+    txd_valid_reg <= txd_valid_next;
+    txd_op_reg    <= txd_op_next;
+    txd_dst_reg   <= txd_dst_next;
+    txd_addr_reg  <= txd_addr_next;
+    txd_mask_reg  <= txd_mask_next;
+    txd_len_reg   <= txd_len_next;
+    txd_ctx_reg   <= txd_ctx_next;
+    txd_tag_reg   <= txd_tag_next;
+    txd_data_reg  <= txd_data_next;
+
+    rd_wait_reg <= rd_wait_next;
+    rd_sync_reg <= rd_sync_next;
+    rd_ctx_reg  <= rd_ctx_next;
+    rd_node_reg <= rd_node_next;
+    rd_seq_reg  <= rd_seq_next;
+
+    resp_valid_reg <= resp_valid_next;
+    resp_data_reg  <= resp_data_next;
+
+    for (c = 0; c < 16; c = c + 1) begin
+        ctx_status_reg[c]  <= ctx_status_next[c];
+        ctx_laddr_reg[c]   <= ctx_laddr_next[c];
+        ctx_cpl_reg[c]     <= ctx_cpl_next[c];
+        ctx_operand_reg[c] <= ctx_operand_next[c];
+        ctx_compare_reg[c] <= ctx_compare_next[c];
+    end
+    ft_valid_reg <= ft_valid_next;
+    for (f = 0; f < 16; f = f + 1) begin
+        ft_node_reg[f]  <= ft_node_next[f];
+        ft_laddr_reg[f] <= ft_laddr_next[f];
+        ft_cpl_reg[f]   <= ft_cpl_next[f];
+        ft_mask_reg[f]  <= ft_mask_next[f];
+    end
+
+    if (rst) begin
+        bst_active_reg <= 1'b0;
+        txd_valid_reg  <= 1'b0;
+        rd_wait_reg    <= 1'b0;
+        rd_seq_reg     <= 15'd0;
+        resp_valid_reg <= 1'b0;
+        ft_valid_reg   <= 16'd0;
+        for (c = 0; c < 16; c = c + 1) begin
+            ctx_status_reg[c] <= 8'd0;
+            ctx_laddr_reg[c]  <= 32'd0;
+            ctx_cpl_reg[c]    <= 32'd0;
+        end
+    end
+end
+
+endmodule
+
+`default_nettype wire

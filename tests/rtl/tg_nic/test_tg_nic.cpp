@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Unit test of the NIC core with its network port looped back (the node
+// talks to itself): CSRs, write bursts of every shape, blocking reads,
+// fetches, fences, refusals, and every kind of bad frame, under random
+// memory wait states and stream backpressure, against a reference memory.
+#include "Vtg_nic.h"
+#include "verilated.h"
+#include "tb.hpp"
+
+#include <cstring>
+#include <memory>
+
+static const unsigned NODE = 5;
+static const uint32_t MEM_BYTES = 1u << 20;
+
+struct Beat {
+    bool write;
+    uint64_t addr;
+    uint64_t wdata;
+    uint8_t wstrb;
+    bool last;
+};
+
+static uint64_t bar(unsigned win, unsigned ctx, unsigned node, uint32_t paddr)
+{
+    return ((uint64_t)win << TG_BAR_WIN_SHIFT) | ((uint64_t)ctx << TG_BAR_CTX_SHIFT) |
+           ((uint64_t)node << TG_BAR_NODE_SHIFT) | paddr;
+}
+static uint64_t csr(uint64_t reg) { return TG_CTRL_CSR_BASE + reg; }
+static uint64_t ctxreg(unsigned c, uint64_t reg) { return TG_CTRL_CTX_BASE + c * TG_PAGE_SIZE + reg; }
+
+struct Tb {
+    std::unique_ptr<Vtg_nic> m;
+    TbRng rng;
+    MemModel mem;
+    AxisSink tx;
+    AxisSource rx;
+    std::deque<Beat> hq;
+    std::deque<uint64_t> resps;
+    uint64_t cyc = 0;
+    uint64_t tx_frames = 0;
+    unsigned host_gap_pct = 0, resp_stall_pct = 0;
+    bool loopback = true;
+
+    Tb(uint64_t seed) : m(new Vtg_nic), rng(seed), mem(MEM_BYTES) {}
+
+    void tick()
+    {
+        Vtg_nic &n = *m;
+        n.cfg_node_id = NODE;
+        bool show = !hq.empty() && !rng.chance(host_gap_pct);
+        n.s_host_req_valid = show;
+        if (show) {
+            const Beat &b = hq.front();
+            n.s_host_req_write = b.write;
+            n.s_host_req_addr = b.addr;
+            n.s_host_req_wdata = b.wdata;
+            n.s_host_req_wstrb = b.wstrb;
+            n.s_host_req_last = b.last;
+        }
+        n.m_host_resp_ready = !rng.chance(resp_stall_pct);
+        uint64_t rdata = 0;
+        n.s_mem_resp_valid = mem.resp(cyc, rdata);
+        n.s_mem_resp_rdata = rdata;
+        n.m_mem_req_ready = mem.pick_ready(rng);
+        n.m_axis_tx_tready = tx.pick_ready(rng);
+        rx.drive(n.s_axis_rx_tdata, n.s_axis_rx_tkeep, n.s_axis_rx_tvalid, n.s_axis_rx_tlast, rng);
+        n.clk = 0;
+        n.eval();
+
+        if (show && n.s_host_req_ready) hq.pop_front();
+        if (n.m_host_resp_valid && n.m_host_resp_ready) resps.push_back(n.m_host_resp_rdata);
+        mem.request(cyc, n.m_mem_req_valid, n.m_mem_req_write, n.m_mem_req_addr,
+                    n.m_mem_req_wdata, n.m_mem_req_wstrb, rng);
+        tx.sample(n.m_axis_tx_tdata, n.m_axis_tx_tkeep, n.m_axis_tx_tvalid, n.m_axis_tx_tlast);
+        rx.advance(n.s_axis_rx_tvalid && n.s_axis_rx_tready);
+
+        n.clk = 1;
+        n.eval();
+        cyc++;
+
+        while (!tx.frames.empty()) {
+            Bytes f = tx.frames.front();
+            tx.frames.pop_front();
+            tx_frames++;
+            tg_frame_hdr h;
+            TB_CHECK(tg_frame_decode(f.data(), f.size(), &h) == 0, "frame %zu bytes fails decode", f.size());
+            TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + h.len + TG_FCS_BYTES, "frame size %zu, len %u", f.size(), h.len);
+            TB_CHECK(h.src == NODE && h.ver == TG_PROTO_VERSION, "src %u ver %u", h.src, h.ver);
+            if (loopback) rx.frames.push_back(f);
+        }
+    }
+
+    // Reset the NIC together with its memory bus (no stale responses).
+    void reset()
+    {
+        m->rst = 1;
+        for (int i = 0; i < 4; i++) {
+            mem.q.clear();
+            tick();
+        }
+        mem.q.clear();
+        m->rst = 0;
+    }
+
+    // Run until nothing has moved on any port for 300 cycles.
+    void run_until_idle(uint64_t limit = 200000)
+    {
+        uint64_t end = cyc + limit, quiet = 0;
+        while (cyc < end && quiet < 300) {
+            uint64_t before = activity();
+            tick();
+            quiet = (activity() == before && hq.empty() && rx.idle() && mem.q.empty()) ? quiet + 1 : 0;
+        }
+        TB_CHECK(cyc < end, "did not go idle");
+    }
+    uint64_t activity() const { return mem.reads + mem.writes + tx_frames + tx.cur.size(); }
+
+    uint64_t read(uint64_t addr)
+    {
+        size_t before = resps.size();
+        hq.push_back(Beat{false, addr, 0, 0, true});
+        uint64_t end = cyc + 100000;
+        while (resps.size() == before && cyc < end) tick();
+        TB_CHECK(resps.size() > before, "no response to read of %llx", (unsigned long long)addr);
+        if (resps.size() == before) return ~0ull;
+        uint64_t v = resps.back();
+        resps.clear();
+        return v;
+    }
+
+    void write(uint64_t addr, uint64_t data, uint8_t strb = 0xFF)
+    {
+        hq.push_back(Beat{true, addr, data, strb, true});
+    }
+};
+
+// Reference memory, updated as the host issues writes.
+struct Ref {
+    std::vector<uint8_t> mem = std::vector<uint8_t>(MEM_BYTES, 0);
+    uint64_t load64(uint32_t a) const
+    {
+        uint64_t v = 0;
+        for (unsigned i = 0; i < 8; i++) v |= (uint64_t)mem[a + i] << (8 * i);
+        return v;
+    }
+};
+
+static unsigned cfg_no;
+
+static void check_mem(Tb &tb, const Ref &ref, const char *what)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < MEM_BYTES; i++)
+        if (tb.mem.mem[i] != ref.mem[i] && bad++ == 0) first = i;
+    TB_CHECK(bad == 0, "config %u, %s: %zu bytes differ, first at %zx (%02x, want %02x)", cfg_no, what, bad, first,
+             tb.mem.mem[first], ref.mem[first]);
+}
+
+// A write burst of `beats` words starting at word `w0` of block `blk`, with
+// random strobes (holes allowed), issued through the remote window.
+static void random_burst(Tb &tb, Ref &ref, uint32_t region, uint32_t region_len)
+{
+    uint32_t blk = region + 64 * tb.rng.below(region_len / 64);
+    unsigned w0 = tb.rng.below(8);
+    unsigned beats = 1 + tb.rng.below(8 - w0);
+    for (unsigned i = 0; i < beats; i++) {
+        uint32_t a = blk + 8 * (w0 + i);
+        uint64_t d = tb.rng.next();
+        uint8_t s;
+        switch (tb.rng.below(4)) {
+        case 0: s = 0xFF; break;
+        case 1: { unsigned lo = tb.rng.below(8), len = 1 + tb.rng.below(8 - lo);
+                  s = (uint8_t)(((1u << len) - 1) << lo); break; }
+        default: s = (uint8_t)tb.rng.next(); break;
+        }
+        for (unsigned b = 0; b < 8; b++)
+            if (s & (1u << b)) ref.mem[a + b] = (uint8_t)(d >> (8 * b));
+        tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 1, NODE, a), d, s, i == beats - 1});
+    }
+}
+
+static void fetch(Tb &tb, Ref &ref, unsigned ctx, uint32_t raddr, uint32_t laddr, unsigned len, uint32_t cpl)
+{
+    tb.mem.mem[cpl] = 0; // completion word cleared by the host
+    std::memset(&ref.mem[cpl], 0, 8);
+    std::memset(&tb.mem.mem[cpl], 0, 8);
+    tb.write(ctxreg(ctx, TG_CTX_REG_FETCH_LADDR), laddr);
+    tb.write(ctxreg(ctx, TG_CTX_REG_FETCH_CPL), cpl);
+    tb.write(ctxreg(ctx, TG_CTX_REG_FETCH_GO),
+             raddr | ((uint64_t)NODE << 32) | ((uint64_t)len << 48));
+    uint64_t end = tb.cyc + 100000;
+    while (tb.mem.load64(cpl) == 0 && tb.cyc < end) tb.tick();
+    uint64_t w = tb.mem.load64(cpl);
+    TB_CHECK(w == TG_FETCH_CPL_DONE, "fetch completion word %llx", (unsigned long long)w);
+    for (unsigned i = 0; i < len; i++) ref.mem[laddr + i] = ref.mem[raddr + i];
+    ref.mem[cpl] = (uint8_t)TG_FETCH_CPL_DONE;
+}
+
+static void random_phase(Tb &tb, Ref &ref, unsigned ops)
+{
+    const uint32_t region = 0x1000, region_len = 0x4000;
+    for (unsigned op = 0; op < ops; op++) {
+        unsigned kind = tb.rng.below(10);
+        if (kind < 6) {
+            random_burst(tb, ref, region, region_len);
+        } else if (kind < 8) {
+            uint32_t a = region + 8 * tb.rng.below(region_len / 8);
+            uint64_t v = tb.read(bar(TG_WIN_REMOTE, 2, NODE, a));
+            TB_CHECK(v == ref.load64(a), "read %x = %016llx, want %016llx", a,
+                     (unsigned long long)v, (unsigned long long)ref.load64(a));
+        } else if (kind < 9) {
+            uint64_t v = tb.read(bar(TG_WIN_SYNC, 1, NODE, 0));
+            TB_CHECK(v == TG_ST_OK, "fence status %llu", (unsigned long long)v);
+        } else {
+            unsigned len = 1 + tb.rng.below(64);
+            uint32_t blk = region + 64 * tb.rng.below(region_len / 64);
+            unsigned off = tb.rng.below(64 - len + 1);
+            uint32_t raddr = blk + off;
+            uint32_t laddr = 0x8000 + 64 * tb.rng.below(64) + 8 * tb.rng.below(8) + (raddr & 7);
+            fetch(tb, ref, tb.rng.below(16), raddr, laddr, len, 0xC000 + 8 * tb.rng.below(16));
+        }
+    }
+    tb.run_until_idle();
+    check_mem(tb, ref, "after random traffic");
+}
+
+// Every write size 1..64 at every alignment, written through bursts of
+// single-byte-granular strobes, then read back with fetches.
+static void sizes_phase(Tb &tb, Ref &ref)
+{
+    uint32_t base = 0x20000;
+    for (unsigned len = 1; len <= 64; len++) {
+        for (unsigned al = 0; al < 8; al++) {
+            uint32_t a = base + 64 * ((len * 8 + al) % 512);
+            uint32_t start = a + al;
+            if ((start & 63) + len > 64) start = a + (64 - len > al ? al : 0);
+            unsigned w0 = (start & 63) / 8, w1 = ((start & 63) + len - 1) / 8;
+            for (unsigned w = w0; w <= w1; w++) {
+                uint64_t d = tb.rng.next();
+                uint8_t s = 0;
+                for (unsigned b = 0; b < 8; b++) {
+                    uint32_t x = (a & ~63u) + 8 * w + b;
+                    if (x >= start && x < start + len) {
+                        s |= (uint8_t)(1u << b);
+                        ref.mem[x] = (uint8_t)(d >> (8 * b));
+                    }
+                }
+                tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 0, NODE, (a & ~63u) + 8 * w), d, s, w == w1});
+            }
+        }
+    }
+    tb.run_until_idle();
+    check_mem(tb, ref, "after every size and alignment");
+}
+
+static void error_phase(Tb &tb, Ref &ref)
+{
+    uint64_t refused0 = tb.read(csr(TG_CSR_REG_RX_REFUSED));
+    uint64_t herr0 = tb.read(csr(TG_CSR_REG_HOST_ERRORS));
+
+    // remote read past the exported memory: all ones and a sticky status
+    uint64_t v = tb.read(bar(TG_WIN_REMOTE, 3, NODE, MEM_BYTES));
+    TB_CHECK(v == ~0ull, "read past the end gave %llx", (unsigned long long)v);
+    TB_CHECK(tb.read(ctxreg(3, TG_CTX_REG_STATUS)) == TG_ST_RANGE, "status after range error");
+    tb.write(ctxreg(3, TG_CTX_REG_STATUS), 0);
+    TB_CHECK(tb.read(ctxreg(3, TG_CTX_REG_STATUS)) == TG_ST_OK, "status after clear");
+
+    // a burst straddling the end of the exported memory is refused whole,
+    // and so is one wholly past it; memory is unchanged
+    tb.write(csr(TG_CSR_REG_MEM_SIZE), MEM_BYTES - 32);
+    for (unsigned w = 0; w < 8; w++)
+        tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 0, NODE, MEM_BYTES - 64 + 8 * w), ~0ull, 0xFF, w == 7});
+    tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 0, NODE, MEM_BYTES - 16), ~0ull, 0x01, true});
+    tb.run_until_idle();
+    tb.write(csr(TG_CSR_REG_MEM_SIZE), MEM_BYTES);
+    check_mem(tb, ref, "after refused write");
+    // the read past the end and the two writes
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_REFUSED)) == refused0 + 3, "refused counter");
+
+    // misaligned host access, unmapped window, bad fetch arguments
+    tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x1003), 1);
+    tb.write(bar(7, 0, NODE, 0x1000), 1);
+    uint64_t sent = tb.tx_frames;
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_LADDR), 0x8001);
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_CPL), 0xC000);
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_GO), 0x1000 | ((uint64_t)NODE << 32) | (8ull << 48));
+    tb.run_until_idle();
+    TB_CHECK(tb.tx_frames == sent, "refused requests sent %llu frames", (unsigned long long)(tb.tx_frames - sent));
+    TB_CHECK(tb.read(ctxreg(2, TG_CTX_REG_STATUS)) == TG_ST_MISALIGNED, "fetch misaligned status");
+    TB_CHECK(tb.read(ctxreg(0, TG_CTX_REG_STATUS)) == TG_ST_BAD_OP, "bad window status");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_HOST_ERRORS)) == herr0 + 3, "host error counter");
+    check_mem(tb, ref, "after refused host requests");
+}
+
+static void bad_frames_phase(Tb &tb, Ref &ref)
+{
+    uint64_t fcs0 = tb.read(csr(TG_CSR_REG_RX_DROP_FCS));
+    uint64_t type0 = tb.read(csr(TG_CSR_REG_RX_DROP_TYPE));
+    uint64_t mal0 = tb.read(csr(TG_CSR_REG_RX_DROP_MALFORMED));
+    uint64_t stray0 = tb.read(csr(TG_CSR_REG_RX_STRAY));
+    uint64_t rx0 = tb.read(csr(TG_CSR_REG_RX_FRAMES));
+
+    uint8_t payload[64];
+    for (auto &b : payload) b = 0xA5;
+    tg_frame_hdr h{};
+    h.ver = TG_PROTO_VERSION;
+    h.op = TG_OP_WRITE;
+    h.src = 9;
+    h.dst = NODE;
+    h.addr = 0x3000;
+    h.mask = ~0ull;
+    h.len = 64;
+    Bytes good = tb_frame(h, payload);
+
+    Bytes f;
+    f = good; f[70] ^= 0x10; tb.rx.frames.push_back(f);                   // bit flip
+    f = good; f.back() ^= 0x01; tb.rx.frames.push_back(f);                // FCS byte flip
+    tg_frame_hdr t = h; t.ver = 2; tb.rx.frames.push_back(tb_frame(t, payload));
+    t = h; t.dst = NODE + 1; tb.rx.frames.push_back(tb_frame(t, payload));
+    f = good; f[12] = 0x08; f[13] = 0x00;                                  // IPv4 EtherType, good FCS
+    { uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, f.data(), f.size() - 4);
+      for (int i = 0; i < 4; i++) f[f.size() - 4 + i] = (uint8_t)(c >> (8 * i)); }
+    tb.rx.frames.push_back(f);
+    t = h; t.op = 0x7F; tb.rx.frames.push_back(tb_frame(t, payload));       // unknown opcode
+    t = h; t.len = 12; tb.rx.frames.push_back(tb_frame(t, payload));        // not a word multiple
+    t = h; t.len = 64; { Bytes g = tb_frame(t, payload);                    // length field says 64, frame carries 56
+      g.erase(g.begin() + TG_PAYLOAD_OFF + 56, g.end());
+      uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, g.data(), g.size());
+      for (int i = 0; i < 4; i++) g.push_back((uint8_t)(c >> (8 * i)));
+      tb.rx.frames.push_back(g); }
+    { Bytes g(good.begin(), good.begin() + 40);                             // truncated header
+      uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, g.data(), g.size());
+      for (int i = 0; i < 4; i++) g.push_back((uint8_t)(c >> (8 * i)));
+      tb.rx.frames.push_back(g); }
+    { Bytes g = good; g.insert(g.end() - 4, 80, 0x00);                      // oversized
+      uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, g.data(), g.size() - 4);
+      for (int i = 0; i < 4; i++) g[g.size() - 4 + i] = (uint8_t)(c >> (8 * i));
+      tb.rx.frames.push_back(g); }
+    t = h; t.op = TG_OP_READ_RESP; t.tag = TG_TAG_FETCH | 3;                // response nobody asked for
+    tb.rx.frames.push_back(tb_frame(t, payload));
+    t = h; t.op = TG_OP_READ_RESP; t.tag = 0x1234;
+    tb.rx.frames.push_back(tb_frame(t, payload));
+    tb.run_until_idle();
+
+    check_mem(tb, ref, "after bad frames");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_DROP_FCS)) == fcs0 + 2, "FCS drops");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_DROP_TYPE)) == type0 + 3, "type drops");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_DROP_MALFORMED)) == mal0 + 5, "malformed drops");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_STRAY)) == stray0 + 2, "stray responses");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_FRAMES)) == rx0 + 2, "accepted frames");
+
+    // the good frame still works afterwards
+    tb.rx.frames.push_back(good);
+    tb.run_until_idle();
+    for (unsigned i = 0; i < 64; i++) ref.mem[0x3000 + i] = 0xA5;
+    check_mem(tb, ref, "after a good frame");
+}
+
+static void csr_phase(Tb &tb)
+{
+    uint64_t id = tb.read(csr(TG_CSR_REG_ID));
+    TB_CHECK((id >> 32) == TG_ID_MAGIC, "ID magic %llx", (unsigned long long)id);
+    TB_CHECK(((id >> 16) & 0xFFFF) == TG_VERSION_MAJOR && (id & 0xFFFF) == TG_VERSION_MINOR, "version");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_NODE_ID)) == NODE, "node id");
+    uint64_t mac = tb.read(csr(TG_CSR_REG_MAC));
+    TB_CHECK(mac == ((uint64_t)TG_MAC_OUI << 24 | NODE), "mac %llx", (unsigned long long)mac);
+    uint64_t c0 = tb.read(csr(TG_CSR_REG_CYCLES));
+    uint64_t c1 = tb.read(csr(TG_CSR_REG_CYCLES));
+    TB_CHECK(c1 > c0 && c1 - c0 < 100, "cycle counter %llu -> %llu", (unsigned long long)c0, (unsigned long long)c1);
+    TB_CHECK(tb.read(csr(TG_CSR_REG_MEM_SIZE)) == 0, "memory size after reset");
+
+    // with no memory exported every remote read is refused
+    TB_CHECK(tb.read(bar(TG_WIN_REMOTE, 0, NODE, 0)) == ~0ull, "read with no exported memory");
+    tb.write(ctxreg(0, TG_CTX_REG_STATUS), 0);
+    tb.write(csr(TG_CSR_REG_MEM_SIZE), MEM_BYTES);
+    tb.write(csr(TG_CSR_REG_SCRATCH), 0x0123456789ABCDEFull);
+    TB_CHECK(tb.read(csr(TG_CSR_REG_SCRATCH)) == 0x0123456789ABCDEFull, "scratch");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_MEM_SIZE)) == MEM_BYTES, "memory size");
+}
+
+static void latency_phase(Tb &tb)
+{
+    tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x40), 42);
+    tb.run_until_idle();
+    uint64_t req = tb.read(csr(TG_CSR_REG_TS_HOST_REQ));
+    uint64_t txs = tb.read(csr(TG_CSR_REG_TS_TX_START));
+    uint64_t rxe = tb.read(csr(TG_CSR_REG_TS_RX_END));
+    uint64_t done = tb.read(csr(TG_CSR_REG_TS_RX_DONE));
+    TB_CHECK(req < txs && txs < rxe && rxe < done, "timestamps %llu %llu %llu %llu",
+             (unsigned long long)req, (unsigned long long)txs, (unsigned long long)rxe, (unsigned long long)done);
+    std::printf("loopback 8-byte write: host->tx %llu, tx->rx end %llu, rx end->memory %llu cycles\n",
+                (unsigned long long)(txs - req), (unsigned long long)(rxe - txs),
+                (unsigned long long)(done - rxe));
+    uint64_t frames = tb.read(csr(TG_CSR_REG_TX_FRAMES));
+    TB_CHECK(frames == tb.tx_frames, "TX_FRAMES %llu, seen %llu", (unsigned long long)frames,
+             (unsigned long long)tb.tx_frames);
+}
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    struct Cfg { unsigned mem_stall, lat_min, lat_max, tx_stall, gap, host_gap, resp_stall; };
+    const Cfg cfgs[] = {
+        {0, 1, 1, 0, 0, 0, 0},
+        {30, 1, 12, 30, 30, 30, 30},
+        {60, 4, 40, 70, 10, 5, 60},
+    };
+    unsigned seed = 1;
+    for (const Cfg &c : cfgs) {
+        cfg_no = seed;
+        Tb tb(seed++ * 7919);
+        Ref ref;
+        tb.mem.stall_pct = c.mem_stall;
+        tb.mem.lat_min = c.lat_min;
+        tb.mem.lat_max = c.lat_max;
+        tb.tx.stall_pct = c.tx_stall;
+        tb.rx.gap_pct = c.gap;
+        tb.host_gap_pct = c.host_gap;
+        tb.resp_stall_pct = c.resp_stall;
+        tb.reset();
+        csr_phase(tb);
+        sizes_phase(tb, ref);
+        random_phase(tb, ref, 1500);
+        error_phase(tb, ref);
+        bad_frames_phase(tb, ref);
+        latency_phase(tb);
+        // reset in the middle of traffic, then traffic again
+        random_burst(tb, ref, 0x1000, 0x1000);
+        for (int i = 0; i < 7; i++) tb.tick();
+        tb.hq.clear();
+        tb.reset();
+        tb.rx.frames.clear();
+        tb.rx.pos = 0;
+        tb.rx.showing = false;
+        tb.tx.cur.clear();
+        tb.resps.clear();
+        for (int i = 0; i < 100; i++) tb.tick();
+        std::memcpy(ref.mem.data(), tb.mem.mem.data(), MEM_BYTES);
+        tb.write(csr(TG_CSR_REG_MEM_SIZE), MEM_BYTES);
+        random_phase(tb, ref, 300);
+    }
+    return tb_finish("tg_nic");
+}
