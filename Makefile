@@ -33,10 +33,10 @@ all:
 
 include rtl/rtl.mk
 include tests/rtl/tests.mk
-include sim/sim.mk
-include libtg/libtg.mk
-include tests/c/tests.mk
-include examples/examples.mk
+-include sim/sim.mk
+-include libtg/libtg.mk
+-include tests/c/tests.mk
+-include examples/examples.mk
 
 setup:
 	scripts/setup.sh
@@ -44,10 +44,13 @@ setup:
 check-defs:
 	$(PYTHON) scripts/gen_hw_defs.py --check
 
-test: check-defs lint $(TEST_PROGS)
+test: check-defs lint formal $(TEST_PROGS)
 	scripts/run_tests.sh $(TEST_PROGS)
+
+formal:
+	BUILD=$(BUILD) scripts/formal.sh
 
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)

@@ -281,6 +281,7 @@ always @* begin
     pend_next = pend_reg + {4'd0, m_mem_req_valid && m_mem_req_ready} - {4'd0, s_mem_resp_valid};
 end
 
+// ---------------------------------------------------------------- registers
 always @(posedge clk) begin
     state_reg <= state_next;
     after_reg <= after_next;

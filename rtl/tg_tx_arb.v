@@ -37,7 +37,11 @@ end
 reg lock_reg, lock_next;
 reg sel_reg,  sel_next;   // input that holds the lock
 
+`ifdef TG_TESTBUG_001
+wire sel = !s0_valid;                        // deliberate bug: the grant is not held
+`else
 wire sel = lock_reg ? sel_reg : !s0_valid;
+`endif
 
 assign m_valid  = sel ? s1_valid : s0_valid;
 assign m_data   = sel ? s1_data  : s0_data;
@@ -63,6 +67,41 @@ always @(posedge clk) begin
         sel_reg  <= 1'b0;
     end
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+reg f_past_valid = 1'b0;
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    // a grant goes to one input at most, and only with the output's ready
+    assert(!(s0_ready && s1_ready));
+    assert(!s0_ready || m_ready);
+    assert(!s1_ready || m_ready);
+end
+
+always @(posedge clk) begin
+    if (f_past_valid && !$past(rst)) begin
+        // environment: an offered descriptor stays, unchanged, until taken
+        if ($past(s0_valid && !s0_ready)) begin
+            assume(s0_valid && s0_data == $past(s0_data));
+        end
+        if ($past(s1_valid && !s1_ready)) begin
+            assume(s1_valid && s1_data == $past(s1_data));
+        end
+        // contract: so does the output
+        if ($past(m_valid && !m_ready)) begin
+            assert(m_valid);
+            assert(m_data == $past(m_data));
+        end
+    end
+end
+`endif
 
 endmodule
 

@@ -1,0 +1,32 @@
+# RTL checks: every file through Verilator lint (-Wall), Icarus (-g2012)
+# (warnings are errors) and Yosys (read_verilog -sv, synth_ice40), each module
+# as its own top.
+
+RTL_MODS := $(basename $(notdir $(RTL_SRCS)))
+
+.PHONY: lint-verilator lint-iverilog synth-check
+lint: lint-verilator lint-iverilog
+
+lint-verilator:
+	@for m in $(RTL_MODS); do \
+		$(VERILATOR) --lint-only -Wall -Irtl --top-module $$m $(RTL_SRCS) || exit 1; \
+	done; echo "verilator -Wall: $(words $(RTL_MODS)) modules clean"
+
+lint-iverilog:
+	@mkdir -p $(BUILD)
+	@for m in $(RTL_MODS); do \
+		$(IVERILOG) -g2012 -Wall -Wno-sensitivity-entire-array -Irtl -s $$m \
+			-o $(BUILD)/iverilog-$$m.vvp $(RTL_SRCS) > $(BUILD)/iverilog-$$m.log 2>&1; rc=$$?; \
+		cat $(BUILD)/iverilog-$$m.log; \
+		[ $$rc -eq 0 ] && ! grep -qi warning $(BUILD)/iverilog-$$m.log || exit 1; \
+	done; echo "iverilog -g2012: $(words $(RTL_MODS)) modules compile"
+
+# Synthesis of each module for iCE40; writes a resource report per module.
+synth-check:
+	@mkdir -p $(BUILD)/synth
+	@for m in $(RTL_MODS); do \
+		$(YOSYS) -q -l $(BUILD)/synth/$$m.log \
+			-p "read_verilog -sv -Irtl $(RTL_SRCS); synth_ice40 -top $$m; tee -o $(BUILD)/synth/$$m.stat stat" \
+			2> $(BUILD)/synth/$$m.err || { cat $(BUILD)/synth/$$m.err; exit 1; }; \
+		printf '%-16s %s\n' $$m "$$(grep -E 'Number of cells' $(BUILD)/synth/$$m.stat | tail -1)"; \
+	done

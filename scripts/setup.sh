@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# Installs everything the build, the simulator and the tests need on a
+# Debian 12 machine.  Idempotent: installs only what is missing.
+set -euo pipefail
+
+# Debian packages: simulators, synthesis and place-and-route for iCE40,
+# the formal back end, the PCI library, and the C/C++ toolchain.
+PKGS=(
+	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
+	libpci-dev build-essential make python3 tcpdump
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	SUDO=""
+	if [ "$(id -u)" -ne 0 ]; then
+		SUDO="sudo"
+	fi
+	$SUDO apt-get update -q
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The RTL must build with the Verilator this machine has: 5.x is required.
+ver=$(verilator --version | awk '{print $2}')
+case "$ver" in
+	5.*) ;;
+	*) echo "setup: Verilator 5.x required, found $ver" >&2; exit 1 ;;
+esac
+echo "setup: ready (verilator $ver, $(iverilog -V 2>/dev/null | head -n1 | cut -d' ' -f1-4), $(yosys -V | cut -d' ' -f1-2))"

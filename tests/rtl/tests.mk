@@ -1,0 +1,21 @@
+# RTL unit tests: tests/rtl/<module>/test_<module>.cpp is a Verilator C++
+# bench whose top is rtl/<module>.v; it builds to
+# $(BUILD)/tests/rtl/<module>/test_<module> and joins TEST_PROGS.
+
+RTL_TEST_MODS := $(patsubst tests/rtl/%/,%,$(sort $(dir $(wildcard tests/rtl/*/test_*.cpp))))
+RTL_TEST_BINS := $(foreach m,$(RTL_TEST_MODS),$(BUILD)/tests/rtl/$(m)/test_$(m))
+RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
+                 -CFLAGS "-std=c++17 -I$(abspath include) -I$(abspath tests/rtl/common)" \
+                 -MAKEFLAGS "OPT_FAST=-O1"
+
+TEST_PROGS += $(RTL_TEST_BINS)
+
+.PHONY: test-rtl
+test-rtl: $(RTL_TEST_BINS)
+	scripts/run_tests.sh $(RTL_TEST_BINS)
+
+$(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
+		-Mdir $(dir $@)obj $(RTL_SRCS) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
+		|| { cat $(dir $@)build.log; exit 1; }
