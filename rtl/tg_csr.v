@@ -23,6 +23,7 @@ module tg_csr #(
 
     // configuration out
     output wire [31:0] cfg_mem_size,
+    output wire [31:0] cfg_read_timeout,
     output wire [63:0] cycles,
 
     // events
@@ -53,6 +54,7 @@ localparam NTS  = 5;
 reg [63:0]      cycles_reg,   cycles_next;
 reg [31:0]      mem_size_reg, mem_size_next;
 reg [63:0]      scratch_reg,  scratch_next;
+reg [31:0]      rdto_reg,     rdto_next;
 reg [CNT_W-1:0] cnt_reg  [0:NCNT-1];
 reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
@@ -62,7 +64,8 @@ wire [NCNT-1:0] cnt_ev = {ev_stray, ev_host_error, ev_refused, ev_drop_malformed
                           ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
 wire [NTS-1:0]  ts_ev  = {ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
 
-assign cfg_mem_size = mem_size_reg;
+assign cfg_mem_size     = mem_size_reg;
+assign cfg_read_timeout = rdto_reg;
 assign cycles       = cycles_reg;
 
 // ---------------------------------------------------------------- read mux
@@ -90,6 +93,7 @@ always @* begin
         `TG_CSR_REG_MAC:            csr_rdata = {16'd0, mac_oui, 8'h00, cfg_node_id};
         `TG_CSR_REG_CONFIG:         csr_rdata = {48'd0, cfg_reads, cfg_ctx};
         `TG_CSR_REG_SCRATCH:        csr_rdata = scratch_reg;
+        `TG_CSR_REG_READ_TIMEOUT:   csr_rdata = {32'd0, rdto_reg};
         `TG_CSR_REG_TX_FRAMES:      csr_rdata = widen(cnt_reg[0]);
         `TG_CSR_REG_RX_FRAMES:      csr_rdata = widen(cnt_reg[1]);
         `TG_CSR_REG_RX_DROP_FCS:    csr_rdata = widen(cnt_reg[2]);
@@ -114,6 +118,7 @@ always @* begin
     cycles_next   = cycles_reg + 64'd1;
     mem_size_next = mem_size_reg;
     scratch_next  = scratch_reg;
+    rdto_next     = rdto_reg;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_next[i] = cnt_reg[i] + {{(CNT_W-1){1'b0}}, cnt_ev[i]};
     end
@@ -127,6 +132,9 @@ always @* begin
         if (csr_addr == `TG_CSR_REG_SCRATCH) begin
             scratch_next = csr_wdata;
         end
+        if (csr_addr == `TG_CSR_REG_READ_TIMEOUT) begin
+            rdto_next = csr_wdata[31:0];
+        end
     end
 end
 
@@ -134,6 +142,7 @@ always @(posedge clk) begin
     cycles_reg   <= cycles_next;
     mem_size_reg <= mem_size_next;
     scratch_reg  <= scratch_next;
+    rdto_reg     <= rdto_next;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_reg[i] <= cnt_next[i];
     end
@@ -144,6 +153,7 @@ always @(posedge clk) begin
         cycles_reg   <= 64'd0;
         mem_size_reg <= 32'd0;
         scratch_reg  <= 64'd0;
+        rdto_reg     <= `TG_READ_TIMEOUT_RESET;
         for (i = 0; i < NCNT; i = i + 1) begin
             cnt_reg[i] <= {CNT_W{1'b0}};
         end

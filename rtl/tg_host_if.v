@@ -14,6 +14,7 @@ module tg_host_if #(
     input  wire         rst,
 
     input  wire [31:0]  cfg_mem_size,
+    input  wire [31:0]  cfg_read_timeout,   // cycles before a blocking read fails (0: never)
 
     // host requests (MMIO)
     input  wire         s_host_req_valid,
@@ -139,6 +140,7 @@ reg         rd_sync_reg,    rd_sync_next;    // a fence: answer is the status
 reg [3:0]   rd_ctx_reg,     rd_ctx_next;
 reg [15:0]  rd_node_reg,    rd_node_next;
 reg [14:0]  rd_seq_reg,     rd_seq_next;     // tag of the read in flight
+reg [31:0]  rd_timer_reg,   rd_timer_next;   // cycles it has waited
 
 // host response
 reg         resp_valid_reg, resp_valid_next;
@@ -240,6 +242,7 @@ wire bst_continues = bst_active_reg && is_remote && s_host_req_write && !req_mis
                      (req_ctx == bst_ctx_reg) && (req_node == bst_node_reg) &&
                      (req_paddr[31:6] == bst_addr_reg[31:6]) &&
                      ({1'b0, req_paddr[5:3]} == {1'b0, bst_addr_reg[5:3]} + bst_cnt_reg);
+wire [7:0] st_peer_gone = `TG_ST_PEER_GONE;
 wire txd_free  = !txd_valid_reg;
 wire resp_free = !resp_valid_reg;
 
@@ -276,6 +279,7 @@ always @* begin
     rd_ctx_next  = rd_ctx_reg;
     rd_node_next = rd_node_reg;
     rd_seq_next  = rd_seq_reg;
+    rd_timer_next = rd_wait_reg ? rd_timer_reg + 32'd1 : 32'd0;
 
     resp_valid_next = resp_valid_reg;
     resp_data_next  = resp_data_reg;
@@ -327,6 +331,16 @@ always @* begin
             end
         end else begin
             ev_stray = 1'b1;
+        end
+    end else if (rd_wait_reg && cfg_read_timeout != 32'd0 && rd_timer_reg >= cfg_read_timeout) begin
+        // no answer: fail the read; a late answer will not match the tag
+        rd_wait_next    = 1'b0;
+        rd_seq_next     = rd_seq_reg + 15'd1;
+        resp_valid_next = 1'b1;
+        ev_host_resp    = 1'b1;
+        resp_data_next  = rd_sync_reg ? {56'd0, st_peer_gone} : {64{1'b1}};
+        if (ctx_status_reg[rd_ctx_reg] == `TG_ST_OK) begin
+            ctx_status_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
         end
     end
 
@@ -541,6 +555,7 @@ always @(posedge clk) begin
     rd_ctx_reg  <= rd_ctx_next;
     rd_node_reg <= rd_node_next;
     rd_seq_reg  <= rd_seq_next;
+    rd_timer_reg <= rd_timer_next;
 
     resp_valid_reg <= resp_valid_next;
     resp_data_reg  <= resp_data_next;

@@ -42,6 +42,8 @@
 `define TG_CSR_REG_MAC                  32  // RO this node's MAC address
 `define TG_CSR_REG_CONFIG               40  // RO [7:0] contexts, [15:8] max outstanding reads
 `define TG_CSR_REG_SCRATCH              48  // RW scratch register
+`define TG_CSR_REG_READ_TIMEOUT         56  // RW cycles a blocking read waits before it fails with PEER_GONE (0: forever)
+`define TG_READ_TIMEOUT_RESET           1048576  // READ_TIMEOUT after reset
 `define TG_CSR_REG_TX_FRAMES            64  // RO frames sent
 `define TG_CSR_REG_RX_FRAMES            72  // RO frames received and accepted
 `define TG_CSR_REG_RX_DROP_FCS          80  // RO frames dropped: bad FCS

@@ -58,6 +58,7 @@ module tg_nic #(
 localparam TXD_W = 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
 
 wire [31:0] cfg_mem_size;
+wire [31:0] cfg_read_timeout;
 wire [63:0] cycles;
 
 // ---------------------------------------------------------------- events
@@ -85,6 +86,7 @@ tg_csr #(
     .csr_wr_en         (csr_wr_en),
     .csr_wdata         (csr_wdata),
     .cfg_mem_size      (cfg_mem_size),
+    .cfg_read_timeout  (cfg_read_timeout),
     .cycles            (cycles),
     .ev_tx_frame       (ev_tx_frame),
     .ev_rx_frame       (ev_rx_frame),
@@ -132,6 +134,7 @@ tg_host_if #(
     .clk                (clk),
     .rst                (rst),
     .cfg_mem_size       (cfg_mem_size),
+    .cfg_read_timeout   (cfg_read_timeout),
     .s_host_req_valid   (s_host_req_valid),
     .s_host_req_ready   (s_host_req_ready),
     .s_host_req_write   (s_host_req_write),

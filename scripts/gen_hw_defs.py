@@ -48,6 +48,8 @@ GROUPS = [
         ("CSR_REG_MAC", 0x020, "RO this node's MAC address"),
         ("CSR_REG_CONFIG", 0x028, "RO [7:0] contexts, [15:8] max outstanding reads"),
         ("CSR_REG_SCRATCH", 0x030, "RW scratch register"),
+        ("CSR_REG_READ_TIMEOUT", 0x038, "RW cycles a blocking read waits before it fails with PEER_GONE (0: forever)"),
+        ("READ_TIMEOUT_RESET", 0x100000, "READ_TIMEOUT after reset"),
         ("CSR_REG_TX_FRAMES", 0x040, "RO frames sent"),
         ("CSR_REG_RX_FRAMES", 0x048, "RO frames received and accepted"),
         ("CSR_REG_RX_DROP_FCS", 0x050, "RO frames dropped: bad FCS"),

@@ -42,6 +42,8 @@
 #define TG_CSR_REG_MAC                  0x20ULL  /* RO this node's MAC address */
 #define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] max outstanding reads */
 #define TG_CSR_REG_SCRATCH              0x30ULL  /* RW scratch register */
+#define TG_CSR_REG_READ_TIMEOUT         0x38ULL  /* RW cycles a blocking read waits before it fails with PEER_GONE (0: forever) */
+#define TG_READ_TIMEOUT_RESET           0x100000ULL  /* READ_TIMEOUT after reset */
 #define TG_CSR_REG_TX_FRAMES            0x40ULL  /* RO frames sent */
 #define TG_CSR_REG_RX_FRAMES            0x48ULL  /* RO frames received and accepted */
 #define TG_CSR_REG_RX_DROP_FCS          0x50ULL  /* RO frames dropped: bad FCS */

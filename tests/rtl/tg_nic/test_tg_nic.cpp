@@ -292,6 +292,20 @@ static void error_phase(Tb &tb, Ref &ref)
     TB_CHECK(tb.read(ctxreg(0, TG_CTX_REG_STATUS)) == TG_ST_BAD_OP, "bad window status");
     TB_CHECK(tb.read(csr(TG_CSR_REG_HOST_ERRORS)) == herr0 + 3, "host error counter");
     check_mem(tb, ref, "after refused host requests");
+
+    // a node that never answers: the read fails after READ_TIMEOUT cycles
+    // (the loopback drops frames for other nodes), and the port recovers
+    TB_CHECK(tb.read(csr(TG_CSR_REG_READ_TIMEOUT)) == TG_READ_TIMEOUT_RESET, "timeout reset value");
+    tb.write(csr(TG_CSR_REG_READ_TIMEOUT), 500);
+    tb.write(ctxreg(4, TG_CTX_REG_STATUS), 0);
+    uint64_t t0 = tb.cyc;
+    TB_CHECK(tb.read(bar(TG_WIN_REMOTE, 4, NODE + 4, 0x1000)) == ~0ull, "read of a silent node");
+    TB_CHECK(tb.cyc - t0 >= 500 && tb.cyc - t0 < 2000, "timed out after %llu cycles", (unsigned long long)(tb.cyc - t0));
+    TB_CHECK(tb.read(ctxreg(4, TG_CTX_REG_STATUS)) == TG_ST_PEER_GONE, "status after timeout");
+    TB_CHECK(tb.read(bar(TG_WIN_SYNC, 4, NODE + 4, 0)) == TG_ST_PEER_GONE, "fence to a silent node");
+    TB_CHECK(tb.read(bar(TG_WIN_REMOTE, 4, NODE, 0x1000)) == ref.load64(0x1000), "read after timeouts");
+    tb.write(csr(TG_CSR_REG_READ_TIMEOUT), TG_READ_TIMEOUT_RESET);
+    tb.run_until_idle();
 }
 
 static void bad_frames_phase(Tb &tb, Ref &ref)
@@ -422,7 +436,7 @@ int main(int argc, char **argv)
         tb.reset();
         csr_phase(tb);
         sizes_phase(tb, ref);
-        random_phase(tb, ref, 1500);
+        random_phase(tb, ref, 4000);
         error_phase(tb, ref);
         bad_frames_phase(tb, ref);
         latency_phase(tb);
