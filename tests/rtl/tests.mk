@@ -14,7 +14,7 @@ TEST_PROGS += $(RTL_TEST_BINS)
 test-rtl: $(RTL_TEST_BINS)
 	scripts/run_tests.sh $(RTL_TEST_BINS)
 
-$(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+$(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
 		-Mdir $(dir $@)obj $(RTL_SRCS) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Unit test of the frame receiver: good frames of every opcode and length
+// become exactly the encoded descriptor, held until taken; every kind of bad
+// frame is dropped and counted under exactly one reason, and the next good
+// frame still gets through, under random stream gaps and descriptor stalls.
+#include "Vtg_eth_rx.h"
+#include "verilated.h"
+#include "tb.hpp"
+
+#include <cstring>
+#include <memory>
+
+enum Outcome { ACCEPT, DROP_FCS, DROP_TYPE, DROP_MALFORMED, DROP_ANY };
+static const char *const OUTCOME_NAME[] = {"accept", "FCS drop", "type drop", "malformed drop", "some drop"};
+
+struct Want {
+    Outcome what;
+    tg_frame_hdr h;
+    uint8_t payload[TG_MAX_PAYLOAD];
+    const char *why;
+    size_t size;
+};
+
+// Encode a frame whose length field may be anything (the reference encoder
+// copies h.len payload bytes, so give it room).
+static Bytes encode(const tg_frame_hdr &h, const uint8_t *payload)
+{
+    Bytes b(TG_PAYLOAD_OFF + 256 + TG_FCS_BYTES + 8);
+    size_t n = tg_frame_encode(b.data(), &h, payload);
+    b.resize(n);
+    return b;
+}
+
+// Recompute the FCS of a frame after it was edited.
+static void refcs(Bytes &f)
+{
+    size_t n = f.size() - TG_FCS_BYTES;
+    uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, f.data(), n);
+    for (int i = 0; i < 4; i++) f[n + i] = (uint8_t)(c >> (8 * i));
+}
+
+static Bytes with_fcs(Bytes data)
+{
+    data.resize(data.size() + TG_FCS_BYTES);
+    refcs(data);
+    return data;
+}
+
+struct Tb {
+    std::unique_ptr<Vtg_eth_rx> m;
+    TbRng rng;
+    uint16_t node = 0;
+    AxisSource src;
+    unsigned ready_stall_pct = 0;
+    std::deque<Want> expect;    // outcome of each frame sent, in order
+    std::deque<Want> present;   // accepted, descriptor not yet taken
+    uint64_t cyc = 0, held_cycles = 0;
+    uint64_t counts[4] = {};    // events seen: accept, fcs, type, malformed
+    uint64_t want_counts[5] = {};
+    // descriptor seen last cycle while held
+    bool prev_held = false;
+    uint8_t prev_op, prev_status, prev_len, prev_ctx, prev_addr_hi;
+    uint16_t prev_src, prev_tag;
+    uint32_t prev_addr;
+    uint64_t prev_mask;
+    uint32_t prev_payload[16];
+    uint8_t payload_buf[256];
+
+    explicit Tb(uint64_t seed) : m(new Vtg_eth_rx), rng(seed)
+    {
+        for (auto &b : payload_buf) b = (uint8_t)rng.next();
+    }
+
+    void send(const Bytes &f, Outcome what, const char *why, const tg_frame_hdr *h = nullptr,
+              const uint8_t *payload = nullptr)
+    {
+        Want w{};
+        w.what = what;
+        w.why = why;
+        w.size = f.size();
+        if (h) w.h = *h;
+        if (payload && h) std::memcpy(w.payload, payload, h->len <= TG_MAX_PAYLOAD ? h->len : TG_MAX_PAYLOAD);
+        expect.push_back(w);
+        want_counts[what]++;
+        src.frames.push_back(f);
+    }
+
+    tg_frame_hdr good_hdr(uint8_t op, uint8_t len)
+    {
+        tg_frame_hdr h{};
+        h.ver = TG_PROTO_VERSION;
+        h.op = op;
+        h.flags = (uint8_t)rng.next();
+        h.status = (uint8_t)rng.next();
+        h.src = (uint16_t)rng.next();
+        h.dst = node;
+        h.seq = (uint32_t)rng.next();
+        h.ack = (uint32_t)rng.next();
+        h.key = rng.next();
+        h.addr = rng.next();
+        switch (rng.below(4)) {
+        case 0: h.addr &= 0xFFFFFFFFull; break;                 // the usual case
+        case 1: h.addr &= 0xFFFFFFF8ull; break;
+        case 2: h.addr = (1ull << (32 + rng.below(32))) | (uint32_t)h.addr; break;  // one high bit
+        }
+        h.mask = rng.chance(20) ? ~0ull : rng.next();
+        h.len = len;
+        h.ctx = (uint8_t)rng.next();
+        h.tag = (uint16_t)rng.next();
+        h.rsvd = (uint32_t)rng.next();
+        return h;
+    }
+
+    uint8_t random_op()
+    {
+        const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP};
+        return ops[rng.below(3)];
+    }
+
+    void good(uint8_t op, uint8_t len)
+    {
+        tg_frame_hdr h = good_hdr(op, len);
+        uint8_t p[TG_MAX_PAYLOAD];
+        for (auto &b : p) b = (uint8_t)rng.next();
+        send(encode(h, p), ACCEPT, "good frame", &h, p);
+    }
+    void good() { good(random_op(), (uint8_t)(8 * rng.below(9))); }
+
+    // a good frame to edit into a bad one
+    Bytes base_frame(uint8_t len = 255)
+    {
+        if (len == 255) len = (uint8_t)(8 * rng.below(9));
+        tg_frame_hdr h = good_hdr(random_op(), len);
+        return encode(h, payload_buf);
+    }
+
+    void bad(const Bytes &f, Outcome what, const char *why)
+    {
+        send(f, what, why);
+        good();   // no state leaks into the next frame
+    }
+
+    void check_desc(Vtg_eth_rx &r, const Want &w)
+    {
+        const tg_frame_hdr &h = w.h;
+        bool hi = (h.addr >> 32) != 0;
+        TB_CHECK(r.m_rxd_op == h.op && r.m_rxd_status == h.status && r.m_rxd_src == h.src,
+                 "cycle %llu: op %u/%u status %u/%u src %04x/%04x", (unsigned long long)cyc, r.m_rxd_op, h.op,
+                 r.m_rxd_status, h.status, r.m_rxd_src, h.src);
+        TB_CHECK(r.m_rxd_addr == (uint32_t)h.addr && r.m_rxd_addr_hi == hi,
+                 "cycle %llu: addr %08x hi %u, encoded %016llx", (unsigned long long)cyc, r.m_rxd_addr,
+                 r.m_rxd_addr_hi, (unsigned long long)h.addr);
+        TB_CHECK(r.m_rxd_mask == h.mask && r.m_rxd_len == h.len && r.m_rxd_ctx == h.ctx && r.m_rxd_tag == h.tag,
+                 "cycle %llu: mask %016llx/%016llx len %u/%u ctx %u/%u tag %04x/%04x", (unsigned long long)cyc,
+                 (unsigned long long)r.m_rxd_mask, (unsigned long long)h.mask, r.m_rxd_len, h.len, r.m_rxd_ctx,
+                 h.ctx, r.m_rxd_tag, h.tag);
+        unsigned bad = 0, first = 0;
+        for (unsigned i = 0; i < h.len && i < TG_MAX_PAYLOAD; i++) {
+            uint8_t b = (uint8_t)(r.m_rxd_payload[i / 4] >> (8 * (i % 4)));
+            if (b != w.payload[i] && bad++ == 0) first = i;
+        }
+        TB_CHECK(bad == 0, "cycle %llu: %u payload bytes differ, first %u", (unsigned long long)cyc, bad, first);
+    }
+
+    void tick(bool rst = false)
+    {
+        Vtg_eth_rx &r = *m;
+        r.rst = rst;
+        r.cfg_node_id = node;
+        if (rst) r.s_axis_rx_tvalid = 0;
+        else src.drive(r.s_axis_rx_tdata, r.s_axis_rx_tkeep, r.s_axis_rx_tvalid, r.s_axis_rx_tlast, rng);
+        if (!r.s_axis_rx_tvalid) {
+            r.s_axis_rx_tdata = rng.next();
+            r.s_axis_rx_tkeep = (uint8_t)rng.next();
+            r.s_axis_rx_tlast = rng.below(2);
+        }
+        r.m_rxd_ready = !rng.chance(ready_stall_pct);
+        r.clk = 0;
+        r.eval();
+
+        if (!rst) {
+            unsigned nev = r.ev_rx_frame + r.ev_drop_fcs + r.ev_drop_type + r.ev_drop_malformed;
+            TB_CHECK(nev <= 1, "cycle %llu: %u events at once", (unsigned long long)cyc, nev);
+            if (nev == 1) {
+                Outcome got = r.ev_rx_frame ? ACCEPT : r.ev_drop_fcs ? DROP_FCS : r.ev_drop_type ? DROP_TYPE
+                                                                                            : DROP_MALFORMED;
+                counts[got]++;
+                TB_CHECK(!expect.empty(), "cycle %llu: %s with no frame sent", (unsigned long long)cyc,
+                         OUTCOME_NAME[got]);
+                if (!expect.empty()) {
+                    const Want &w = expect.front();
+                    bool ok = w.what == got || (w.what == DROP_ANY && got != ACCEPT);
+                    TB_CHECK(ok, "cycle %llu: %s (%zu bytes) counted as %s, want %s", (unsigned long long)cyc,
+                             w.why, w.size, OUTCOME_NAME[got], OUTCOME_NAME[w.what]);
+                    if (got == ACCEPT) present.push_back(w);
+                    expect.pop_front();
+                }
+            }
+            if (r.m_rxd_valid) {
+                held_cycles++;
+                TB_CHECK(!r.s_axis_rx_tready, "cycle %llu: tready while a descriptor is held", (unsigned long long)cyc);
+                TB_CHECK(!present.empty(), "cycle %llu: descriptor presented with no frame accepted",
+                         (unsigned long long)cyc);
+                if (!present.empty()) check_desc(r, present.front());
+                if (prev_held) {
+                    bool same = r.m_rxd_op == prev_op && r.m_rxd_status == prev_status && r.m_rxd_len == prev_len &&
+                                r.m_rxd_ctx == prev_ctx && r.m_rxd_addr_hi == prev_addr_hi &&
+                                r.m_rxd_src == prev_src && r.m_rxd_tag == prev_tag && r.m_rxd_addr == prev_addr &&
+                                r.m_rxd_mask == prev_mask &&
+                                std::memcmp(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload) == 0;
+                    TB_CHECK(same, "cycle %llu: held descriptor changed", (unsigned long long)cyc);
+                }
+            } else {
+                TB_CHECK(!prev_held, "cycle %llu: descriptor withdrawn before it was taken", (unsigned long long)cyc);
+            }
+            prev_held = r.m_rxd_valid && !r.m_rxd_ready;
+            prev_op = r.m_rxd_op; prev_status = r.m_rxd_status; prev_len = r.m_rxd_len;
+            prev_ctx = r.m_rxd_ctx; prev_addr_hi = r.m_rxd_addr_hi; prev_src = r.m_rxd_src;
+            prev_tag = r.m_rxd_tag; prev_addr = r.m_rxd_addr; prev_mask = r.m_rxd_mask;
+            std::memcpy(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload);
+            if (r.m_rxd_valid && r.m_rxd_ready && !present.empty()) present.pop_front();
+            src.advance(r.s_axis_rx_tvalid && r.s_axis_rx_tready);
+        }
+        r.clk = 1;
+        r.eval();
+        cyc++;
+    }
+
+    void run(uint64_t limit = 2000000)
+    {
+        uint64_t end = cyc + limit;
+        while ((!src.idle() || !expect.empty() || !present.empty()) && cyc < end) tick();
+        TB_CHECK(src.idle() && expect.empty() && present.empty(),
+                 "not drained: %zu frames to send, %zu outcomes missing, %zu descriptors not taken",
+                 src.frames.size(), expect.size(), present.size());
+        for (int i = 0; i < 10; i++) tick();
+        TB_CHECK(counts[ACCEPT] == want_counts[ACCEPT], "ev_rx_frame %llu, good frames %llu",
+                 (unsigned long long)counts[ACCEPT], (unsigned long long)want_counts[ACCEPT]);
+    }
+
+    void reset()
+    {
+        for (int i = 0; i < 3; i++) tick(true);
+        src.frames.clear();
+        src.pos = 0;
+        src.showing = false;
+        expect.clear();
+        present.clear();
+        prev_held = false;
+    }
+};
+
+static void good_frames(Tb &tb)
+{
+    const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP};
+    for (int rep = 0; rep < 3; rep++)
+        for (uint8_t op : ops)
+            for (unsigned len = 0; len <= TG_MAX_PAYLOAD; len += 8) tb.good(op, (uint8_t)len);
+    tb.run();
+}
+
+static void bit_flips(Tb &tb, bool every_bit)
+{
+    for (unsigned len = 0; len <= TG_MAX_PAYLOAD; len += 8) {
+        Bytes g = tb.base_frame((uint8_t)len);
+        bool all = every_bit && len == 8 * (tb.rng.below(9));
+        unsigned n = all ? (unsigned)g.size() * 8 : 40;
+        for (unsigned i = 0; i < n; i++) {
+            size_t bit = all ? i : tb.rng.below((unsigned)g.size() * 8);
+            Bytes f = g;
+            f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            tb.bad(f, DROP_FCS, "single bit flip");
+        }
+        tb.run();
+    }
+}
+
+static void header_errors(Tb &tb)
+{
+    const uint16_t types[] = {0x0800, 0x86DD, 0x0806, 0x88B4, 0x88B6, 0xB588, 0x0000, 0xFFFF};
+    for (uint16_t t : types) {
+        Bytes f = tb.base_frame();
+        f[12] = (uint8_t)(t >> 8);
+        f[13] = (uint8_t)t;
+        refcs(f);
+        tb.bad(f, DROP_TYPE, "wrong EtherType");
+    }
+    const uint8_t vers[] = {0, 2, 3, 0x7F, 0x80, 0xFF};
+    for (uint8_t v : vers) {
+        Bytes f = tb.base_frame();
+        f[TG_HDR_OFF + TG_H_VER] = v;
+        refcs(f);
+        tb.bad(f, DROP_TYPE, "wrong version");
+    }
+    // destination node in the header (the MAC is right)
+    for (unsigned bit = 0; bit < 16; bit++) {
+        Bytes f = tb.base_frame();
+        f[TG_HDR_OFF + TG_H_DST + (bit < 8 ? 1 : 0)] ^= (uint8_t)(1u << (bit % 8));
+        refcs(f);
+        tb.bad(f, DROP_TYPE, "wrong destination node");
+    }
+    // destination MAC (the header is right): every bit of it, and broadcast
+    for (unsigned bit = 0; bit < 48; bit++) {
+        Bytes f = tb.base_frame();
+        f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        refcs(f);
+        tb.bad(f, DROP_TYPE, "wrong destination MAC");
+    }
+    {
+        Bytes f = tb.base_frame();
+        std::memset(f.data(), 0xFF, 6);
+        refcs(f);
+        tb.bad(f, DROP_TYPE, "broadcast destination MAC");
+    }
+    tb.run();
+}
+
+static void length_errors(Tb &tb)
+{
+    tg_frame_hdr h;
+    // not a multiple of 8, the frame size agreeing with the field
+    for (unsigned len = 1; len < TG_MAX_PAYLOAD; len++) {
+        if (len % 8 == 0) continue;
+        h = tb.good_hdr(tb.random_op(), (uint8_t)len);
+        tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "length not a multiple of 8");
+    }
+    // more than 64, the frame size agreeing with the field
+    const unsigned big[] = {65, 72, 80, 96, 128, 136, 184, 192, 248, 255};
+    for (unsigned len : big) {
+        h = tb.good_hdr(tb.random_op(), (uint8_t)len);
+        tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "length over 64");
+    }
+    // the field disagrees with the frame size, both directions
+    for (unsigned field = 0; field <= TG_MAX_PAYLOAD; field += 8) {
+        for (int k = 0; k < 6; k++) {
+            unsigned carried = tb.rng.below(TG_MAX_PAYLOAD + 9);
+            if (k == 0) carried = field + 8;
+            if (k == 1 && field >= 8) carried = field - 8;
+            if (carried == field) continue;
+            h = tb.good_hdr(tb.random_op(), (uint8_t)carried);
+            Bytes f = encode(h, tb.payload_buf);
+            f[TG_HDR_OFF + TG_H_LEN] = (uint8_t)field;
+            refcs(f);
+            tb.bad(f, DROP_MALFORMED, carried > field ? "frame longer than its length field"
+                                                      : "frame shorter than its length field");
+        }
+    }
+    tb.run();
+}
+
+static void opcode_errors(Tb &tb, bool all)
+{
+    for (unsigned op = 0; op < 256; op++) {
+        if (op == TG_OP_WRITE || op == TG_OP_READ_REQ || op == TG_OP_READ_RESP) continue;
+        if (!all && op > 16 && !tb.rng.chance(10)) continue;
+        tg_frame_hdr h = tb.good_hdr((uint8_t)op, (uint8_t)(8 * tb.rng.below(9)));
+        tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "unknown opcode");
+    }
+    tb.run();
+}
+
+static void size_errors(Tb &tb)
+{
+    // truncated: every size below the smallest frame, with a correct FCS
+    for (unsigned n = 1; n < TG_PAYLOAD_OFF + TG_FCS_BYTES; n++) {
+        Bytes g = tb.base_frame();
+        if (n < TG_FCS_BYTES) {
+            // too short to carry an FCS at all: dropped, under one reason
+            tb.bad(Bytes(g.begin(), g.begin() + n), DROP_ANY, "runt shorter than an FCS");
+        } else {
+            tb.bad(with_fcs(Bytes(g.begin(), g.begin() + (n - TG_FCS_BYTES))), DROP_MALFORMED, "truncated frame");
+        }
+    }
+    // oversized: the largest good frame with bytes added before the FCS
+    for (unsigned n = TG_MAX_FRAME_BYTES + 1; n <= 300; n++) {
+        if (n > 150 && n % 7 != 0 && n != 300 && n != 255 && n != 256) continue;
+        Bytes g = tb.base_frame(TG_MAX_PAYLOAD);
+        g.resize(g.size() - TG_FCS_BYTES);
+        while (g.size() + TG_FCS_BYTES < n) g.push_back((uint8_t)tb.rng.next());
+        tb.bad(with_fcs(g), DROP_MALFORMED, "oversized frame");
+    }
+    // oversized with a length field that matches the bytes carried
+    for (unsigned len = 72; len <= 232; len += 32) {
+        tg_frame_hdr h = tb.good_hdr(tb.random_op(), (uint8_t)len);
+        tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "oversized frame, length field agrees");
+    }
+    // oversized with a bad FCS
+    {
+        Bytes g = tb.base_frame(TG_MAX_PAYLOAD);
+        g.insert(g.end() - TG_FCS_BYTES, 100, 0x5A);
+        tb.bad(g, DROP_FCS, "oversized frame with a bad FCS");
+    }
+    tb.run();
+}
+
+static void mixed(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        switch (tb.rng.below(6)) {
+        case 0: {
+            Bytes f = tb.base_frame();
+            size_t bit = tb.rng.below((unsigned)f.size() * 8);
+            f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            tb.send(f, DROP_FCS, "single bit flip");
+            break;
+        }
+        case 1: {
+            Bytes f = tb.base_frame();
+            f[TG_HDR_OFF + TG_H_VER] ^= 0x40;
+            refcs(f);
+            tb.send(f, DROP_TYPE, "wrong version");
+            break;
+        }
+        case 2: {
+            tg_frame_hdr h = tb.good_hdr(0x7F, 16);
+            tb.send(encode(h, tb.payload_buf), DROP_MALFORMED, "unknown opcode");
+            break;
+        }
+        default: tb.good(); break;
+        }
+    }
+    tb.run();
+}
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    const unsigned gaps[] = {0, 30, 80};
+    const unsigned stalls[] = {0, 50, 90};
+    uint64_t seed = 1, held = 0;
+    for (unsigned gp : gaps) {
+        for (unsigned st : stalls) {
+            Tb tb(seed * 0xBB67AE85u);
+            tb.node = seed == 1 ? 0xFFFF : seed == 2 ? 0 : (uint16_t)tb.rng.next();
+            seed++;
+            tb.src.gap_pct = gp;
+            tb.ready_stall_pct = st;
+            tb.reset();
+
+            good_frames(tb);
+            bit_flips(tb, gp == 0);
+            header_errors(tb);
+            length_errors(tb);
+            opcode_errors(tb, st == 0);
+            size_errors(tb);
+            mixed(tb, 300);
+
+            // reset while a frame is arriving or a descriptor is held
+            for (int k = 0; k < 4; k++) {
+                for (int i = 0; i < 6; i++) tb.good();
+                for (unsigned i = 0, n = 3 + tb.rng.below(40); i < n; i++) tb.tick();
+                tb.reset();
+                for (int i = 0; i < 5; i++) tb.tick();
+                TB_CHECK(!tb.m->m_rxd_valid, "descriptor presented after reset");
+                tb.counts[ACCEPT] = tb.want_counts[ACCEPT] = 0;
+                mixed(tb, 20);
+            }
+            held += tb.held_cycles;
+        }
+    }
+    TB_CHECK(held > 1000, "descriptors held only %llu cycles", (unsigned long long)held);
+    return tb_finish("tg_eth_rx");
+}

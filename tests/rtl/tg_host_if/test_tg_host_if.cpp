@@ -1,0 +1,1108 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Unit test of the host target against a reference model of the BAR: write
+// bursts into WRITE descriptors, blocking remote reads and fences, CSR and
+// context-page access, fetch starts and the fetch table, and every refused
+// request, with the transmitter, the receive engine's answers and the host's
+// response port modelled under random stalls.
+#include "Vtg_host_if.h"
+#include "verilated.h"
+#include "tb.hpp"
+
+#include <cstring>
+#include <memory>
+
+// module defaults (the bench is built with them)
+static const unsigned NUM_CTX = 16;
+static const unsigned MAX_READS = 8;
+
+static const uint64_t ONES = ~0ull;
+static const unsigned WORDS = TG_MAX_BURST_BYTES / 8;                    // words in a burst block
+static const uint64_t CTRL_SPAN = TG_CTRL_CTX_BASE + (1ull << TG_BAR_CTX_BITS) * TG_PAGE_SIZE;
+static const uint64_t ST_ANY = 0x100;                                    // some error status, code not fixed
+static const uint64_t ST_DONTCARE = 0x200;                               // not specified until cleared
+
+static uint64_t bar(unsigned win, unsigned ctx, unsigned node, uint32_t paddr)
+{
+    return ((uint64_t)win << TG_BAR_WIN_SHIFT) | ((uint64_t)ctx << TG_BAR_CTX_SHIFT) |
+           ((uint64_t)node << TG_BAR_NODE_SHIFT) | paddr;
+}
+static uint64_t csr(uint64_t reg) { return TG_CTRL_CSR_BASE + reg; }
+static uint64_t ctxreg(unsigned c, uint64_t reg) { return TG_CTRL_CTX_BASE + c * TG_PAGE_SIZE + reg; }
+static uint64_t fetch_go(uint32_t paddr, uint16_t node, unsigned len)
+{
+    return paddr | ((uint64_t)node << 32) | ((uint64_t)(len & 0xFF) << 48);
+}
+// what the CSR block answers at each offset
+static uint64_t csr_value(unsigned off) { return 0xC5C5000000000000ull ^ ((uint64_t)(off + 1) * 0x9E3779B97F4A7C15ull); }
+
+struct Beat {
+    bool write;
+    uint64_t addr, wdata;
+    uint8_t wstrb;
+    bool last;
+};
+
+struct Dec {
+    unsigned win, ctx, node, page;
+    uint32_t paddr;
+    uint64_t reg;
+    bool mis, ctrl, remote, sync, csr, ctxpg;
+};
+
+static Dec decode(uint64_t a)
+{
+    Dec d{};
+    d.win = (unsigned)(a >> TG_BAR_WIN_SHIFT) & ((1u << TG_BAR_WIN_BITS) - 1);
+    d.ctx = (unsigned)(a >> TG_BAR_CTX_SHIFT) & ((1u << TG_BAR_CTX_BITS) - 1);
+    d.node = (unsigned)(a >> TG_BAR_NODE_SHIFT) & ((1u << TG_BAR_NODE_BITS) - 1);
+    d.paddr = (uint32_t)a;
+    d.mis = (a & 7) != 0;
+    d.ctrl = d.win == TG_WIN_CTRL;
+    d.remote = d.win == TG_WIN_REMOTE;
+    d.sync = d.win == TG_WIN_SYNC;
+    uint64_t off = a & ((1ull << TG_BAR_WIN_SHIFT) - 1);
+    if (d.ctrl && off < TG_PAGE_SIZE) {
+        d.csr = true;
+        d.reg = off;
+    } else if (d.ctrl && off >= TG_CTRL_CTX_BASE && off < CTRL_SPAN) {
+        d.page = (unsigned)((off - TG_CTRL_CTX_BASE) / TG_PAGE_SIZE);
+        d.reg = (off - TG_CTRL_CTX_BASE) % TG_PAGE_SIZE;
+        d.ctxpg = d.page < NUM_CTX;
+    }
+    return d;
+}
+
+struct TxD {
+    uint8_t op = 0, len = 0, ctx = 0;
+    uint16_t dst = 0, tag = 0;
+    uint32_t addr = 0;
+    uint64_t mask = 0;
+    uint64_t words[WORDS] = {};
+    bool sync = false;       // a fence: address and mask are not part of the contract
+    bool fetch = false;      // tag carries a table index chosen by the module
+    bool resolved = false;   // fetch: index known
+    bool is_write = false;
+};
+
+struct Ent {
+    bool busy = false, sent = false;
+    uint16_t node = 0;
+    uint32_t laddr = 0, cpl = 0;
+    uint64_t mask = 0;
+};
+
+// Reference model of the host port: applied to each accepted beat in order.
+struct Model {
+    // burst being assembled
+    bool b_active = false;
+    unsigned b_ctx = 0, b_node = 0, b_cnt = 0;
+    uint32_t b_first = 0;
+    uint64_t b_data[WORDS] = {}, b_mask = 0;
+    // contexts
+    uint64_t status[16] = {};
+    bool known[16][6] = {};
+    uint64_t val[16][6] = {};
+    // blocking read
+    bool waiting = false, wait_sync = false;
+    unsigned wait_ctx = 0, wait_node = 0;
+    uint16_t seq = 0;
+    uint32_t mem_size = 0;
+    // fetch table: resolved entries and allocations not yet seen
+    Ent ft[16];
+    std::deque<Ent> pending;
+    // expected outputs
+    std::deque<TxD> txd;
+    std::deque<uint64_t> resp;
+    std::deque<std::pair<unsigned, uint64_t>> csr_wr;
+    uint64_t errors = 0, strays = 0, descs = 0, answers = 0;
+
+    void reset()
+    {
+        uint32_t ms = mem_size;
+        *this = Model();
+        mem_size = ms;
+    }
+    unsigned ft_used() const
+    {
+        unsigned n = (unsigned)pending.size();
+        for (unsigned i = 0; i < 16; i++) n += ft[i].busy;
+        return n;
+    }
+    void set_status(unsigned c, uint64_t st)
+    {
+        if (c < NUM_CTX && status[c] == TG_ST_OK) status[c] = st;
+    }
+    // The context a request names, if any.
+    static bool ctx_of(const Dec &d, unsigned &c)
+    {
+        if (!d.ctrl) { c = d.ctx; return true; }
+        if (d.ctxpg) { c = d.page; return true; }
+        return false;
+    }
+
+    bool continues(const Beat &b, const Dec &d) const
+    {
+        return b_active && d.remote && b.write && !d.mis && d.ctx == b_ctx && d.node == b_node &&
+               (d.paddr / TG_MAX_BURST_BYTES) == (b_first / TG_MAX_BURST_BYTES) &&
+               (d.paddr % TG_MAX_BURST_BYTES) / 8 == (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt;
+    }
+    void emit_burst()
+    {
+        TxD t;
+        t.op = TG_OP_WRITE;
+        t.is_write = true;
+        t.dst = (uint16_t)b_node;
+        t.ctx = (uint8_t)b_ctx;
+        t.addr = b_first;
+        t.len = (uint8_t)(8 * b_cnt);
+        t.mask = b_mask;
+        std::memcpy(t.words, b_data, sizeof t.words);
+        txd.push_back(t);
+        descs++;
+        b_active = false;
+    }
+
+    // FETCH_GO argument check: 0 when good, else the status it sets.
+    uint64_t fetch_error(unsigned c, uint64_t w) const
+    {
+        uint32_t paddr = (uint32_t)w;
+        unsigned len = (unsigned)(w >> 48) & 0xFF;
+        uint64_t laddr = val[c][1], cpl = val[c][2];
+        bool range = laddr + len > mem_size || cpl + 8 > mem_size;
+        bool bad_len = len == 0 || len > TG_MAX_BURST_BYTES;
+        bool cross = (paddr % TG_MAX_BURST_BYTES) + len > TG_MAX_BURST_BYTES;
+        bool mis = (paddr & 7) != (laddr & 7) || (cpl & 7) != 0;
+        if (range) return TG_ST_RANGE;
+        if (bad_len) return ST_ANY;
+        if (cross || mis) return TG_ST_MISALIGNED;
+        return 0;
+    }
+    bool is_good_fetch(const Beat &b) const
+    {
+        Dec d = decode(b.addr);
+        return b.write && !d.mis && d.ctxpg && d.reg == TG_CTX_REG_FETCH_GO && known[d.page][1] &&
+               known[d.page][2] && fetch_error(d.page, b.wdata) == 0;
+    }
+
+    void accept(const Beat &b)
+    {
+        Dec d = decode(b.addr);
+        if (b_active && !continues(b, d)) emit_burst();
+        if (d.mis) {
+            errors++;
+            if (!b.write) resp.push_back(ONES);
+            // counted; whether the context's STATUS records it is not specified
+            unsigned c;
+            if (ctx_of(d, c)) set_status(c, ST_DONTCARE);
+            return;
+        }
+        if (d.remote && b.write) {
+            if (!b_active) {
+                b_active = true;
+                b_ctx = d.ctx;
+                b_node = d.node;
+                b_first = d.paddr;
+                b_cnt = 0;
+                b_mask = 0;
+                std::memset(b_data, 0, sizeof b_data);
+            }
+            uint64_t bits = 0;
+            for (unsigned i = 0; i < 8; i++)
+                if (b.wstrb & (1u << i)) bits |= 0xFFull << (8 * i);
+            b_data[b_cnt] = b.wdata & bits;
+            b_mask |= (uint64_t)b.wstrb << (8 * b_cnt);
+            b_cnt++;
+            if (b.last || (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt == WORDS) emit_burst();
+            return;
+        }
+        if ((d.remote || d.sync) && !b.write) {
+            TxD t;
+            t.op = TG_OP_READ_REQ;
+            t.dst = (uint16_t)d.node;
+            t.ctx = (uint8_t)d.ctx;
+            t.tag = seq;
+            t.sync = d.sync;
+            t.addr = d.paddr;
+            t.len = d.sync ? 0 : 8;
+            t.mask = d.sync ? 0 : 0xFF;
+            txd.push_back(t);
+            descs++;
+            waiting = true;
+            wait_sync = d.sync;
+            wait_ctx = d.ctx;
+            wait_node = d.node;
+            return;
+        }
+        if (d.csr) {
+            if (b.write) {
+                if (b.wstrb == 0xFF) csr_wr.push_back({(unsigned)d.reg, b.wdata});
+            } else {
+                resp.push_back(csr_value((unsigned)d.reg));
+            }
+            return;
+        }
+        if (d.ctxpg) {
+            unsigned c = d.page;
+            unsigned r = (unsigned)(d.reg / 8);
+            if (!b.write) {
+                uint64_t v = 0;
+                if (d.reg == TG_CTX_REG_STATUS) v = status[c];
+                else if (r < 6) v = val[c][r];
+                resp.push_back(v);   // checked against `known` when it comes out
+                return;
+            }
+            if (d.reg == TG_CTX_REG_FETCH_GO) {
+                uint64_t e = fetch_error(c, b.wdata);
+                if (e) {
+                    errors++;
+                    set_status(c, e);
+                    return;
+                }
+                uint32_t paddr = (uint32_t)b.wdata;
+                unsigned len = (unsigned)(b.wdata >> 48) & 0xFF, lo = paddr & 7;
+                TxD t;
+                t.op = TG_OP_READ_REQ;
+                t.fetch = true;
+                t.dst = (uint16_t)(b.wdata >> 32);
+                t.ctx = (uint8_t)c;
+                t.addr = paddr & ~7u;
+                t.len = (uint8_t)(8 * ((lo + len + 7) / 8));
+                t.mask = (len == 64 ? ONES : ((1ull << len) - 1)) << lo;
+                txd.push_back(t);
+                descs++;
+                Ent en;
+                en.busy = true;
+                en.node = t.dst;
+                en.laddr = (uint32_t)val[c][1] & ~7u;
+                en.cpl = (uint32_t)val[c][2];
+                en.mask = t.mask;
+                pending.push_back(en);
+                return;
+            }
+            if (d.reg == TG_CTX_REG_STATUS) {
+                status[c] = TG_ST_OK;
+            } else {
+                // LADDR and CPL hold an address, OPERAND and COMPARE 64 bits
+                bool addr_reg = d.reg == TG_CTX_REG_FETCH_LADDR || d.reg == TG_CTX_REG_FETCH_CPL;
+                val[c][r] = addr_reg ? (uint32_t)b.wdata : b.wdata;
+                known[c][r] = true;
+            }
+            return;
+        }
+        // unmapped control offset, or a window the core does not serve
+        errors++;
+        if (!b.write) resp.push_back(ONES);
+        if (!d.ctrl) set_status(d.ctx, TG_ST_BAD_OP);
+    }
+
+    void answer(uint8_t st, uint64_t data)
+    {
+        waiting = false;
+        seq = (uint16_t)((seq + 1) & 0x7FFF);
+        answers++;
+        resp.push_back(wait_sync ? st : st == TG_ST_OK ? data : ONES);
+        if (st != TG_ST_OK) set_status(wait_ctx, st);
+    }
+};
+
+// Which context register a response to a context-page read came from, so
+// reads of values the model does not know (after reset) are not compared.
+struct RespInfo {
+    bool check = true;
+    bool status_any = false;   // an error status with any code
+    unsigned ctx = 0;
+};
+
+struct Tb {
+    std::unique_ptr<Vtg_host_if> m;
+    TbRng rng;
+    Model ref;
+    std::deque<Beat> hq;
+    std::deque<RespInfo> resp_info;
+    bool showing = false;
+    unsigned host_gap_pct = 0, resp_stall_pct = 0, txd_stall_pct = 0, free_pct = 0, stray_pct = 0;
+    unsigned ans_min = 1, ans_max = 1;
+    bool hold_answers = false;   // answer only once every queued write is in
+    // the receive engine's answer to the read in flight
+    bool ans_active = false;
+    uint64_t ans_due = 0;
+    uint16_t ans_tag = 0, ans_src = 0;
+    uint8_t ans_status = 0;
+    uint64_t ans_data = 0;
+    unsigned ans_strays = 0;
+    unsigned err_status_pct = 15;
+    // seen
+    uint64_t cyc = 0, seen_err = 0, seen_stray = 0, seen_req = 0, seen_resp = 0;
+    uint64_t n_desc = 0, n_resp = 0, n_stall_full = 0, n_wait_writes = 0, n_lookup_hits = 0;
+    bool prev_txd_stalled = false, prev_resp_stalled = false;
+    uint32_t prev_txd[24];
+    uint64_t prev_resp = 0;
+
+    explicit Tb(uint64_t seed) : m(new Vtg_host_if), rng(seed) {}
+
+    // a value for a context register: an address register holds 32 bits
+    uint64_t reg_value(uint64_t reg)
+    {
+        bool addr_reg = reg == TG_CTX_REG_FETCH_LADDR || reg == TG_CTX_REG_FETCH_CPL;
+        return addr_reg ? (uint32_t)rng.next() : rng.next();
+    }
+
+    // ------------------------------------------------------------ requests
+    void push(const Beat &b) { hq.push_back(b); }
+    void wr(uint64_t addr, uint64_t data, uint8_t strb = 0xFF) { push(Beat{true, addr, data, strb, true}); }
+    void rd(uint64_t addr) { push(Beat{false, addr, 0, 0, true}); }
+
+    uint8_t random_strobe()
+    {
+        switch (rng.below(5)) {
+        case 0: return 0xFF;
+        case 1: { unsigned lo = rng.below(8), n = 1 + rng.below(8 - lo); return (uint8_t)(((1u << n) - 1) << lo); }
+        case 2: return 0;
+        default: return (uint8_t)rng.next();
+        }
+    }
+    // `n` beats from word `w0` of the block at `blk`; `last` on the final
+    // beat when asked.
+    void burst(unsigned ctx, unsigned node, uint32_t blk, unsigned w0, unsigned n, bool last)
+    {
+        for (unsigned i = 0; i < n; i++)
+            push(Beat{true, bar(TG_WIN_REMOTE, ctx, node, blk + 8 * (w0 + i)), rng.next(), random_strobe(),
+                      last && i + 1 == n});
+    }
+    uint32_t random_block() { return (uint32_t)(rng.next() & ~(uint64_t)(TG_MAX_BURST_BYTES - 1)); }
+
+    // ------------------------------------------------------------ clock
+    void drive_beat(const Beat &b)
+    {
+        m->s_host_req_write = b.write;
+        m->s_host_req_addr = b.addr;
+        m->s_host_req_wdata = b.wdata;
+        m->s_host_req_wstrb = b.wstrb;
+        m->s_host_req_last = b.last;
+    }
+    void snapshot_txd(uint32_t *s)
+    {
+        Vtg_host_if &h = *m;
+        for (unsigned w = 0; w < 16; w++) s[w] = h.m_txd_payload[w];
+        s[16] = h.m_txd_op | (h.m_txd_len << 8) | (h.m_txd_ctx << 16);
+        s[17] = h.m_txd_dst | (h.m_txd_tag << 16);
+        s[18] = h.m_txd_addr;
+        s[19] = (uint32_t)h.m_txd_mask;
+        s[20] = (uint32_t)(h.m_txd_mask >> 32);
+        s[21] = s[22] = s[23] = 0;
+    }
+
+    void check_lookup()
+    {
+        Vtg_host_if &h = *m;
+        unsigned i = h.fetch_lookup_idx;
+        const Ent &e = ref.ft[i];
+        if (i >= MAX_READS) {
+            TB_CHECK(!h.fetch_lookup_valid, "cycle %llu: table entry %u valid, past MAX_READS", (unsigned long long)cyc, i);
+            return;
+        }
+        if (e.busy) {
+            n_lookup_hits++;
+            TB_CHECK(h.fetch_lookup_valid && h.fetch_lookup_node == e.node && h.fetch_lookup_laddr == e.laddr &&
+                         h.fetch_lookup_cpl == e.cpl && h.fetch_lookup_mask == e.mask,
+                     "cycle %llu: entry %u valid %u node %04x/%04x laddr %08x/%08x cpl %08x/%08x mask %016llx/%016llx",
+                     (unsigned long long)cyc, i, h.fetch_lookup_valid, h.fetch_lookup_node, e.node,
+                     h.fetch_lookup_laddr, e.laddr, h.fetch_lookup_cpl, e.cpl,
+                     (unsigned long long)h.fetch_lookup_mask, (unsigned long long)e.mask);
+            return;
+        }
+        if (!h.fetch_lookup_valid) return;
+        // valid but not known yet: must be one of the allocations in flight
+        bool match = false;
+        for (const Ent &p : ref.pending)
+            match |= p.node == h.fetch_lookup_node && p.laddr == h.fetch_lookup_laddr &&
+                     p.cpl == h.fetch_lookup_cpl && p.mask == h.fetch_lookup_mask;
+        TB_CHECK(match, "cycle %llu: entry %u valid but nothing allocated there", (unsigned long long)cyc, i);
+    }
+
+    void check_txd(const TxD &w)
+    {
+        Vtg_host_if &h = *m;
+        TB_CHECK(h.m_txd_op == w.op && h.m_txd_len == w.len && h.m_txd_ctx == w.ctx && h.m_txd_dst == w.dst,
+                 "cycle %llu: descriptor op %u/%u len %u/%u ctx %u/%u dst %04x/%04x", (unsigned long long)cyc,
+                 h.m_txd_op, w.op, h.m_txd_len, w.len, h.m_txd_ctx, w.ctx, h.m_txd_dst, w.dst);
+        if (!w.is_write)
+            TB_CHECK(h.m_txd_tag == w.tag, "cycle %llu: descriptor tag %04x, want %04x", (unsigned long long)cyc,
+                     h.m_txd_tag, w.tag);
+        if (!w.sync)
+            TB_CHECK(h.m_txd_addr == w.addr && h.m_txd_mask == w.mask,
+                     "cycle %llu: descriptor (op %u len %u) addr %08x/%08x mask %016llx/%016llx",
+                     (unsigned long long)cyc, w.op, w.len, h.m_txd_addr, w.addr,
+                     (unsigned long long)h.m_txd_mask, (unsigned long long)w.mask);
+        // a WRITE carries the burst; a READ_REQ's payload bytes mean nothing
+        for (unsigned k = 0; w.is_write && k < w.len / 8u && k < WORDS; k++) {
+            uint64_t got = (uint64_t)h.m_txd_payload[2 * k] | ((uint64_t)h.m_txd_payload[2 * k + 1] << 32);
+            TB_CHECK(got == w.words[k], "cycle %llu: WRITE to %08x word %u = %016llx, want %016llx",
+                     (unsigned long long)cyc, w.addr, k, (unsigned long long)got, (unsigned long long)w.words[k]);
+        }
+    }
+
+    void tick(bool rst = false)
+    {
+        Vtg_host_if &h = *m;
+        h.rst = rst;
+        h.cfg_mem_size = ref.mem_size;
+        if (!showing && !rst) showing = !hq.empty() && !rng.chance(host_gap_pct);
+        h.s_host_req_valid = showing && !rst;
+        if (h.s_host_req_valid) {
+            drive_beat(hq.front());
+        } else {
+            drive_beat(Beat{(bool)rng.below(2), rng.next() & ((1ull << TG_BAR_ADDR_BITS) - 1), rng.next(),
+                            (uint8_t)rng.next(), (bool)rng.below(2)});
+        }
+
+        // the receive engine: an answer, a stray, or nothing
+        bool ans = false, stray = false;
+        h.s_hrd_valid = 0;
+        h.s_hrd_src = (uint16_t)rng.next();
+        h.s_hrd_tag = (uint16_t)rng.next();
+        h.s_hrd_status = (uint8_t)rng.next();
+        h.s_hrd_data = rng.next();
+        if (!rst) {
+            // never in the same cycle as a write: both could touch a STATUS
+            bool quiet = !h.s_host_req_valid || !hq.front().write;
+            // holding: only once the writes queued behind the read are in
+            bool writes_in = !hold_answers || hq.empty() || !hq.front().write;
+            if (ans_active && cyc >= ans_due && quiet && writes_in) {
+                if (ans_strays) {
+                    stray = true;
+                    ans_strays--;
+                    h.s_hrd_valid = 1;
+                    h.s_hrd_src = ans_src;
+                    h.s_hrd_tag = ans_tag;
+                    h.s_hrd_status = ans_status;
+                    h.s_hrd_data = ans_data;
+                    if (rng.below(2)) h.s_hrd_src ^= (uint16_t)(1u << rng.below(16));
+                    else h.s_hrd_tag ^= (uint16_t)(1u << rng.below(16));
+                } else {
+                    ans = true;
+                    h.s_hrd_valid = 1;
+                    h.s_hrd_src = ans_src;
+                    h.s_hrd_tag = ans_tag;
+                    h.s_hrd_status = ans_status;
+                    h.s_hrd_data = ans_data;
+                    if (hold_answers) n_wait_writes++;
+                }
+            } else if (rng.chance(stray_pct)) {
+                stray = true;
+                h.s_hrd_valid = 1;
+                h.s_hrd_tag = (uint16_t)(ref.seq ^ (1u << rng.below(16)));   // never the tag in flight
+            }
+        }
+        h.m_host_resp_ready = !rng.chance(resp_stall_pct);
+        h.m_txd_ready = !rng.chance(txd_stall_pct);
+        h.fetch_lookup_idx = (uint8_t)rng.below(16);
+        int free_idx = -1;
+        if (!rst && rng.chance(free_pct)) {
+            unsigned start = rng.below(16);
+            for (unsigned k = 0; k < 16 && free_idx < 0; k++) {
+                unsigned i = (start + k) % 16;
+                if (ref.ft[i].busy && ref.ft[i].sent) free_idx = (int)i;
+            }
+        }
+        h.fetch_free_valid = free_idx >= 0;
+        h.fetch_free_idx = (uint8_t)(free_idx >= 0 ? free_idx : rng.below(16));
+        h.clk = 0;
+        h.eval();
+        h.csr_rdata = csr_value(h.csr_addr);
+        h.eval();
+
+        if (!rst) {
+            // A request that does not continue the open burst ends it: the
+            // module may send the burst while that request is still waiting
+            // to be accepted (never before one is presented).
+            if (h.m_txd_valid && ref.txd.empty() && ref.b_active && showing &&
+                !ref.continues(hq.front(), decode(hq.front().addr)))
+                ref.emit_burst();
+            // a fetch descriptor on the transmitter port names its table entry
+            if (h.m_txd_valid && !ref.txd.empty() && ref.txd.front().fetch && !ref.txd.front().resolved) {
+                TxD &t = ref.txd.front();
+                unsigned idx = h.m_txd_tag & 15;
+                TB_CHECK((h.m_txd_tag & TG_TAG_FETCH) && idx < MAX_READS && !ref.ft[idx].busy &&
+                             !ref.pending.empty(),
+                         "cycle %llu: fetch tag %04x (entry busy %u)", (unsigned long long)cyc, h.m_txd_tag,
+                         ref.ft[idx].busy);
+                t.tag = h.m_txd_tag;
+                t.resolved = true;
+                if (!ref.pending.empty()) {
+                    ref.ft[idx] = ref.pending.front();
+                    ref.pending.pop_front();
+                }
+            }
+            check_lookup();
+
+            // transmitter port
+            uint32_t snap[24];
+            snapshot_txd(snap);
+            if (prev_txd_stalled)
+                TB_CHECK(h.m_txd_valid && std::memcmp(snap, prev_txd, sizeof snap) == 0,
+                         "cycle %llu: descriptor changed or withdrawn before it was taken", (unsigned long long)cyc);
+            if (h.m_txd_valid && h.m_txd_ready) {
+                TB_CHECK(!ref.txd.empty(), "cycle %llu: unexpected descriptor op %u addr %08x len %u",
+                         (unsigned long long)cyc, h.m_txd_op, h.m_txd_addr, h.m_txd_len);
+                if (!ref.txd.empty()) {
+                    TxD t = ref.txd.front();
+                    ref.txd.pop_front();
+                    check_txd(t);
+                    n_desc++;
+                    if (t.fetch) ref.ft[h.m_txd_tag & 15].sent = true;
+                    if (t.op == TG_OP_READ_REQ && !t.fetch) {
+                        TB_CHECK(!ans_active && ref.waiting, "cycle %llu: read request with no read waiting",
+                                 (unsigned long long)cyc);
+                        ans_active = true;
+                        ans_due = cyc + ans_min + (ans_max > ans_min ? rng.below(ans_max - ans_min + 1) : 0);
+                        ans_tag = t.tag;
+                        ans_src = t.dst;
+                        ans_status = rng.chance(err_status_pct) ? (uint8_t)(1 + rng.below(8)) : TG_ST_OK;
+                        ans_data = rng.next();
+                        ans_strays = rng.below(3);
+                    }
+                }
+            }
+            prev_txd_stalled = h.m_txd_valid && !h.m_txd_ready;
+            std::memcpy(prev_txd, snap, sizeof snap);
+
+            // host responses
+            if (prev_resp_stalled)
+                TB_CHECK(h.m_host_resp_valid && h.m_host_resp_rdata == prev_resp,
+                         "cycle %llu: response changed or withdrawn before it was taken", (unsigned long long)cyc);
+            if (h.m_host_resp_valid && h.m_host_resp_ready) {
+                TB_CHECK(!ref.resp.empty(), "cycle %llu: unexpected response %016llx", (unsigned long long)cyc,
+                         (unsigned long long)h.m_host_resp_rdata);
+                if (!ref.resp.empty()) {
+                    RespInfo ri = resp_info.front();
+                    uint64_t want = ref.resp.front();
+                    if (ri.status_any) {
+                        TB_CHECK(h.m_host_resp_rdata != TG_ST_OK && h.m_host_resp_rdata < 256,
+                                 "cycle %llu: context %u STATUS %llu, want an error code", (unsigned long long)cyc,
+                                 ri.ctx, (unsigned long long)h.m_host_resp_rdata);
+                        // from now on the code it chose is the one to keep
+                        if (ref.status[ri.ctx] == ST_ANY) ref.status[ri.ctx] = h.m_host_resp_rdata;
+                    } else if (ri.check) {
+                        TB_CHECK(h.m_host_resp_rdata == want, "cycle %llu: response %016llx, want %016llx",
+                                 (unsigned long long)cyc, (unsigned long long)h.m_host_resp_rdata,
+                                 (unsigned long long)want);
+                    }
+                    ref.resp.pop_front();
+                    resp_info.pop_front();
+                    n_resp++;
+                }
+            }
+            prev_resp_stalled = h.m_host_resp_valid && !h.m_host_resp_ready;
+            prev_resp = h.m_host_resp_rdata;
+
+            // what must stall
+            if (h.s_host_req_valid) {
+                const Beat &b = hq.front();
+                if (!b.write && ref.waiting)
+                    TB_CHECK(!h.s_host_req_ready, "cycle %llu: read %llx accepted while a remote read waits",
+                             (unsigned long long)cyc, (unsigned long long)b.addr);
+                if (ref.is_good_fetch(b) && ref.ft_used() >= MAX_READS && free_idx < 0 && !ref.b_active) {
+                    n_stall_full++;
+                    TB_CHECK(!h.s_host_req_ready, "cycle %llu: FETCH_GO accepted with all %u entries busy",
+                             (unsigned long long)cyc, MAX_READS);
+                }
+            }
+
+            // the receive engine's answer is taken before any request
+            if (stray) ref.strays++;
+            if (ans) {
+                ref.answer(ans_status, ans_data);
+                resp_info.push_back(RespInfo());
+                ans_active = false;
+            }
+            if (h.s_host_req_valid && h.s_host_req_ready) {
+                const Beat b = hq.front();
+                hq.pop_front();
+                showing = false;
+                size_t before = ref.resp.size();
+                ref.accept(b);
+                if (ref.resp.size() > before) {
+                    RespInfo ri;
+                    Dec d = decode(b.addr);
+                    if (d.ctxpg && !d.mis) {
+                        unsigned r = (unsigned)(d.reg / 8);
+                        ri.ctx = d.page;
+                        if (d.reg == TG_CTX_REG_STATUS) {
+                            ri.status_any = ref.status[d.page] == ST_ANY;
+                            ri.check = ref.status[d.page] != ST_DONTCARE;
+                        } else {
+                            ri.check = r < 6 && ref.known[d.page][r];
+                        }
+                    }
+                    resp_info.push_back(ri);
+                }
+            }
+            // CSR writes pass through in the cycle they are accepted
+            if (h.csr_wr_en) {
+                TB_CHECK(!ref.csr_wr.empty(), "cycle %llu: csr_wr_en with no CSR write accepted", (unsigned long long)cyc);
+                if (!ref.csr_wr.empty()) {
+                    TB_CHECK(h.csr_addr == ref.csr_wr.front().first && h.csr_wdata == ref.csr_wr.front().second,
+                             "cycle %llu: CSR write %03x = %016llx, want %03x = %016llx", (unsigned long long)cyc,
+                             h.csr_addr, (unsigned long long)h.csr_wdata, ref.csr_wr.front().first,
+                             (unsigned long long)ref.csr_wr.front().second);
+                    ref.csr_wr.pop_front();
+                }
+            }
+            TB_CHECK(ref.csr_wr.empty(), "cycle %llu: CSR write not passed through", (unsigned long long)cyc);
+            ref.csr_wr.clear();
+
+            seen_err += h.ev_host_error;
+            seen_stray += h.ev_stray;
+            seen_req += h.ev_host_req;
+            seen_resp += h.ev_host_resp;
+            if (free_idx >= 0) ref.ft[free_idx] = Ent();
+        }
+        h.clk = 1;
+        h.eval();
+        cyc++;
+    }
+
+    bool busy() const
+    {
+        return !hq.empty() || !ref.txd.empty() || !ref.resp.empty() || ans_active || ref.waiting;
+    }
+
+    // Run until every request is in and answered, then check the counters.
+    void run(const char *what, uint64_t limit = 300000)
+    {
+        uint64_t end = cyc + limit;
+        while (busy() && cyc < end) tick();
+        TB_CHECK(!busy(), "%s: stuck with %zu requests, %zu descriptors, %zu responses to go (waiting %u)", what,
+                 hq.size(), ref.txd.size(), ref.resp.size(), ref.waiting);
+        for (int i = 0; i < 8; i++) tick();
+        TB_CHECK(seen_err == ref.errors, "%s: ev_host_error %llu, want %llu", what, (unsigned long long)seen_err,
+                 (unsigned long long)ref.errors);
+        TB_CHECK(seen_stray == ref.strays, "%s: ev_stray %llu, want %llu", what, (unsigned long long)seen_stray,
+                 (unsigned long long)ref.strays);
+        TB_CHECK(seen_resp == ref.answers, "%s: ev_host_resp %llu, want %llu", what, (unsigned long long)seen_resp,
+                 (unsigned long long)ref.answers);
+        uint64_t reqs = ref.descs + (ref.b_active ? 1 : 0);
+        TB_CHECK(seen_req == reqs, "%s: ev_host_req %llu, want %llu", what, (unsigned long long)seen_req,
+                 (unsigned long long)reqs);
+    }
+
+    void reset()
+    {
+        for (int i = 0; i < 3; i++) tick(true);
+        ref.reset();
+        hq.clear();
+        resp_info.clear();
+        showing = false;
+        ans_active = false;
+        prev_txd_stalled = prev_resp_stalled = false;
+        seen_err = seen_stray = seen_req = seen_resp = 0;
+    }
+
+    // Read every context's STATUS (checked against the model).
+    void read_statuses()
+    {
+        for (unsigned c = 0; c < NUM_CTX; c++) rd(ctxreg(c, TG_CTX_REG_STATUS));
+    }
+    void clear_statuses()
+    {
+        for (unsigned c = 0; c < NUM_CTX; c++) wr(ctxreg(c, TG_CTX_REG_STATUS), rng.next());
+    }
+};
+
+// ---------------------------------------------------------------- phases
+
+static void csr_phase(Tb &tb)
+{
+    for (uint64_t off = 0; off < TG_PAGE_SIZE; off += 8) {
+        tb.rd(csr(off));
+        if (tb.rng.chance(20)) tb.wr(csr(off), tb.rng.next());
+    }
+    tb.run("CSR page");
+}
+
+static void ctx_phase(Tb &tb)
+{
+    const uint64_t regs[] = {TG_CTX_REG_FETCH_LADDR, TG_CTX_REG_FETCH_CPL, TG_CTX_REG_OPERAND, TG_CTX_REG_COMPARE};
+    for (unsigned c = 0; c < NUM_CTX; c++)
+        for (uint64_t r : regs) tb.wr(ctxreg(c, r), tb.reg_value(r));
+    for (unsigned c = 0; c < NUM_CTX; c++) {
+        for (uint64_t r : regs) tb.rd(ctxreg(c, r));
+        tb.rd(ctxreg(c, TG_CTX_REG_STATUS));
+    }
+    // a page past the last context, and control offsets that map nothing
+    for (uint64_t r : regs) {
+        tb.rd(ctxreg(NUM_CTX, r));
+        tb.wr(ctxreg(NUM_CTX, r), tb.rng.next());
+    }
+    for (int i = 0; i < 8; i++) {
+        uint64_t off = TG_PAGE_SIZE * (1 + tb.rng.below((unsigned)((TG_CTRL_CTX_BASE - TG_PAGE_SIZE) / TG_PAGE_SIZE))) +
+                       8 * tb.rng.below(TG_PAGE_SIZE / 8);
+        tb.rd(off);
+        tb.wr(off, tb.rng.next());
+        // bits above the control window's offsets
+        unsigned span_bits = 0;
+        while ((1ull << span_bits) < CTRL_SPAN) span_bits++;
+        uint64_t hi = (CTRL_SPAN << tb.rng.below(TG_BAR_WIN_SHIFT - span_bits)) | (8 * tb.rng.below(TG_PAGE_SIZE / 8));
+        tb.rd(hi);
+        tb.wr(hi, tb.rng.next());
+        tb.rd(bar(TG_WIN_CTRL, 1 + tb.rng.below(15), 0, (uint32_t)csr(TG_CSR_REG_ID)));   // context field set
+    }
+    // values written to one context do not leak into another
+    for (unsigned c = 0; c < NUM_CTX; c++)
+        for (uint64_t r : regs) tb.rd(ctxreg(c, r));
+    tb.run("context pages");
+}
+
+// Every start word and beat count, each burst one WRITE.
+static void burst_phase(Tb &tb)
+{
+    for (unsigned w0 = 0; w0 < WORDS; w0++) {
+        for (unsigned n = 1; n + w0 <= WORDS; n++) {
+            for (int full_without_last = 0; full_without_last < 2; full_without_last++) {
+                if (full_without_last && n + w0 != WORDS) continue;
+                uint64_t before = tb.ref.descs;
+                tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, n, !full_without_last);
+                tb.run("burst");
+                TB_CHECK(tb.ref.descs == before + 1 && !tb.ref.b_active,
+                         "burst of %u beats from word %u%s: %llu descriptors", n, w0,
+                         full_without_last ? " (no last)" : "", (unsigned long long)(tb.ref.descs - before));
+            }
+        }
+    }
+    // back to back, no gaps between bursts
+    for (int i = 0; i < 200; i++) {
+        unsigned w0 = tb.rng.below(WORDS);
+        tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
+    }
+    tb.run("back-to-back bursts");
+}
+
+// A burst cut short by a request that does not continue it.
+static void interrupt_phase(Tb &tb)
+{
+    for (int i = 0; i < 150; i++) {
+        unsigned ctx = tb.rng.below(16), node = tb.rng.below(256);
+        uint32_t blk = tb.random_block();
+        unsigned w0 = tb.rng.below(WORDS - 1), k = 1 + tb.rng.below(WORDS - 1 - w0);
+        tb.burst(ctx, node, blk, w0, k, false);
+        unsigned next = w0 + k;   // the word that would continue it
+        switch (tb.rng.below(12)) {
+        case 0: tb.burst(ctx ^ (1 + tb.rng.below(15)), node, blk, next, 1, true); break;        // other context
+        case 1: tb.burst(ctx, node ^ (1 + tb.rng.below(255)), blk, next, 1, true); break;       // other node
+        case 2: tb.burst(ctx, node, blk ^ TG_MAX_BURST_BYTES, next, 1, true); break;           // other block
+        case 3: tb.burst(ctx, node, blk, (next + 1 + tb.rng.below(WORDS - 1)) % WORDS, 1, true); break;  // skips or goes back
+        case 4: tb.burst(ctx, node, blk, w0, WORDS - w0, true); break;                           // restarts
+        case 5: tb.wr(bar(TG_WIN_REMOTE, ctx, node, blk + 8 * next + 1 + tb.rng.below(7)), 1); break;  // misaligned
+        case 6: tb.rd(bar(TG_WIN_REMOTE, ctx, node, blk + 8 * next)); break;
+        case 7: tb.rd(csr(8 * tb.rng.below(32))); break;
+        case 8: tb.wr(csr(TG_CSR_REG_SCRATCH), tb.rng.next()); break;
+        case 9: tb.wr(ctxreg(ctx, TG_CTX_REG_OPERAND), tb.rng.next()); break;
+        case 10: tb.wr(bar(TG_WIN_FAA + tb.rng.below(4), ctx, node, blk + 8 * next), 1); break;
+        default: tb.rd(bar(TG_WIN_SYNC, ctx, node, 0)); break;
+        }
+        if (tb.rng.chance(50)) tb.run("interrupted burst");
+    }
+    tb.run("interrupted bursts");
+    tb.clear_statuses();
+    tb.run("clear");
+}
+
+// Blocking reads and fences, with error answers and strays.
+static void read_phase(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned ctx = tb.rng.below(NUM_CTX), node = tb.rng.below(256);
+        if (tb.rng.chance(75)) tb.rd(bar(TG_WIN_REMOTE, ctx, node, (uint32_t)tb.rng.next() & ~7u));
+        else tb.rd(bar(TG_WIN_SYNC, ctx, node, (uint32_t)tb.rng.next() & ~7u));
+        if (tb.rng.chance(10)) tb.read_statuses();
+        if (tb.rng.chance(5)) tb.clear_statuses();
+    }
+    tb.read_statuses();
+    tb.run("remote reads");
+}
+
+// Writes keep flowing while a read waits for its answer; further reads wait.
+static void wait_phase(Tb &tb, unsigned n)
+{
+    tb.hold_answers = true;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned ctx = tb.rng.below(NUM_CTX);
+        tb.rd(bar(TG_WIN_REMOTE, ctx, tb.rng.below(256), 8 * tb.rng.below(1000)));
+        for (unsigned k = 0, m = 1 + tb.rng.below(4); k < m; k++) {
+            unsigned w0 = tb.rng.below(WORDS);
+            switch (tb.rng.below(4)) {
+            case 0: tb.wr(csr(TG_CSR_REG_SCRATCH), tb.rng.next()); break;
+            case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_COMPARE), tb.rng.next()); break;
+            default:
+                tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
+                break;
+            }
+        }
+        tb.rd(tb.rng.below(2) ? csr(TG_CSR_REG_ID) : bar(TG_WIN_SYNC, ctx, 1, 0));
+    }
+    tb.run("writes while a read waits");
+    tb.hold_answers = false;
+}
+
+// Fetch starts: each refused argument, then good ones up to a full table.
+static void fetch_phase(Tb &tb, unsigned n)
+{
+    Model &r = tb.ref;
+    uint32_t ms = r.mem_size;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = tb.rng.below(NUM_CTX);
+        uint16_t node = (uint16_t)tb.rng.next();
+        unsigned len = 1 + tb.rng.below(TG_MAX_BURST_BYTES);
+        uint32_t paddr = tb.random_block() + tb.rng.below(TG_MAX_BURST_BYTES - len + 1);
+        uint32_t laddr = 64 * tb.rng.below(ms / 128) + 8 * tb.rng.below(8) + (paddr & 7);
+        // data in the lower half of the window, completion words in the third quarter
+        uint32_t cpl = (ms / 2 + 8 * tb.rng.below(ms / 32)) & ~7u;
+        // one refused argument at a time
+        unsigned kind = tb.rng.below(16);
+        switch (kind) {
+        case 0: len = 0; break;                                                     // no length
+        case 1: len = TG_MAX_BURST_BYTES + 1 + tb.rng.below(255 - TG_MAX_BURST_BYTES); break;  // too long
+        case 2: {                                                                   // crosses a block
+            if (len < 2) len = 2;
+            unsigned off = TG_MAX_BURST_BYTES + 1 - len + tb.rng.below(len - 1);
+            paddr = tb.random_block() + off;
+            laddr = (laddr & ~7u) | (paddr & 7);
+            break;
+        }
+        case 3: laddr ^= 1 + tb.rng.below(7); break;                                // alignment mismatch
+        case 4: cpl |= 1 + tb.rng.below(7); break;                                  // completion misaligned
+        case 5: laddr = ((ms - len + 1 + tb.rng.below(16)) & ~7u) | (paddr & 7);    // data past the end
+                if ((uint64_t)laddr + len <= ms) laddr += 8;
+                break;
+        case 6: cpl = (ms - 8 + 8 * (1 + tb.rng.below(4))) & ~7u; break;           // completion past the end
+        default: break;
+        }
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), laddr);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), cpl);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(paddr, node, len));
+        if (tb.rng.chance(10)) tb.rd(ctxreg(c, TG_CTX_REG_STATUS));
+        if (tb.rng.chance(5)) tb.wr(ctxreg(c, TG_CTX_REG_STATUS), 0);
+        if (tb.rng.chance(3)) tb.run("fetches");
+    }
+    tb.read_statuses();
+    tb.run("fetches");
+    tb.clear_statuses();
+    tb.run("clear");
+}
+
+// Fill the table with nothing freed: the next start waits until a free.
+static void table_full_phase(Tb &tb)
+{
+    unsigned saved = tb.free_pct;
+    // start from an empty table
+    tb.free_pct = 100;
+    for (int i = 0; i < 2000 && tb.ref.ft_used(); i++) tb.tick();
+    TB_CHECK(tb.ref.ft_used() == 0, "table not emptied: %u entries", tb.ref.ft_used());
+    tb.free_pct = 0;
+    for (unsigned c = 0; c < NUM_CTX; c++) {
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), 0x100 + 64 * c);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), 0x2000 + 8 * c);
+    }
+    for (unsigned i = 0; i < MAX_READS + 3; i++) {
+        unsigned c = i % NUM_CTX;
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(0x40000 + 64 * i, (uint16_t)(i + 1), 1 + tb.rng.below(64)));
+    }
+    for (int i = 0; i < 1500; i++) tb.tick();
+    TB_CHECK(tb.ref.ft_used() == MAX_READS, "table holds %u entries, want %u", tb.ref.ft_used(), MAX_READS);
+    TB_CHECK(tb.hq.size() == 3, "%zu fetch starts still waiting, want 3", tb.hq.size());
+    // free one at a time: exactly one more goes out each time
+    tb.free_pct = 100;
+    tb.run("fetches after frees");
+    tb.free_pct = saved;
+    TB_CHECK(tb.n_stall_full > 100, "a full table stalled the host only %llu cycles", (unsigned long long)tb.n_stall_full);
+}
+
+// Misaligned addresses in every window, and the windows not served.
+static void error_phase(Tb &tb)
+{
+    for (int i = 0; i < 60; i++) {
+        unsigned win = tb.rng.below(8), ctx = tb.rng.below(16);
+        uint64_t a = bar(win, ctx, tb.rng.below(256), (uint32_t)tb.rng.next());
+        if (win == TG_WIN_CTRL) a = tb.rng.below(2) ? ctxreg(ctx, 8 * tb.rng.below(6)) : csr(8 * tb.rng.below(32));
+        a = (a & ~7ull) | (1 + tb.rng.below(7));
+        if (tb.rng.below(2)) tb.rd(a);
+        else tb.wr(a, tb.rng.next(), (uint8_t)tb.rng.next());
+    }
+    tb.read_statuses();
+    tb.run("misaligned");
+    for (unsigned win = TG_WIN_REQ; win < 8; win++) {
+        for (int i = 0; i < 8; i++) {
+            uint64_t a = bar(win, tb.rng.below(16), tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u);
+            if (tb.rng.below(2)) tb.rd(a);
+            else tb.wr(a, tb.rng.next());
+        }
+        tb.wr(bar(TG_WIN_SYNC, tb.rng.below(16), 1, 0), 1);   // a store to the fence window
+        tb.read_statuses();
+        tb.clear_statuses();
+    }
+    tb.read_statuses();
+    tb.run("windows not served");
+}
+
+// Ranges that end past 2^32 are out of range, not wrapped round.
+static void top_of_memory_phase(Tb &tb)
+{
+    uint32_t saved = tb.ref.mem_size;
+    tb.ref.mem_size = 0xFFFFFFFFu;
+    for (int i = 0; i < 40; i++) {
+        unsigned c = tb.rng.below(NUM_CTX), len = 1 + tb.rng.below(TG_MAX_BURST_BYTES);
+        uint32_t paddr = tb.random_block() + tb.rng.below(TG_MAX_BURST_BYTES - len + 1);
+        uint32_t laddr = 0x1000 + (paddr & 7), cpl = 0x2000;
+        if (tb.rng.below(2)) laddr = (uint32_t)(0x100000000ull - 8 * (1 + tb.rng.below(4))) | (paddr & 7);
+        else cpl = 0xFFFFFFF8u;
+        if ((uint64_t)laddr + len <= 0xFFFFFFFFull && cpl != 0xFFFFFFF8u) cpl = 0xFFFFFFF8u;
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), laddr);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), cpl);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(paddr, 1, len));
+    }
+    // and the largest window still takes a fetch that ends right at its top
+    tb.wr(ctxreg(0, TG_CTX_REG_FETCH_LADDR), 0xFFFFFFF0u);
+    tb.wr(ctxreg(0, TG_CTX_REG_FETCH_CPL), 0xFFFFFFE8u);
+    tb.wr(ctxreg(0, TG_CTX_REG_FETCH_GO), fetch_go(0x100, 1, 15));
+    tb.read_statuses();
+    tb.run("top of memory");
+    tb.clear_statuses();
+    tb.run("clear");
+    tb.ref.mem_size = saved;
+}
+
+// More reads than the tag sequence has numbers: it wraps within 15 bits.
+static void seq_wrap_phase(Tb &tb)
+{
+    unsigned saved_pct = tb.err_status_pct, saved_min = tb.ans_min, saved_max = tb.ans_max;
+    tb.err_status_pct = 0;
+    tb.ans_min = tb.ans_max = 1;
+    for (unsigned i = 0; i < 0x8000 + 20; i++) {
+        tb.rd(bar(i % 3 ? TG_WIN_REMOTE : TG_WIN_SYNC, i % NUM_CTX, i & 0xFF, 8 * i));
+        if (i % 2048 == 0) tb.run("tag sequence");
+    }
+    tb.run("tag sequence");
+    TB_CHECK(tb.ref.answers >= 0x8000, "only %llu reads", (unsigned long long)tb.ref.answers);
+    tb.err_status_pct = saved_pct;
+    tb.ans_min = saved_min;
+    tb.ans_max = saved_max;
+}
+
+static void random_phase(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = tb.rng.below(20);
+        unsigned ctx = tb.rng.below(NUM_CTX);
+        if (k < 8) {
+            unsigned w0 = tb.rng.below(WORDS);
+            tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0),
+                     tb.rng.chance(90));
+        } else if (k < 10) {
+            tb.rd(bar(TG_WIN_REMOTE, ctx, tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u));
+        } else if (k < 11) {
+            tb.rd(bar(TG_WIN_SYNC, ctx, tb.rng.below(256), 0));
+        } else if (k < 12) {
+            tb.rd(csr(8 * tb.rng.below(TG_PAGE_SIZE / 8)));
+        } else if (k < 13) {
+            tb.wr(csr(8 * tb.rng.below(TG_PAGE_SIZE / 8)), tb.rng.next());
+        } else if (k < 15) {
+            uint64_t r = 8 * tb.rng.below(6);
+            if (r == TG_CTX_REG_FETCH_GO) {
+                unsigned len = 1 + tb.rng.below(64);
+                uint32_t paddr = tb.random_block() + tb.rng.below(65 - len);
+                tb.wr(ctxreg(ctx, TG_CTX_REG_FETCH_LADDR), 0x1000 + 64 * tb.rng.below(64) + (paddr & 7));
+                tb.wr(ctxreg(ctx, TG_CTX_REG_FETCH_CPL), 0x8000 + 8 * tb.rng.below(64));
+                tb.wr(ctxreg(ctx, r), fetch_go(paddr, (uint16_t)tb.rng.next(), tb.rng.chance(90) ? len : 0));
+            } else if (tb.rng.below(2)) {
+                tb.rd(ctxreg(ctx, r));
+            } else {
+                tb.wr(ctxreg(ctx, r), tb.reg_value(r));
+            }
+        } else if (k < 16) {
+            tb.wr(bar(TG_WIN_REQ + tb.rng.below(5), ctx, 0, 0), 1);
+        } else if (k < 17) {
+            tb.rd(bar(TG_WIN_REMOTE, ctx, 0, 3));
+        } else {
+            tb.rd(ctxreg(ctx, TG_CTX_REG_STATUS));
+        }
+    }
+    tb.read_statuses();
+    tb.run("random traffic");
+}
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    struct Cfg { unsigned host_gap, resp_stall, txd_stall, ans_min, ans_max, free_pct, stray_pct; };
+    const Cfg cfgs[] = {
+        {0, 0, 0, 1, 1, 20, 0},
+        {30, 30, 30, 1, 20, 10, 2},
+        {0, 70, 80, 5, 60, 5, 5},
+        {70, 10, 50, 1, 5, 30, 1},
+        {10, 50, 0, 20, 100, 2, 10},
+    };
+    uint64_t seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0;
+    for (const Cfg &c : cfgs) {
+        for (unsigned rep = 0; rep < 2; rep++) {
+            Tb tb(seed++ * 0xA54FF53Au);
+            tb.host_gap_pct = c.host_gap;
+            tb.resp_stall_pct = c.resp_stall;
+            tb.txd_stall_pct = c.txd_stall;
+            tb.ans_min = c.ans_min;
+            tb.ans_max = c.ans_max;
+            tb.free_pct = c.free_pct;
+            tb.stray_pct = c.stray_pct;
+            tb.ref.mem_size = rep ? 1u << 20 : 0x10000 + 8 * tb.rng.below(0x1000) + tb.rng.below(8);
+            tb.reset();
+
+            tb.read_statuses();
+            tb.run("statuses after reset");
+            csr_phase(tb);
+            ctx_phase(tb);
+            burst_phase(tb);
+            interrupt_phase(tb);
+            read_phase(tb, 150);
+            wait_phase(tb, 40);
+            fetch_phase(tb, 200);
+            table_full_phase(tb);
+            error_phase(tb);
+            top_of_memory_phase(tb);
+            random_phase(tb, 600);
+            if (seed == 2) seq_wrap_phase(tb);
+
+            // reset in the middle of traffic, then traffic again
+            for (int k = 0; k < 3; k++) {
+                random_phase(tb, 0);
+                for (int i = 0; i < 30; i++) {
+                    unsigned w0 = tb.rng.below(WORDS);
+                    tb.burst(1, 2, tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
+                    if (i % 5 == 0) tb.rd(bar(TG_WIN_REMOTE, 3, 4, 8 * i));
+                    if (i % 7 == 0) {
+                        tb.wr(ctxreg(5, TG_CTX_REG_FETCH_LADDR), 0x80);
+                        tb.wr(ctxreg(5, TG_CTX_REG_FETCH_CPL), 0x100);
+                        tb.wr(ctxreg(5, TG_CTX_REG_FETCH_GO), fetch_go(0x40, 4, 8));
+                    }
+                }
+                for (unsigned i = 0, n = 10 + tb.rng.below(100); i < n; i++) tb.tick();
+                tb.reset();
+                for (int i = 0; i < 20; i++) tb.tick();
+                tb.read_statuses();
+                tb.run("after reset");
+                random_phase(tb, 100);
+            }
+            descs += tb.n_desc;
+            resps += tb.n_resp;
+            cycles += tb.cyc;
+            waits += tb.n_wait_writes;
+            hits += tb.n_lookup_hits;
+        }
+    }
+    std::printf("%llu descriptors, %llu host responses, %llu table hits in %llu cycles\n",
+                (unsigned long long)descs, (unsigned long long)resps, (unsigned long long)hits,
+                (unsigned long long)cycles);
+    TB_CHECK(waits > 100, "only %llu reads answered after writes overtook them", (unsigned long long)waits);
+    TB_CHECK(hits > 1000, "only %llu lookups of live entries", (unsigned long long)hits);
+    return tb_finish("tg_host_if");
+}
