@@ -33,10 +33,10 @@ all:
 
 include rtl/rtl.mk
 include tests/rtl/tests.mk
--include sim/sim.mk
--include libtg/libtg.mk
--include tests/c/tests.mk
--include examples/examples.mk
+include sim/sim.mk
+include libtg/libtg.mk
+include tests/c/tests.mk
+include examples/examples.mk
 
 setup:
 	scripts/setup.sh
