@@ -66,8 +66,10 @@ localparam [1:0] E_FREE = 2'd0, E_SENT = 2'd1, E_REFUSED = 2'd2;
 // ---------------------------------------------------------------- state
 reg [1:0]   st_reg    [0:15];
 reg [1:0]   st_next   [0:15];
-reg [7:0]   seq_reg   [0:15];
-reg [7:0]   seq_next  [0:15];
+reg [31:0]  seq_reg   [0:15];
+reg [31:0]  seq_next  [0:15];
+reg [7:0]   gen_reg   [0:15];     // tag generation: a late answer to an older REQ in the slot never matches
+reg [7:0]   gen_next  [0:15];
 reg [15:0]  dst_reg   [0:15];
 reg [15:0]  dst_next  [0:15];
 reg [31:0]  addr_reg  [0:15];
@@ -83,7 +85,8 @@ reg [511:0] data_next [0:15];
 reg [31:0]  age_reg   [0:15];
 reg [31:0]  age_next  [0:15];
 
-reg [7:0]   seq_ctr_reg, seq_ctr_next;    // order in which REQs were first sent
+reg [31:0]  seq_ctr_reg, seq_ctr_next;    // order in which REQs were first issued
+reg [15:0]  resent_reg,  resent_next;     // entries already sent again in this round
 reg [15:0]  phase_reg,   phase_next;      // entries still to resend in this round
 reg [31:0]  wait_reg,    wait_next;       // backoff cycles waited
 reg         lock_reg,    lock_next;       // an offer is on the output, not yet taken
@@ -96,7 +99,7 @@ reg         any_sent, any_refused, free_found;
 reg [3:0]   free_idx;
 reg         pick_found;
 reg [3:0]   pick_idx;
-reg [7:0]   pick_dist;
+reg [31:0]  pick_dist;
 integer     e;
 
 always @* begin
@@ -106,7 +109,7 @@ always @* begin
     free_idx    = 4'd0;
     pick_found  = 1'b0;
     pick_idx    = 4'd0;
-    pick_dist   = 8'd0;
+    pick_dist   = 32'd0;
     for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
         if (st_reg[e] == E_SENT) begin
             any_sent = 1'b1;
@@ -130,13 +133,28 @@ always @* begin
 end
 
 // a resend opens its target's queue again only if it is the first one to
-// that node still unanswered
+// that node in this round
 reg pick_first;
 always @* begin
     pick_first = 1'b1;
     for (e = 0; e < MAX_REQS; e = e + 1) begin
-        if (st_reg[e] == E_SENT && dst_reg[e] == dst_reg[pick_idx]) begin
+        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx]) begin
             pick_first = 1'b0;
+        end
+    end
+end
+
+// the lowest-numbered REQ whose answer is overdue
+reg       to_found;
+reg [3:0] to_idx;
+always @* begin
+    to_found = 1'b0;
+    to_idx   = 4'd0;
+    for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
+        if (st_reg[e] == E_SENT && cfg_timeout != 32'd0 && age_reg[e] >= cfg_timeout &&
+            !(lock_reg && lock_rs_reg && lock_idx_reg == e[3:0])) begin
+            to_found = 1'b1;
+            to_idx   = e[3:0];
         end
     end
 end
@@ -166,7 +184,8 @@ always @* begin
     m_txd_mask    = s_txd_mask;
     m_txd_len     = s_txd_len;
     m_txd_ctx     = s_txd_ctx;
-    m_txd_tag     = is_req ? (`TG_TAG_REQ | {12'd0, (lock_reg ? lock_idx_reg : free_idx)}) : s_txd_tag;
+    m_txd_tag     = is_req ? (`TG_TAG_REQ | {4'd0, gen_reg[lock_reg ? lock_idx_reg : free_idx], 4'd0} |
+                              {12'd0, (lock_reg ? lock_idx_reg : free_idx)}) : s_txd_tag;
     m_txd_payload = s_txd_payload;
 
     if (use_rs) begin
@@ -179,7 +198,7 @@ always @* begin
         m_txd_mask    = mask_reg[rs_idx];
         m_txd_len     = len_reg[rs_idx];
         m_txd_ctx     = ctx_reg[rs_idx];
-        m_txd_tag     = `TG_TAG_REQ | {12'd0, rs_idx};
+        m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
         m_txd_payload = data_reg[rs_idx];
     end else if (s_txd_valid && (!is_req || lock_reg || (!recovering && free_found))) begin
         m_txd_valid = 1'b1;
@@ -197,10 +216,11 @@ wire [3:0] resp_idx   = s_qresp_tag[3:0];
 wire       resp_match = s_qresp_valid && ((s_qresp_tag & `TG_TAG_REQ) != 16'd0) &&
                         ({1'b0, resp_idx} < MAX_REQS[4:0]) &&
                         (st_reg[resp_idx] == E_SENT) && (dst_reg[resp_idx] == s_qresp_src) &&
-                        (s_qresp_tag[13:4] == 10'd0);
+                        (s_qresp_tag[13:12] == 2'd0) && (s_qresp_tag[11:4] == gen_reg[resp_idx]);
 
 always @* begin
     seq_ctr_next    = seq_ctr_reg;
+    resent_next     = resent_reg;
     phase_next      = phase_reg;
     wait_next       = wait_reg;
     lock_next       = m_txd_valid && !m_txd_ready;
@@ -215,6 +235,7 @@ always @* begin
     for (e = 0; e < 16; e = e + 1) begin
         st_next[e]   = st_reg[e];
         seq_next[e]  = seq_reg[e];
+        gen_next[e]  = gen_reg[e];
         dst_next[e]  = dst_reg[e];
         addr_next[e] = addr_reg[e];
         mask_next[e] = mask_reg[e];
@@ -235,7 +256,8 @@ always @* begin
         ctx_next[lock_idx_next]  = s_txd_ctx;
         data_next[lock_idx_next] = s_txd_payload;
         age_next[lock_idx_next]  = 32'd0;
-        seq_ctr_next = seq_ctr_reg + 8'd1;
+        resent_next[lock_idx_next] = 1'b0;
+        seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a new REQ parked during recovery
     if (s_txd_valid && s_txd_ready && !m_txd_valid) begin
@@ -247,13 +269,15 @@ always @* begin
         len_next[free_idx]  = s_txd_len;
         ctx_next[free_idx]  = s_txd_ctx;
         data_next[free_idx] = s_txd_payload;
-        seq_ctr_next = seq_ctr_reg + 8'd1;
+        resent_next[free_idx] = 1'b0;
+        seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a refused REQ goes out again
     if (m_txd_valid && m_txd_ready && use_rs) begin
         st_next[rs_idx]  = E_SENT;
         age_next[rs_idx] = 32'd0;
         phase_next[rs_idx] = 1'b0;
+        resent_next[rs_idx] = 1'b1;
         ev_req_retry = 1'b1;
     end
 
@@ -264,32 +288,31 @@ always @* begin
         end else if (s_qresp_status == `TG_ST_NOT_READY) begin
             st_next[resp_idx] = E_REFUSED;
         end else begin
-            st_next[resp_idx] = E_FREE;
+            st_next[resp_idx]  = E_FREE;
+            gen_next[resp_idx] = gen_reg[resp_idx] + 8'd1;
             if (s_qresp_status != `TG_ST_OK) begin
                 m_err_valid  = 1'b1;
                 m_err_ctx    = ctx_reg[resp_idx][3:0];
                 m_err_status = s_qresp_status;
             end
         end
-    end else begin
-        // no answer in time: give up on the oldest such REQ
-        for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
-            if (st_reg[e] == E_SENT && cfg_timeout != 32'd0 && age_reg[e] >= cfg_timeout &&
-                !(lock_reg && lock_rs_reg && lock_idx_reg == e[3:0])) begin
-                st_next[e]   = E_FREE;
-                m_err_valid  = 1'b1;
-                m_err_ctx    = ctx_reg[e][3:0];
-                m_err_status = `TG_ST_PEER_GONE;
-            end
-        end
+    end else if (to_found) begin
+        // no answer in time: give up on one such REQ a cycle
+        st_next[to_idx]  = E_FREE;
+        gen_next[to_idx] = gen_reg[to_idx] + 8'd1;
+        m_err_valid      = 1'b1;
+        m_err_ctx        = ctx_reg[to_idx][3:0];
+        m_err_status     = `TG_ST_PEER_GONE;
     end
 
     // a new round of resends starts once every REQ in flight is answered
     // and the backoff has passed
-    if (phase_reg == 16'd0 && any_refused && !any_sent) begin
+    // (a new REQ still on offer from before the refusal goes out first)
+    if (phase_reg == 16'd0 && any_refused && !any_sent && !(lock_reg && !lock_rs_reg)) begin
         wait_next = wait_reg + 32'd1;
         if (wait_reg >= cfg_backoff) begin
-            wait_next = 32'd0;
+            wait_next   = 32'd0;
+            resent_next = 16'd0;
             for (e = 0; e < MAX_REQS; e = e + 1) begin
                 phase_next[e] = (st_reg[e] == E_REFUSED);
             end
@@ -301,6 +324,7 @@ end
 
 always @(posedge clk) begin
     seq_ctr_reg    <= seq_ctr_next;
+    resent_reg     <= resent_next;
     phase_reg      <= phase_next;
     wait_reg       <= wait_next;
     lock_reg       <= lock_next;
@@ -310,6 +334,7 @@ always @(posedge clk) begin
     for (e = 0; e < 16; e = e + 1) begin
         st_reg[e]   <= (e < MAX_REQS) ? st_next[e] : E_FREE;
         seq_reg[e]  <= seq_next[e];
+        gen_reg[e]  <= gen_next[e];
         dst_reg[e]  <= dst_next[e];
         addr_reg[e] <= addr_next[e];
         mask_reg[e] <= mask_next[e];
@@ -319,12 +344,14 @@ always @(posedge clk) begin
         age_reg[e]  <= age_next[e];
     end
     if (rst) begin
-        seq_ctr_reg <= 8'd0;
+        seq_ctr_reg <= 32'd0;
+        resent_reg  <= 16'd0;
         phase_reg   <= 16'd0;
         wait_reg    <= 32'd0;
         lock_reg    <= 1'b0;
         for (e = 0; e < 16; e = e + 1) begin
-            st_reg[e] <= E_FREE;
+            st_reg[e]  <= E_FREE;
+            gen_reg[e] <= 8'd0;
         end
     end
 end

@@ -272,7 +272,7 @@ always @* begin
                         if (req_retry) begin
                             blk_next[src8] = 1'b0;
                         end
-                        if (!q_lk_hit) begin
+                        if (!q_lk_hit || s_rxd_addr_hi) begin
                             st_next        = `TG_ST_NO_QUEUE;
                             ev_req_refused = 1'b1;
                             state_next     = S_RESP;

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Device bring-up: identity check, MEM_SIZE programming and context opening over host-port MMIO. */
+#include <errno.h>
+
+#include "tg/tg_bar.h"
+#include "tg_drv.h"
+
+int tg_drv_probe(const struct tg_drv_mmio *io, unsigned expect_node, uint64_t mem_size,
+		 uint64_t *id)
+{
+	uint64_t v;
+	int rc;
+
+	if (!io || !io->read || !io->write)
+		return -EINVAL;
+	rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_ID), &v);
+	if (rc)
+		return rc;
+	if (id)
+		*id = v;
+	rc = tg_bar_check_id(v);
+	if (rc)
+		return rc;
+	rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_NODE_ID), &v);
+	if (rc)
+		return rc;
+	if (v != expect_node)
+		return -EIO;
+	rc = io->write(io->arg, tg_bar_csr_addr(TG_CSR_REG_MEM_SIZE), mem_size);
+	if (rc)
+		return rc;
+	/* the read-back also orders: MEM_SIZE is in force once it answers */
+	rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_MEM_SIZE), &v);
+	if (rc)
+		return rc;
+	return v == mem_size ? 0 : -EIO;
+}
+
+int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx)
+{
+	if (!io || !io->write || ctx >= (1u << TG_BAR_CTX_BITS))
+		return -EINVAL;
+	/* STATUS is write-one-to-clear: clear whatever a former owner left */
+	return io->write(io->arg, tg_bar_ctx_addr(ctx, TG_CTX_REG_STATUS), ~0ULL);
+}

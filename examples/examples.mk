@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# Build fragment: example programs, and `make demo` (tg-sim + tg_demo via scripts/demo.sh).
+
+EX_DEMO := $(BUILD)/bin/tg_demo
+
+all: $(EX_DEMO)
+
+$(EX_DEMO): examples/tg_demo.c $(LIBTG)
+	@mkdir -p $(@D) $(BUILD)/obj/examples
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/examples/tg_demo.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		-o $@ $< $(LIBTG) -pthread
+
+demo: $(EX_DEMO) $(BUILD)/bin/tg-sim
+	BUILD=$(BUILD) scripts/demo.sh

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* C API of the cycle-based cluster simulator: N Verilated NICs, host memories and an Ethernet switch. */
+#ifndef TG_SIM_H
+#define TG_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TG_SIM_MAX_NODES   256u
+
+/* Cluster configuration.  Fill with tg_sim_config_init(), then change
+ * what you need. */
+struct tg_sim_config {
+	unsigned nodes;                 /* 1..256, default 2 */
+	uint64_t mem_size;              /* bytes of host memory per node, default 64 MiB;
+					 * a multiple of 4096, below 4 GiB */
+	uint64_t seed;                  /* seeds every random choice (default 1) */
+	unsigned ps_per_cycle;          /* clock period in ps (default 8000 = 125 MHz) */
+	/* host memory model */
+	unsigned mem_lat_min;           /* response latency in cycles, >= 1 (default 4) */
+	unsigned mem_lat_max;           /* >= mem_lat_min (default 4) */
+	unsigned mem_stall_pct;         /* % of cycles m_mem_req_ready is low (default 0) */
+	/* network */
+	unsigned link_latency;          /* cycles on each cable, NIC<->switch (default 10) */
+	unsigned link_bytes_per_cycle;  /* 1..64 (default 1: GbE at 125 MHz) */
+	unsigned link_overhead_bytes;   /* preamble + SFD + IFG per frame (default 20) */
+	unsigned tx_stall_pct;          /* % of cycles the switch holds TX tready low (default 0) */
+	unsigned drop_pct;              /* % of frames the switch loses (default 0) */
+	unsigned corrupt_pct;           /* % of frames delivered with one bit flipped (default 0) */
+	/* outputs */
+	const char *pcap_path;          /* every frame on the wire, or NULL */
+	const char *vcd_path;           /* waveforms, one file per node, or NULL;
+					 * "%u" in the name is replaced by the node
+					 * number, else ".N" goes before the extension */
+	/* sharing: NULL = in-process only; else the name of the shared-memory
+	 * objects clients attach to ("/tg-sim.NAME" and "/tg-sim.NAME.N") */
+	const char *shm_name;
+};
+
+/* Switch and model counters of one node (or the whole cluster). */
+struct tg_sim_stats {
+	uint64_t tx_frames;             /* frames the NIC sent */
+	uint64_t tx_bytes;              /* their bytes, FCS included */
+	uint64_t rx_frames;             /* frames delivered to the NIC */
+	uint64_t drop_unknown;          /* sent to a MAC that is no node of this cluster */
+	uint64_t drop_malformed;        /* shorter than an Ethernet header or too long */
+	uint64_t drop_injected;         /* lost on purpose (drop_pct) */
+	uint64_t corrupt_injected;      /* bit flipped on purpose (corrupt_pct) */
+	uint64_t mem_reads;             /* memory-master reads served */
+	uint64_t mem_writes;            /* memory-master writes served */
+	uint64_t mem_oob;               /* memory-master requests beyond the memory (ignored) */
+	uint64_t proto_errors;          /* handshake rule broken by the NIC (see docs) */
+	uint64_t host_rejects;          /* client requests refused before the host port */
+	uint64_t host_reads;            /* reads issued on the host port */
+	uint64_t host_writes;           /* write beats issued on the host port */
+};
+
+struct tg_sim;
+
+/* Default configuration. */
+void tg_sim_config_init(struct tg_sim_config *cfg);
+
+/* Build the cluster, reset it, and (acting as the driver) check every
+ * NIC's CSR ID and program its MEM_SIZE through the host port.
+ * Returns the simulator, owned by the caller (free with tg_sim_destroy),
+ * or NULL with errno set: EINVAL bad configuration, ENOMEM, EEXIST a
+ * simulator of that name runs, EPROTO a NIC with a bad ID, ETIMEDOUT a NIC
+ * that did not answer its driver, or the error of a failed shm call. */
+struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg);
+
+/* Stop, flush the pcap/VCD files, unlink any shared-memory objects and
+ * free.  Accepts NULL.  Clients still attached see the simulator stop. */
+void tg_sim_destroy(struct tg_sim *sim);
+
+/* Advance ncycles clock cycles.  Client rings are served every cycle.
+ * Returns 0. */
+int tg_sim_step(struct tg_sim *sim, uint64_t ncycles);
+
+/* Cycles simulated since creation (reset included). */
+uint64_t tg_sim_cycles(const struct tg_sim *sim);
+
+/* Number of nodes. */
+unsigned tg_sim_nodes(const struct tg_sim *sim);
+
+/* Host memory of a node (owned by the simulator, valid until destroy),
+ * NULL for a bad node.  Words the NIC writes become visible with release
+ * ordering; read polled words with TG_DEV_LOAD_ACQ64. */
+uint8_t *tg_sim_mem(struct tg_sim *sim, unsigned node);
+
+/* Bytes of host memory per node. */
+uint64_t tg_sim_mem_size(const struct tg_sim *sim);
+
+/* Copy the counters of `node`, or of all nodes summed if node ==
+ * TG_SIM_ALL_NODES.  Returns 0 or -EINVAL. */
+#define TG_SIM_ALL_NODES   (~0u)
+int tg_sim_get_stats(const struct tg_sim *sim, unsigned node, struct tg_sim_stats *st);
+
+/* What the driver's queue code did on a node (or all nodes summed). */
+struct tg_sim_qstats {
+	uint64_t overflows;     /* overflow interrupts handled */
+	uint64_t grows;         /* buffers added to a queue */
+	uint64_t full_marks;    /* overflows during a dequeue: QF_FULL marked */
+	uint64_t reopens;       /* queues reopened without a new buffer */
+	uint64_t notifies;      /* notification interrupts handled */
+};
+
+/* Copy the queue counters of `node` or TG_SIM_ALL_NODES.  0 or -EINVAL. */
+int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st);
+
+/* Change the switch's loss and corruption rates (percent of frames, 0..100)
+ * from now on.  Returns 0 or -EINVAL. */
+int tg_sim_set_faults(struct tg_sim *sim, unsigned drop_pct, unsigned corrupt_pct);
+
+/* Free the contexts of clients whose process has gone (checked with
+ * kill(pid, 0)).  Returns how many were freed.  tg-sim calls this a few
+ * times per second. */
+int tg_sim_reap(struct tg_sim *sim);
+
+/* Clients currently attached to the cluster. */
+unsigned tg_sim_clients(const struct tg_sim *sim);
+
+/* Internal, not for applications: the control region libtg attaches to
+ * in-process. */
+void *__tg_sim_ctl(struct tg_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TG_SIM_H */

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* libtg: user-level access to remote memory through the Telegraphos NIC. */
+#ifndef TG_H
+#define TG_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tg/tg_bar.h"
+#include "tg/tg_hw.h"
+#include "tg/tg_queue.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Conventions
+ *  - int functions return 0 (or a documented non-negative value) on success
+ *    and a negative errno value on failure; constructors return NULL and set
+ *    errno.  Close and free functions accept NULL.  The library never prints.
+ *  - A struct tg_dev and everything made from it is used by one thread at a
+ *    time; separate threads open separate devices.
+ *  - Ordering: requests of one device reach its NIC in the order the calls
+ *    are made, and the NIC performs operations from one node to another in
+ *    that order.  Writes are posted: a returned tg_write has been handed to
+ *    the NIC, not performed; tg_fence() waits for them.
+ *  - Remote addresses ("raddr") are physical addresses in the target node's
+ *    host memory, as tg_mr_paddr() gives them, below 2^32.
+ */
+
+struct tg_dev;
+struct tg_sim;
+struct tg_mr;
+struct tg_win;
+struct tg_queue;
+
+/* tg_open flags */
+#define TG_OPEN_DRIVER   0x1u   /* may use the CSR page (tools, statistics) */
+
+/* tg_mr_alloc access rights (stored; enforced by the protection feature
+ * that comes with keys: until then every node may reach all of MEM_SIZE) */
+#define TG_ACCESS_LOCAL_WRITE   0x1u
+#define TG_ACCESS_REMOTE_READ   0x2u
+#define TG_ACCESS_REMOTE_WRITE  0x4u
+#define TG_ACCESS_ALL           0x7u
+
+/* ---- Devices ------------------------------------------------------------ */
+
+/* Attach to a NIC.  dev: "sim:NODE" (the simulator named "tg", or the name
+ * in $TG_SIM_NAME) or "sim:NAME:NODE".  Takes one NIC context of that node
+ * and reads CSR ID through the NIC.
+ * Returns the device, owned by the caller (tg_close), or NULL with errno:
+ * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
+ * out of range, EBUSY every context of the node taken, EPROTO the NIC has a
+ * foreign ID or major version, ETIMEDOUT the simulator did not answer,
+ * ENOMEM. */
+struct tg_dev *tg_open(const char *dev, unsigned flags);
+
+/* Attach to node `node` of a simulator running in this process (tests).
+ * Blocking calls on the device step the simulator until their answer
+ * arrives, so the run is deterministic.  Errors as tg_open.  The device
+ * must be closed before the simulator is destroyed. */
+struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags);
+
+/* Release the context and free the memory regions still allocated through
+ * it (their handles become invalid: do not use or free them afterwards).
+ * Writes already posted still go out.  Accepts NULL. */
+void tg_close(struct tg_dev *dev);
+
+/* This device's node id, or -EINVAL. */
+int tg_node_id(const struct tg_dev *dev);
+
+/* Nodes in the cluster, or -EINVAL. */
+int tg_num_nodes(const struct tg_dev *dev);
+
+/* The NIC context this device owns (0..15), or -EINVAL. */
+int tg_context(const struct tg_dev *dev);
+
+/* Bytes of host memory each node exports (its MEM_SIZE), or 0 for NULL. */
+uint64_t tg_mem_size(const struct tg_dev *dev);
+
+/* CSR ID read from the NIC at open. */
+uint64_t tg_nic_id(const struct tg_dev *dev);
+
+/* Check a CSR ID value: 0 if magic and major version are the ones this
+ * library speaks, else -EPROTO. */
+int tg_check_id(uint64_t id);
+
+/* Read CSR register `reg` (a TG_CSR_REG_* offset) of the local NIC into
+ * *val.  Blocking; ordered after every earlier request of this device.
+ * Returns 0, -EPERM without TG_OPEN_DRIVER, -EINVAL bad arguments. */
+int tg_csr_read(struct tg_dev *dev, uint64_t reg, uint64_t *val);
+
+/* Write CSR register `reg` (driver only; posted).  Returns 0, -EPERM,
+ * -EINVAL. */
+int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val);
+
+/* Read and clear this context's sticky STATUS.  Returns 0 when no request
+ * failed since the last call, else the first failure as -errno (see
+ * tg_status_errno).  Blocking, ordered after every earlier request. */
+int tg_ctx_status(struct tg_dev *dev);
+
+/* ---- Registered memory -------------------------------------------------- */
+
+/* Allocate len bytes of this node's host memory that remote nodes may
+ * reach at tg_mr_paddr(), page aligned.  The contents are whatever the
+ * memory held before (a fresh simulator's memory is zero).
+ * access: TG_ACCESS_* (stored only, see above).  Returns the region, owned
+ * by the caller (tg_mr_free), or NULL with errno EINVAL, ENOMEM. */
+struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access);
+
+/* Local mapping of the region (valid until tg_mr_free).  NIC writes into it
+ * become visible with release ordering: poll words with TG_DEV_LOAD_ACQ64. */
+void *tg_mr_ptr(const struct tg_mr *mr);
+
+/* Physical address remote nodes use for the region's first byte. */
+uint64_t tg_mr_paddr(const struct tg_mr *mr);
+
+/* Length asked for at allocation. */
+size_t tg_mr_len(const struct tg_mr *mr);
+
+/* Access rights given at allocation. */
+unsigned tg_mr_access(const struct tg_mr *mr);
+
+/* Free the region.  Remote accesses still in flight may land in memory that
+ * is reused later: fence first.  Accepts NULL. */
+void tg_mr_free(struct tg_mr *mr);
+
+/* ---- Remote memory by call ---------------------------------------------- */
+
+/* Write len bytes from buf to raddr on node `node` (posted).  Any size and
+ * alignment: split into bursts that stay in one 64-byte block, bytes
+ * enabled by strobes.  buf may be reused on return.  Writes to one node
+ * land in call order.  Returns 0, -EINVAL (NULL, len 0, bad node),
+ * -ERANGE (raddr + len beyond 2^32), -EFAULT (beyond the target's
+ * MEM_SIZE: the NIC would refuse it silently, so the library refuses it
+ * first), or an error of an earlier request reported since. */
+int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len);
+
+/* Read len bytes at raddr on node `node` into buf; blocks until all have
+ * arrived.  Uses one remote-window load for up to 8 bytes inside one word,
+ * else pipelined fetches (up to 8 in flight).  Ordered after every earlier
+ * request of this device.  Returns 0, -EINVAL, -ERANGE, or the NIC's
+ * status as -errno (-EFAULT outside the target's memory). */
+int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len);
+
+/* Wait until every earlier write to `node` is complete in its memory (one
+ * load from the sync window).  Returns 0, -EINVAL, or the status the NIC
+ * answers as -errno. */
+int tg_fence(struct tg_dev *dev, unsigned node);
+
+/* Start a non-blocking fetch: len (1..64) bytes at raddr on `node` into
+ * local region mr at offset loff.  When the data is in local memory the NIC
+ * writes the 8-byte completion word at offset cpl_off of cpl_mr (8-byte
+ * aligned): bit 0 done, [15:8] status.  The library clears the word before
+ * starting.  Rules, checked before anything is sent (-EINVAL): the remote
+ * range stays inside one 64-byte block, ((raddr ^ laddr) & 7) == 0, both
+ * local ranges inside their regions.  At most 8 fetches are in flight per
+ * NIC; a further one waits.  Returns 0 or -errno. */
+int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
+	     size_t len, struct tg_mr *cpl_mr, size_t cpl_off);
+
+/* Test a fetch's completion word (acquire load: the data is visible once it
+ * reports done).  Returns 0 done, -EAGAIN not yet, or the status as -errno. */
+int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off);
+
+/* Wait for a fetch's completion word.  Returns as tg_fetch_test, never
+ * -EAGAIN (or -ENOTCONN if the simulator stopped). */
+int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off);
+
+/* ---- Errors ------------------------------------------------------------- */
+
+/* errno value (negative) for a NIC status code (TG_ST_*); 0 for TG_ST_OK. */
+int tg_status_errno(unsigned status);
+
+/* Readable reason for a negative errno value returned by libtg (NIC and
+ * simulator cases included).  Returns a static string. */
+const char *tg_strerror(int err);
+
+/* ---- Remote enqueue ----------------------------------------------------
+ * A queue lives in the receiving node's memory as a chain of buffers
+ * (docs/enqueue.md).  Any node appends an entry with one store burst to
+ * the REQ window (tg_enq, tg_enq_multi); the receiver takes entries in
+ * order with tg_deq / tg_deq_wait.  When the NIC's buffer fills, the
+ * driver links a new buffer (or, during a dequeue, marks the queue full
+ * and the dequeuer asks it to grow); meanwhile the NIC refuses REQs and
+ * the senders' NICs retry them in order, so nothing is lost. */
+
+/* Create a queue on dev's node: a first buffer of 2^log2_bytes bytes
+ * (TG_Q_MIN_LOG2..TG_Q_MAX_LOG2) holding entries of entry_bytes (8, 16,
+ * 32 or 64) bytes; (2^log2_bytes - TG_Q_SLOTS) / entry_bytes - 1 entries
+ * fit before it overflows.  The queue is registered with the NIC when the
+ * call returns.  Returns the handle, owned by the caller (tg_queue_close),
+ * or NULL with errno: EINVAL bad sizes, ENOSPC the NIC's 16 queues are
+ * taken, ENOMEM. */
+struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned entry_bytes);
+
+/* A further consumer of the existing queue at paddr on dev's node (another
+ * thread or process; dev must be on the queue's node).  Closing it leaves
+ * the queue.  NULL with errno EINVAL if paddr holds no queue header. */
+struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr);
+
+/* Close: a queue made by tg_queue_open is unregistered and its buffers
+ * freed (entries still in it are lost); an attached handle only goes
+ * away.  Accepts NULL. */
+void tg_queue_close(struct tg_queue *q);
+
+/* Physical address senders pass to tg_enq (the first buffer), 0 for NULL. */
+uint64_t tg_queue_paddr(const struct tg_queue *q);
+
+/* Entry size in bytes, 0 for NULL. */
+unsigned tg_queue_entry_bytes(const struct tg_queue *q);
+
+/* Take the oldest entry into buf (len >= the entry size; the entry's
+ * bytes are copied).  Non-blocking.  Returns 0, -EAGAIN if the queue is
+ * empty, -EINVAL (NULL, short len), -EIO a corrupt queue header, or the
+ * error of the grow request it sent (after the entry was taken).
+ * Ordering: the tail the NIC wrote is acquire-loaded, so the entry's data
+ * is complete; the new head is release-stored after the copy, so the NIC
+ * never overwrites a slot being read.  Threads sharing the handle
+ * serialize on its mutex; handles of one queue (other threads or
+ * processes) on the lock word in the first buffer. */
+int tg_deq(struct tg_queue *q, void *buf, size_t len);
+
+/* As tg_deq, but sleep until an entry arrives or timeout_ns passes
+ * (-ETIMEDOUT).  It arms the queue's notification at the NIC and sleeps
+ * on the simulator's wake-up counter (futex), re-checking the queue at
+ * least every millisecond.  With tg-sim the timeout is wall-clock time;
+ * in-process it is simulated time (the call advances the clock). */
+int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns);
+
+/* Ask the driver to grow the queue (the paper's ioctl): if the NIC holds
+ * it full, its entries move to a new buffer and it reopens; nothing to do
+ * for an open queue.  Returns 0 or -errno.  tg_deq calls it when it finds
+ * QF_FULL. */
+int tg_queue_grow(struct tg_queue *q);
+
+/* Simulated cycle count as the simulator last published it (every
+ * simulated cycle, so it lags the NIC by at most the cycles simulated
+ * while the caller reads it); 0 for NULL. */
+uint64_t tg_cycles(const struct tg_dev *dev);
+
+/* Internals of tg_enq.  Not for applications. */
+int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		   unsigned n);
+
+/* Queue address a sender may use: a queue's first buffer is aligned to
+ * its size, at least 2^TG_Q_MIN_LOG2, nonzero and below 2^32. */
+static inline int __tg_enq_addr_ok(uint64_t qpaddr)
+{
+	return qpaddr && !(qpaddr & ((1ULL << TG_Q_MIN_LOG2) - 1)) &&
+	       !(qpaddr >> TG_PADDR_BITS);
+}
+
+/* Append the 8-byte entry `data` to the queue at qpaddr on node `node`:
+ * one store to the REQ window (on hardware a single volatile store at
+ * the window's base + the address; in the simulator one host-port beat
+ * through the request ring).  Posted: returns once handed to the NIC,
+ * which retries a refused REQ itself.  Returns 0, -EINVAL (NULL dev,
+ * node out of range, qpaddr no queue address) before anything is sent,
+ * or the error of an earlier posted request.  A REQ to an address where
+ * no queue is fails at the receiver: tg_ctx_status() gives -ENOENT.
+ * REQs of one device to one queue land in call order. */
+static inline int tg_enq(struct tg_dev *dev, unsigned node, uint64_t qpaddr, uint64_t data)
+{
+	if (!dev || !__tg_enq_addr_ok(qpaddr))
+		return -EINVAL;
+	return __tg_enq_store(dev, node, qpaddr, &data, 1);
+}
+
+/* Append one entry of n (1..8) words: one burst of n beats, one frame;
+ * the receiver zero-fills an entry shorter than the queue's entry size
+ * (longer ones are refused: MALFORMED).  Checks as tg_enq, plus words
+ * NULL or n out of range: -EINVAL. */
+int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		 unsigned n);
+
+/* Test hook, not for applications: fn(q, arg) runs inside tg_deq right
+ * after QF_DNP is set (fn NULL removes it). */
+void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg),
+			 void *arg);
+
+/* ---- Remote memory by mapped pointer ------------------------------------
+ * A window is node `node`'s memory seen through the remote window: a store
+ * of 8, 4 or 1 bytes at offset off is a posted remote write, a 64-bit load
+ * a blocking remote read.  On hardware each call is one volatile access at
+ * base + off; in the simulator it goes through the request ring.  Offsets
+ * are remote physical addresses; misaligned accesses are refused (the
+ * store is dropped; the load returns all ones) and recorded as -EINVAL for
+ * tg_win_error().  A store beyond the target's MEM_SIZE is refused by the
+ * target NIC and changes nothing; a load beyond it returns all ones and
+ * sets the context STATUS (tg_ctx_status()). */
+
+/* Open a window on node `node`.  NULL + errno (EINVAL) on failure.  Owned by
+ * the caller (tg_win_close), which must not outlive dev. */
+struct tg_win *tg_win_open(struct tg_dev *dev, unsigned node);
+
+/* Close.  Accepts NULL. */
+void tg_win_close(struct tg_win *win);
+
+/* First error a window call recorded since the last call (then cleared),
+ * or 0. */
+int tg_win_error(struct tg_win *win);
+
+/* Internals of the inline calls below.  Not for applications. */
+struct tg_win {
+	volatile uint8_t *__base;   /* mapped window on hardware, NULL in the simulator */
+	struct tg_dev *__dev;
+	uint64_t __limit;           /* bytes reachable through the window */
+	unsigned __node;
+	int __err;
+	uint64_t __rsvd[4];
+};
+void __tg_win_store(struct tg_win *win, uint64_t off, uint64_t val, unsigned size);
+uint64_t __tg_win_load64(struct tg_win *win, uint64_t off);
+
+static inline int __tg_win_ok(struct tg_win *win, uint64_t off, unsigned size)
+{
+	if ((off & (size - 1u)) || off >= win->__limit || win->__limit - off < size) {
+		if (!win->__err)
+			win->__err = -EINVAL;
+		return 0;
+	}
+	return 1;
+}
+
+/* Store 8 bytes at off (8-byte aligned): posted remote write. */
+static inline void tg_win_store64(struct tg_win *win, uint64_t off, uint64_t val)
+{
+	if (!__tg_win_ok(win, off, 8))
+		return;
+	if (win->__base)
+		*(volatile uint64_t *)(win->__base + off) = val;
+	else
+		__tg_win_store(win, off, val, 8);
+}
+
+/* Store 4 bytes at off (4-byte aligned). */
+static inline void tg_win_store32(struct tg_win *win, uint64_t off, uint32_t val)
+{
+	if (!__tg_win_ok(win, off, 4))
+		return;
+	if (win->__base)
+		*(volatile uint32_t *)(win->__base + off) = val;
+	else
+		__tg_win_store(win, off, val, 4);
+}
+
+/* Store 1 byte at off. */
+static inline void tg_win_store8(struct tg_win *win, uint64_t off, uint8_t val)
+{
+	if (!__tg_win_ok(win, off, 1))
+		return;
+	if (win->__base)
+		*(volatile uint8_t *)(win->__base + off) = val;
+	else
+		__tg_win_store(win, off, val, 1);
+}
+
+/* Load 8 bytes at off (8-byte aligned): blocking remote read.  All ones if
+ * refused (see above). */
+static inline uint64_t tg_win_load64(struct tg_win *win, uint64_t off)
+{
+	if (!__tg_win_ok(win, off, 8))
+		return ~0ULL;
+	if (win->__base)
+		return *(volatile uint64_t *)(win->__base + off);
+	return __tg_win_load64(win, off);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TG_H */

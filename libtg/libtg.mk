@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# Build fragment: the user-level library libtg (and its sanitizer variant for test-asan).
+
+LIBTG_SRCS  := libtg/tg_dev.c libtg/tg_ring.c libtg/tg_rmem.c libtg/tg_err.c libtg/tg_open_sim.c \
+               libtg/tg_queue.c
+LIBTG_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIBTG_SRCS))
+LIBTG_AOBJS := $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(LIBTG_SRCS))
+LIBTG       := $(BUILD)/lib/libtg.a
+LIBTG_ASAN  := $(BUILD)/asan/lib/libtg.a
+
+.PHONY: libtg
+all: $(LIBTG)
+libtg: $(LIBTG)
+
+$(LIBTG): $(LIBTG_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LIBTG_ASAN): $(LIBTG_AOBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^

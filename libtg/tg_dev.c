@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Devices: attaching to a simulated NIC's context, identity, CSRs and registered memory. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tg/tg_barrier.h"
+#include "tg_internal.h"
+
+#define ATTACH_TIMEOUT_S   5.0     /* tg-sim opens a slot within 64 cycles */
+#define ATTACH_MAX_CYCLES  100000u /* in-process */
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int tg_check_id(uint64_t id)
+{
+	return tg_bar_check_id(id);
+}
+
+/* Wait for the simulator to move our slot out of ATTACH. */
+static int wait_active(struct tg_dev *dev)
+{
+	double t0 = mono_s();
+	uint64_t polls = 0;
+	int rc;
+
+	/* state: then read what the simulator set up with it */
+	while (TG_ATOMIC_LOAD_ACQ(&dev->slot->state) != TG_SIMP_S_ACTIVE) {
+		if (dev->step) {
+			if (++polls > ATTACH_MAX_CYCLES)
+				return -ETIMEDOUT;
+		} else if ((++polls & 1023u) == 0 && mono_s() - t0 > ATTACH_TIMEOUT_S) {
+			return -ETIMEDOUT;
+		}
+		if ((rc = tg__wait(dev)))
+			return rc;
+	}
+	return 0;
+}
+
+int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
+{
+	struct tg_simp_ctl *ctl = dev->ctl;
+	struct tg_simp_slot *sl = NULL;
+	uint64_t paddr;
+	int rc;
+
+	if (flags & ~TG_OPEN_DRIVER)
+		return -EINVAL;
+	if (node >= ctl->nodes)
+		return -ENODEV;
+	dev->node = node;
+	dev->nodes = ctl->nodes;
+	dev->mem_size = ctl->mem_size;
+	dev->flags = flags;
+	for (unsigned s = 0; s < TG_SIMP_CTX_SLOTS; s++) {
+		uint32_t expect = TG_SIMP_S_FREE;
+
+		sl = tg_simp_slot(ctl, node, s);
+		/* claim: the simulator's reset of the slot is visible after */
+		if (TG_ATOMIC_CAS_ACQREL(&sl->state, &expect, TG_SIMP_S_CLAIMED)) {
+			dev->ctx = s;
+			break;
+		}
+		sl = NULL;
+	}
+	if (!sl)
+		return -EBUSY;
+	dev->slot = sl;
+	sl->flags = flags & TG_OPEN_DRIVER ? TG_SIMP_F_DRIVER : 0;
+	atomic_store_explicit(&sl->pid, dev->step ? 0 : (int32_t)getpid(), memory_order_relaxed);
+	/* flags and pid are visible with the request */
+	TG_ATOMIC_STORE_REL(&sl->state, TG_SIMP_S_ATTACH);
+	rc = wait_active(dev);
+	if (rc) {
+		uint32_t expect = TG_SIMP_S_ATTACH;
+
+		/* not picked up: give it back ourselves, else let the simulator */
+		if (!TG_ATOMIC_CAS_ACQREL(&sl->state, &expect, TG_SIMP_S_FREE))
+			TG_ATOMIC_STORE_REL(&sl->state, TG_SIMP_S_CLOSING);
+		dev->slot = NULL;
+		return rc;
+	}
+	/* identity comes from the NIC's own register */
+	rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_ID), &dev->id);
+	if (!rc)
+		rc = tg_check_id(dev->id);
+	if (!rc)
+		rc = tg__mem_alloc(dev, TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u,
+				   0, &paddr);
+	if (!rc) {
+		dev->bounce = calloc(1, sizeof(*dev->bounce));
+		if (!dev->bounce) {
+			tg__mem_free(dev, paddr);
+			rc = -ENOMEM;
+		} else {
+			dev->bounce->dev = dev;
+			dev->bounce->paddr = paddr;
+			dev->bounce->len = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
+			dev->bounce->access = TG_ACCESS_LOCAL_WRITE;
+		}
+	}
+	if (rc) {
+		/* the simulator frees the slot and its memory */
+		TG_ATOMIC_STORE_REL(&sl->state, TG_SIMP_S_CLOSING);
+		dev->slot = NULL;
+	}
+	return rc;
+}
+
+void tg__detach(struct tg_dev *dev)
+{
+	struct tg_mr *mr = dev->mrs;
+
+	while (mr) {
+		struct tg_mr *next = mr->next;
+
+		free(mr);
+		mr = next;
+	}
+	dev->mrs = NULL;
+	free(dev->bounce);
+	dev->bounce = NULL;
+	if (dev->slot) {
+		/* everything we posted is in the ring before we leave; the
+		 * simulator sends it, then frees the slot and its memory */
+		TG_ATOMIC_STORE_REL(&dev->slot->state, TG_SIMP_S_CLOSING);
+		if (dev->step) {
+			/* in-process: finish now, so the context is free again */
+			for (unsigned i = 0; i < ATTACH_MAX_CYCLES &&
+			     TG_ATOMIC_LOAD_ACQ(&dev->slot->state) != TG_SIMP_S_FREE; i++)
+				dev->step(dev->sim, 1);
+		}
+		dev->slot = NULL;
+	}
+	if (dev->mapped) {
+		if (dev->mem)
+			munmap(dev->mem, dev->mem_size);
+		if (dev->ctl)
+			munmap(dev->ctl, dev->ctl_bytes);
+	}
+}
+
+/* "sim:NODE" or "sim:NAME:NODE" */
+static int parse_dev(const char *s, char *name, size_t name_sz, unsigned *node)
+{
+	const char *p, *colon;
+	char *end;
+	unsigned long v;
+	size_t n;
+
+	if (!s || strncmp(s, "sim:", 4))
+		return -EINVAL;
+	p = s + 4;
+	colon = strrchr(p, ':');
+	if (colon) {
+		n = (size_t)(colon - p);
+		if (!n || n >= name_sz || memchr(p, '/', n))
+			return -EINVAL;
+		memcpy(name, p, n);
+		name[n] = 0;
+		p = colon + 1;
+	} else {
+		const char *env = getenv("TG_SIM_NAME");
+
+		if (!env || !*env)
+			env = TG_SIMP_DEFAULT_NAME;
+		if (strlen(env) >= name_sz || strchr(env, '/') || strchr(env, ':'))
+			return -EINVAL;
+		strcpy(name, env);
+	}
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (errno || *end || v > 0xffff)
+		return -EINVAL;
+	*node = (unsigned)v;
+	return 0;
+}
+
+static void *map_obj(const char *obj, uint64_t bytes, int *err)
+{
+	int fd = shm_open(obj, O_RDWR, 0);
+	void *p;
+
+	if (fd < 0) {
+		*err = errno == ENOENT ? ENXIO : errno;
+		return NULL;
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	*err = errno;
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+struct tg_dev *tg_open(const char *devstr, unsigned flags)
+{
+	char name[TG_SIMP_NAME_MAX], obj[128];
+	struct tg_simp_ctl *hdr;
+	struct tg_dev *dev;
+	unsigned node;
+	int err, rc;
+
+	rc = parse_dev(devstr, name, sizeof(name), &node);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	dev->mapped = 1;
+	tg_simp_obj_name(obj, sizeof(obj), name, -1);
+	hdr = map_obj(obj, sizeof(*hdr), &err);
+	if (!hdr)
+		goto fail;
+	/* ready: the header and slots were set up before it */
+	if (hdr->magic != TG_SIMP_MAGIC || hdr->version != TG_SIMP_VERSION ||
+	    !TG_ATOMIC_LOAD_ACQ(&hdr->ready) || TG_ATOMIC_LOAD_ACQ(&hdr->stopping) ||
+	    (hdr->pid > 0 && kill(hdr->pid, 0) < 0 && errno == ESRCH)) {
+		munmap(hdr, sizeof(*hdr));
+		err = ENXIO;
+		goto fail;
+	}
+	dev->ctl_bytes = tg_simp_ctl_bytes(hdr->nodes);
+	dev->sim_pid = hdr->pid;
+	munmap(hdr, sizeof(*hdr));
+	dev->ctl = map_obj(obj, dev->ctl_bytes, &err);
+	if (!dev->ctl)
+		goto fail;
+	if (node >= dev->ctl->nodes) {
+		err = ENODEV;
+		goto fail;
+	}
+	tg_simp_obj_name(obj, sizeof(obj), name, (int)node);
+	dev->mem_size = dev->ctl->mem_size;
+	dev->mem = map_obj(obj, dev->mem_size, &err);
+	if (!dev->mem)
+		goto fail;
+	rc = tg__attach(dev, node, flags);
+	if (rc) {
+		err = -rc;
+		goto fail;
+	}
+	return dev;
+
+fail:
+	tg__detach(dev);
+	free(dev);
+	errno = err ? err : EIO;
+	return NULL;
+}
+
+void tg_close(struct tg_dev *dev)
+{
+	if (!dev)
+		return;
+	tg__detach(dev);
+	free(dev);
+}
+
+int tg_node_id(const struct tg_dev *dev)
+{
+	return dev ? (int)dev->node : -EINVAL;
+}
+
+int tg_num_nodes(const struct tg_dev *dev)
+{
+	return dev ? (int)dev->nodes : -EINVAL;
+}
+
+int tg_context(const struct tg_dev *dev)
+{
+	return dev ? (int)dev->ctx : -EINVAL;
+}
+
+uint64_t tg_mem_size(const struct tg_dev *dev)
+{
+	return dev ? dev->mem_size : 0;
+}
+
+uint64_t tg_nic_id(const struct tg_dev *dev)
+{
+	return dev ? dev->id : 0;
+}
+
+static int csr_args(struct tg_dev *dev, uint64_t reg)
+{
+	if (!dev || reg % 8u || reg >= TG_PAGE_SIZE)
+		return -EINVAL;
+	if (!(dev->flags & TG_OPEN_DRIVER))
+		return -EPERM;
+	return 0;
+}
+
+int tg_csr_read(struct tg_dev *dev, uint64_t reg, uint64_t *val)
+{
+	int rc = csr_args(dev, reg);
+
+	if (rc)
+		return rc;
+	if (!val)
+		return -EINVAL;
+	return tg__mmio_read(dev, tg_bar_csr_addr(reg), val);
+}
+
+int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val)
+{
+	int rc = csr_args(dev, reg);
+
+	if (rc)
+		return rc;
+	return tg__mmio_write(dev, tg_bar_csr_addr(reg), &val, NULL, 1);
+}
+
+int tg_ctx_status(struct tg_dev *dev)
+{
+	uint64_t v, zero = 0;
+	int rc;
+
+	if (!dev)
+		return -EINVAL;
+	rc = tg__mmio_read(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_STATUS), &v);
+	if (rc)
+		return rc;
+	v &= 0xffu;
+	if (!v)
+		return 0;
+	/* any write clears the sticky status */
+	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_STATUS), &zero, NULL, 1);
+	return rc ? rc : tg_status_errno((unsigned)v);
+}
+
+/* ---- registered memory ---- */
+
+struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
+{
+	struct tg_mr *mr;
+	uint64_t paddr;
+	int rc;
+
+	if (!dev || !len || (access & ~TG_ACCESS_ALL) || len > dev->mem_size) {
+		errno = !dev || !len || (access & ~TG_ACCESS_ALL) ? EINVAL : ENOMEM;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return NULL;
+	rc = tg__mem_alloc(dev, len, 0, &paddr);
+	if (rc) {
+		free(mr);
+		errno = -rc;
+		return NULL;
+	}
+	mr->dev = dev;
+	mr->paddr = paddr;
+	mr->len = len;
+	mr->access = access;
+	mr->next = dev->mrs;
+	if (dev->mrs)
+		dev->mrs->prev = mr;
+	dev->mrs = mr;
+	return mr;
+}
+
+void *tg_mr_ptr(const struct tg_mr *mr)
+{
+	return mr ? mr->dev->mem + mr->paddr : NULL;
+}
+
+uint64_t tg_mr_paddr(const struct tg_mr *mr)
+{
+	return mr ? mr->paddr : 0;
+}
+
+size_t tg_mr_len(const struct tg_mr *mr)
+{
+	return mr ? mr->len : 0;
+}
+
+unsigned tg_mr_access(const struct tg_mr *mr)
+{
+	return mr ? mr->access : 0;
+}
+
+void tg_mr_free(struct tg_mr *mr)
+{
+	struct tg_dev *dev;
+
+	if (!mr)
+		return;
+	dev = mr->dev;
+	if (mr->prev)
+		mr->prev->next = mr->next;
+	else
+		dev->mrs = mr->next;
+	if (mr->next)
+		mr->next->prev = mr->prev;
+	tg__mem_free(dev, mr->paddr);
+	free(mr);
+}

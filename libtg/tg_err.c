@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* NIC status codes as errno values, and readable reasons. */
+#include <errno.h>
+#include <string.h>
+
+#include "tg/tg.h"
+
+int tg_status_errno(unsigned status)
+{
+	switch (status) {
+	case TG_ST_OK:         return 0;
+	case TG_ST_BAD_KEY:    return -EACCES;
+	case TG_ST_RANGE:      return -EFAULT;
+	case TG_ST_NOT_READY:  return -EAGAIN;
+	case TG_ST_MALFORMED:  return -EINVAL;
+	case TG_ST_BAD_OP:     return -EOPNOTSUPP;
+	case TG_ST_NO_QUEUE:   return -ENOENT;
+	case TG_ST_MISALIGNED: return -EINVAL;
+	case TG_ST_PEER_GONE:  return -EHOSTUNREACH;
+	default:               return -EIO;
+	}
+}
+
+const char *tg_strerror(int err)
+{
+	switch (-err) {
+	case 0:            return "success";
+	case EINVAL:       return "invalid argument, or a request the NIC found malformed or misaligned";
+	case ERANGE:       return "remote address range beyond the 32-bit physical address space";
+	case EFAULT:       return "address outside the target node's exported memory";
+	case EACCES:       return "protection key mismatch";
+	case EAGAIN:       return "receiver not ready, or not done yet";
+	case EOPNOTSUPP:   return "operation or window not served by the NIC";
+	case ENOENT:       return "no such queue";
+	case EHOSTUNREACH: return "peer node unreachable";
+	case EIO:          return "unexpected status from the NIC";
+	case EPROTO:       return "NIC identity or major version not the one this library speaks";
+	case EPERM:        return "not permitted: CSR access needs TG_OPEN_DRIVER, and a context reaches only its own page";
+	case ENXIO:        return "no simulator running under that name";
+	case ENODEV:       return "no such node";
+	case EBUSY:        return "every context of the node is taken";
+	case ENOTCONN:     return "the simulator stopped";
+	case ETIMEDOUT:    return "the simulator did not answer";
+	case ENOMEM:       return "out of memory (host, or the node's exported memory)";
+	default:           return "unknown error";
+	}
+}

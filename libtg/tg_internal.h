@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* libtg internals: the device, registered memory and the request-ring transport. */
+#ifndef TG_INTERNAL_H
+#define TG_INTERNAL_H
+
+#include <stdint.h>
+
+#include "tg/tg.h"
+#include "tg/tg_sim_proto.h"
+
+#define TG_READ_SLOTS     8u     /* fetches in flight in tg_read */
+#define TG_READ_SLOT_SZ   128u   /* 64 bytes + alignment shift, rounded */
+
+struct tg_mr {
+	struct tg_dev *dev;
+	struct tg_mr *prev, *next;   /* the device's live regions */
+	uint64_t paddr;
+	size_t len;
+	unsigned access;
+};
+
+struct tg_dev {
+	struct tg_simp_ctl *ctl;
+	struct tg_simp_slot *slot;
+	uint8_t *mem;                /* this node's host memory */
+	uint64_t mem_size;
+	uint64_t ctl_bytes;          /* mapped sizes, when we mapped them (tg_open) */
+	int mapped;
+	unsigned node, ctx, nodes, flags;
+	uint64_t id;
+	uint32_t seq;
+	int async_err;               /* first error reported for a posted request */
+	/* in-process: step this simulator while waiting */
+	struct tg_sim *sim;
+	int (*step)(struct tg_sim *sim, uint64_t ncycles);
+	int32_t sim_pid;
+	uint64_t spins;
+	struct tg_mr *mrs;           /* live regions, freed at close */
+	struct tg_mr *bounce;        /* tg_read's fetch buffers and completion words */
+};
+
+/* Attach dev (ctl, mem and, in-process, step set) to a context of `node`. */
+int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags);
+
+/* Free what tg__attach and the open functions set up. */
+void tg__detach(struct tg_dev *dev);
+
+/* Called while polling for an answer: step the simulator, or spin/yield and
+ * watch for the simulator's end.  Returns 0, or -ENOTCONN. */
+int tg__wait(struct tg_dev *dev);
+
+/* One host-port read; blocks for the answer.  Returns 0 or -errno. */
+int tg__mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val);
+
+/* A write burst of n (1..8) beats to consecutive words from addr (posted).
+ * Returns 0 or -errno. */
+int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+		   const uint8_t *strb, unsigned n);
+
+/* Driver call: allocate len bytes aligned to align of node memory. */
+int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *paddr);
+
+/* Driver call: free (posted). */
+int tg__mem_free(struct tg_dev *dev, uint64_t paddr);
+
+/* Driver call answered by the simulator: *out (may be NULL) gets its data.
+ * Returns its error. */
+int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out);
+
+/* Driver call answered only on error (reported by a later call). */
+int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data);
+
+/* Take (and clear) the first error reported for a posted request. */
+int tg__async_err(struct tg_dev *dev);
+
+#endif /* TG_INTERNAL_H */

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Request-ring transport to the simulator: MMIO beats, blocking reads, driver calls. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+
+#include "tg/tg_barrier.h"
+#include "tg_internal.h"
+
+#define SPINS_BEFORE_YIELD  64u
+#define YIELDS_PER_CHECK    1024u   /* polls between checks that the simulator lives */
+
+int tg__wait(struct tg_dev *dev)
+{
+	if (dev->step)
+		return dev->step(dev->sim, 1);
+	dev->spins++;
+	if (dev->spins % SPINS_BEFORE_YIELD) {
+		TG_CPU_RELAX();
+		return 0;
+	}
+	sched_yield();
+	if (dev->spins % (SPINS_BEFORE_YIELD * YIELDS_PER_CHECK) == 0) {
+		/* set by the simulator as it stops */
+		if (TG_ATOMIC_LOAD_ACQ(&dev->ctl->stopping))
+			return -ENOTCONN;
+		if (dev->sim_pid > 0 && kill(dev->sim_pid, 0) < 0 && errno == ESRCH)
+			return -ENOTCONN;
+	}
+	return 0;
+}
+
+/* Wait until n request entries are free; returns the tail to fill from. */
+static int reserve(struct tg_dev *dev, unsigned n, uint64_t *tail)
+{
+	struct tg_simp_slot *sl = dev->slot;
+	uint64_t t = TG_ATOMIC_LOAD_OWN(&sl->req_tail);
+	int rc;
+
+	/* head: entries the simulator has consumed and we may refill */
+	while (t + n - TG_ATOMIC_LOAD_ACQ(&sl->req_head) > TG_SIMP_REQ_ENTRIES)
+		if ((rc = tg__wait(dev)))
+			return rc;
+	*tail = t;
+	return 0;
+}
+
+static struct tg_simp_req *entry(struct tg_dev *dev, uint64_t idx)
+{
+	struct tg_simp_req *r = &dev->slot->req[idx & (TG_SIMP_REQ_ENTRIES - 1)];
+
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+static void publish(struct tg_dev *dev, uint64_t new_tail)
+{
+	/* the entries are written before the simulator sees them */
+	TG_ATOMIC_STORE_REL(&dev->slot->req_tail, new_tail);
+}
+
+/* Wait for the answer to request seq; answers to earlier requests are
+ * errors of posted requests and are kept for tg__async_err. */
+static int take_answer(struct tg_dev *dev, uint32_t seq, uint64_t *data)
+{
+	struct tg_simp_slot *sl = dev->slot;
+	uint64_t h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
+	int rc;
+
+	for (;;) {
+		/* tail: the simulator wrote every entry below it */
+		while (h == TG_ATOMIC_LOAD_ACQ(&sl->resp_tail))
+			if ((rc = tg__wait(dev)))
+				return rc;
+		const struct tg_simp_resp *r = &sl->resp[h & (TG_SIMP_RESP_ENTRIES - 1)];
+		uint32_t rseq = r->seq;
+		int err = r->err;
+		uint64_t d = r->data;
+
+		/* entry read: hand it back */
+		TG_ATOMIC_STORE_REL(&sl->resp_head, ++h);
+		if (rseq == seq) {
+			if (data)
+				*data = d;
+			return err;
+		}
+		if (err && !dev->async_err)
+			dev->async_err = err;
+	}
+}
+
+int tg__async_err(struct tg_dev *dev)
+{
+	struct tg_simp_slot *sl = dev->slot;
+	uint64_t h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
+	int err;
+
+	/* every answer waiting now is about a posted request */
+	while (h != TG_ATOMIC_LOAD_ACQ(&sl->resp_tail)) {
+		const struct tg_simp_resp *r = &sl->resp[h & (TG_SIMP_RESP_ENTRIES - 1)];
+
+		if (r->err && !dev->async_err)
+			dev->async_err = r->err;
+		TG_ATOMIC_STORE_REL(&sl->resp_head, ++h);
+	}
+	err = dev->async_err;
+	dev->async_err = 0;
+	return err;
+}
+
+/* Post one single-slot request; returns its sequence number through *seq. */
+static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint32_t *seq)
+{
+	struct tg_simp_req *r;
+	uint64_t t;
+	int rc = reserve(dev, 1, &t);
+
+	if (rc)
+		return rc;
+	r = entry(dev, t);
+	r->op = op;
+	r->addr = addr;
+	r->data = data;
+	r->last = 1;
+	r->seq = *seq = ++dev->seq;
+	publish(dev, t + 1);
+	return 0;
+}
+
+int tg__mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
+{
+	uint32_t seq;
+	int rc = post_one(dev, TG_SIMP_OP_READ, addr, 0, &seq);
+
+	return rc ? rc : take_answer(dev, seq, val);
+}
+
+int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+		   const uint8_t *strb, unsigned n)
+{
+	uint64_t t;
+	int rc;
+
+	if (!n || n > TG_MAX_BURST_BYTES / 8u)
+		return -EINVAL;
+	rc = reserve(dev, n, &t);
+	if (rc)
+		return rc;
+	dev->seq++;
+	for (unsigned i = 0; i < n; i++) {
+		struct tg_simp_req *r = entry(dev, t + i);
+
+		r->op = TG_SIMP_OP_WRITE;
+		r->addr = addr + 8u * i;
+		r->data = data[i];
+		r->strb = strb ? strb[i] : 0xff;
+		r->last = i + 1 == n;
+		r->seq = dev->seq;
+	}
+	/* the whole burst becomes visible at once */
+	publish(dev, t + n);
+	return 0;
+}
+
+int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *paddr)
+{
+	uint32_t seq;
+	int rc = post_one(dev, TG_SIMP_OP_ALLOC, len, align, &seq);
+
+	return rc ? rc : take_answer(dev, seq, paddr);
+}
+
+int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
+{
+	uint32_t seq;
+
+	return post_one(dev, TG_SIMP_OP_FREE, paddr, 0, &seq);
+}
+
+int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
+{
+	uint32_t seq;
+	int rc = post_one(dev, op, addr, data, &seq);
+
+	return rc ? rc : take_answer(dev, seq, out);
+}
+
+int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data)
+{
+	uint32_t seq;
+
+	return post_one(dev, op, addr, data, &seq);
+}

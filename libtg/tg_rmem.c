@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Remote memory: posted writes, blocking reads, fences, non-blocking fetches and windows. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tg/tg_barrier.h"
+#include "tg_internal.h"
+
+#define PADDR_SPAN   (1ULL << TG_PADDR_BITS)
+#define BLOCK        TG_MAX_BURST_BYTES
+
+/* Common argument checks of the calls that name a node and a range. */
+static int range_args(const struct tg_dev *dev, unsigned node, uint64_t raddr,
+		      const void *buf, size_t len)
+{
+	if (!dev || !buf || !len || node >= dev->nodes)
+		return -EINVAL;
+	if (raddr >= PADDR_SPAN || len > PADDR_SPAN - raddr)
+		return -ERANGE;
+	return 0;
+}
+
+static uint64_t remote_addr(const struct tg_dev *dev, unsigned win, unsigned node, uint64_t pa)
+{
+	return tg_bar_data_addr(win, dev->ctx, node, pa);
+}
+
+int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len)
+{
+	const uint8_t *src = buf;
+	int rc = range_args(dev, node, raddr, buf, len);
+
+	if (rc)
+		return rc;
+	/* the target refuses these without telling us: refuse them here */
+	if (raddr + len > dev->mem_size)
+		return -EFAULT;
+	rc = tg__async_err(dev);
+	if (rc)
+		return rc;
+	while (len) {
+		uint64_t end = (raddr | (BLOCK - 1)) + 1;   /* end of this 64-byte block */
+		size_t n = end - raddr < len ? (size_t)(end - raddr) : len;
+		uint64_t w0 = raddr & ~7ULL, data[BLOCK / 8];
+		uint8_t strb[BLOCK / 8];
+		unsigned nb = (unsigned)(((raddr + n - 1) & ~7ULL) - w0) / 8u + 1u;
+
+		memset(data, 0, sizeof(data));
+		memset(strb, 0, sizeof(strb));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t off = raddr + i - w0;   /* byte offset from the first word */
+
+			data[off / 8] |= (uint64_t)src[i] << (8 * (off % 8));
+			strb[off / 8] |= (uint8_t)(1u << (off % 8));
+		}
+		rc = tg__mmio_write(dev, remote_addr(dev, TG_WIN_REMOTE, node, w0), data, strb, nb);
+		if (rc)
+			return rc;
+		src += n;
+		raddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int tg_fence(struct tg_dev *dev, unsigned node)
+{
+	uint64_t st;
+	int rc;
+
+	if (!dev || node >= dev->nodes)
+		return -EINVAL;
+	rc = tg__mmio_read(dev, remote_addr(dev, TG_WIN_SYNC, node, 0), &st);
+	if (rc)
+		return rc;
+	rc = tg_status_errno((unsigned)(st & 0xffu));
+	if (!rc && st >> 8)
+		rc = -EIO;
+	return rc;
+}
+
+/* Program and ring one fetch (arguments already checked). */
+static int fetch_go(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t laddr,
+		    size_t len, uint64_t cpl_paddr)
+{
+	uint64_t v;
+	int rc;
+
+	/* the completion word is clear before the doorbell can set it */
+	TG_HOST_STORE_REL64(dev->mem + cpl_paddr, 0);
+	TG_WMB();  /* the clearing store is visible before the doorbell below */
+	v = laddr;
+	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_LADDR), &v, NULL, 1);
+	if (rc)
+		return rc;
+	v = cpl_paddr;
+	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_CPL), &v, NULL, 1);
+	if (rc)
+		return rc;
+	v = (raddr & 0xffffffffULL) | (uint64_t)node << 32 | (uint64_t)len << 48;
+	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_GO), &v, NULL, 1);
+}
+
+static int cpl_test(const uint8_t *word)
+{
+	/* acquire: the fetched data the NIC wrote before the word is visible */
+	uint64_t w = TG_DEV_LOAD_ACQ64(word);
+
+	if (!(w & TG_FETCH_CPL_DONE))
+		return -EAGAIN;
+	return tg_status_errno((unsigned)(w >> 8) & 0xffu);
+}
+
+static int cpl_wait(struct tg_dev *dev, const uint8_t *word)
+{
+	int rc;
+
+	while ((rc = cpl_test(word)) == -EAGAIN)
+		if ((rc = tg__wait(dev)))
+			return rc;
+	return rc;
+}
+
+int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
+	     size_t len, struct tg_mr *cpl_mr, size_t cpl_off)
+{
+	uint64_t laddr;
+	int rc;
+
+	if (!mr || !cpl_mr)
+		return -EINVAL;
+	rc = range_args(dev, node, raddr, mr, len);
+	if (rc)
+		return rc;
+	if (mr->dev != dev || cpl_mr->dev != dev || len > BLOCK)
+		return -EINVAL;
+	if (loff > mr->len || len > mr->len - loff)
+		return -EINVAL;
+	if (cpl_off % 8u || cpl_off > cpl_mr->len || cpl_mr->len - cpl_off < 8)
+		return -EINVAL;
+	laddr = mr->paddr + loff;
+	if (((raddr ^ laddr) & 7u) || (raddr & (BLOCK - 1)) + len > BLOCK)
+		return -EINVAL;
+	return fetch_go(dev, node, raddr, laddr, len, cpl_mr->paddr + cpl_off);
+}
+
+static const uint8_t *cpl_word(const struct tg_dev *dev, const struct tg_mr *cpl_mr,
+			       size_t cpl_off)
+{
+	if (!dev || !cpl_mr || cpl_mr->dev != dev || cpl_off % 8u || cpl_off > cpl_mr->len ||
+	    cpl_mr->len - cpl_off < 8)
+		return NULL;
+	return dev->mem + cpl_mr->paddr + cpl_off;
+}
+
+int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
+{
+	const uint8_t *w = cpl_word(dev, cpl_mr, cpl_off);
+
+	return w ? cpl_test(w) : -EINVAL;
+}
+
+int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
+{
+	const uint8_t *w = cpl_word(dev, cpl_mr, cpl_off);
+
+	return w ? cpl_wait(dev, w) : -EINVAL;
+}
+
+/* One remote-window load of the word holding [raddr, raddr + len). */
+static int read_word(struct tg_dev *dev, unsigned node, uint64_t raddr, uint8_t *dst, size_t len)
+{
+	uint64_t v;
+	int rc = tg__mmio_read(dev, remote_addr(dev, TG_WIN_REMOTE, node, raddr & ~7ULL), &v);
+
+	if (rc)
+		return rc;
+	/* a refused read answers all ones and sets STATUS */
+	if (v == ~0ULL && (rc = tg_ctx_status(dev)))
+		return rc;
+	for (size_t i = 0; i < len; i++)
+		dst[i] = (uint8_t)(v >> (8 * ((raddr + i) & 7u)));
+	return 0;
+}
+
+int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len)
+{
+	struct {
+		uint8_t *dst;
+		const uint8_t *src;
+		size_t n;
+	} fl[TG_READ_SLOTS];
+	uint8_t *dst = buf, *base;
+	uint64_t bpa;
+	unsigned head = 0, count = 0;
+	int rc = range_args(dev, node, raddr, buf, len), first_err = 0;
+
+	if (rc)
+		return rc;
+	if ((raddr & ~7ULL) == ((raddr + len - 1) & ~7ULL))
+		return read_word(dev, node, raddr, dst, len);
+
+	/* pipelined fetches through the bounce buffers, oldest waited first */
+	bpa = dev->bounce->paddr;
+	base = dev->mem + bpa;
+	while (len || count) {
+		if (len && count < TG_READ_SLOTS) {
+			unsigned s = (head + count) % TG_READ_SLOTS;
+			uint64_t end = (raddr | (BLOCK - 1)) + 1;
+			size_t n = end - raddr < len ? (size_t)(end - raddr) : len;
+			uint64_t loff = (uint64_t)s * TG_READ_SLOT_SZ + (raddr & 7u);
+			uint64_t cpl = bpa + TG_READ_SLOTS * TG_READ_SLOT_SZ + 8u * s;
+
+			rc = fetch_go(dev, node, raddr, bpa + loff, n, cpl);
+			if (rc) {
+				first_err = first_err ? first_err : rc;
+				len = 0;   /* stop issuing; drain what is in flight */
+				if (!count)
+					break;
+				continue;
+			}
+			fl[s].dst = dst;
+			fl[s].src = base + loff;
+			fl[s].n = n;
+			count++;
+			dst += n;
+			raddr += n;
+			len -= n;
+			continue;
+		}
+		rc = cpl_wait(dev, base + TG_READ_SLOTS * TG_READ_SLOT_SZ + 8u * head);
+		if (rc == -ENOTCONN)
+			return rc;
+		if (rc)
+			first_err = first_err ? first_err : rc;
+		else
+			memcpy(fl[head].dst, fl[head].src, fl[head].n);
+		head = (head + 1) % TG_READ_SLOTS;
+		count--;
+	}
+	return first_err;
+}
+
+/* ---- windows ---- */
+
+struct tg_win *tg_win_open(struct tg_dev *dev, unsigned node)
+{
+	struct tg_win *win;
+
+	if (!dev || node >= dev->nodes) {
+		errno = EINVAL;
+		return NULL;
+	}
+	win = calloc(1, sizeof(*win));
+	if (!win)
+		return NULL;
+	win->__dev = dev;
+	win->__node = node;
+	win->__limit = PADDR_SPAN;
+	return win;
+}
+
+void tg_win_close(struct tg_win *win)
+{
+	free(win);
+}
+
+int tg_win_error(struct tg_win *win)
+{
+	int err;
+
+	if (!win)
+		return -EINVAL;
+	err = win->__err;
+	win->__err = 0;
+	return err;
+}
+
+void __tg_win_store(struct tg_win *win, uint64_t off, uint64_t val, unsigned size)
+{
+	unsigned sh = (unsigned)(off & 7u);
+	uint64_t data = val << (8 * sh);
+	uint8_t strb = (uint8_t)(((1u << size) - 1u) << sh);
+	int rc = tg__mmio_write(win->__dev,
+				remote_addr(win->__dev, TG_WIN_REMOTE, win->__node, off & ~7ULL),
+				&data, &strb, 1);
+
+	if (rc && !win->__err)
+		win->__err = rc;
+}
+
+uint64_t __tg_win_load64(struct tg_win *win, uint64_t off)
+{
+	uint64_t v;
+	int rc = tg__mmio_read(win->__dev, remote_addr(win->__dev, TG_WIN_REMOTE, win->__node, off),
+			       &v);
+
+	if (rc) {
+		if (!win->__err)
+			win->__err = rc;
+		return ~0ULL;
+	}
+	return v;
+}

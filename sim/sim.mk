@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# Build fragment: Verilate the NIC core and build the cluster simulator library and tg-sim.
+
+SIM_VDIR    := $(BUILD)/sim/verilated
+SIM_VROOT   := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+SIM_VINC    := $(SIM_VROOT)/include
+SIM_VMODEL  := $(SIM_VDIR)/Vtg_nic__ALL.a
+# one model, single-threaded, VCD tracing compiled in (switched on per run);
+# OPT_FAST reaches the model's own make, which otherwise builds at -Os
+SIM_VFLAGS  := --cc --top-module tg_nic -Irtl --prefix Vtg_nic --trace \
+               --x-assign fast -O3 --build -MAKEFLAGS "OPT_FAST=-O3"
+SIM_VDEFS   := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=0 -DVM_TRACE_VCD=1
+# Verilator's headers are not -Wextra clean: include them as system headers
+SIM_CXXFLAGS = $(CPPFLAGS) -std=c++17 $(SIM_VDEFS) -faligned-new -isystem $(SIM_VDIR) \
+               -isystem $(SIM_VINC) -isystem $(SIM_VINC)/vltstd
+SIM_RT_SRCS := verilated.cpp verilated_vcd_c.cpp verilated_threads.cpp
+SIM_RT_OBJS := $(addprefix $(SIM_VDIR)/rt_,$(SIM_RT_SRCS:.cpp=.o))
+
+# C parts (also built with sanitizers by test-asan) and the C++ glue
+SIM_C_SRCS  := sim/tg_sim.c sim/tg_memmodel.c sim/tg_switch.c driver/tg_alloc.c driver/tg_drv.c \
+               driver/tg_queue.c
+SIM_C_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_C_SRCS))
+SIM_C_AOBJS := $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(SIM_C_SRCS))
+SIM_CXX_OBJS := $(BUILD)/obj/sim/tg_vnic.o $(SIM_RT_OBJS)
+SIM_LIB     := $(BUILD)/lib/libtgsim.a
+SIM_ALIB    := $(BUILD)/asan/lib/libtgsim.a
+# link line of any program using the simulator (C++ runtime for the model)
+SIM_LDLIBS  := -lstdc++ -pthread -lm
+
+.PHONY: sim
+all: $(BUILD)/bin/tg-sim
+sim: $(BUILD)/bin/tg-sim
+
+$(SIM_VMODEL): $(RTL_SRCS) $(RTL_INCS) sim/sim.mk
+	rm -rf $(SIM_VDIR)
+	@mkdir -p $(SIM_VDIR)
+	$(VERILATOR) $(SIM_VFLAGS) -Mdir $(SIM_VDIR) rtl/tg_nic.v
+
+# the model's objects go into libtgsim.a, so the library stands alone
+SIM_VOBJS_STAMP := $(SIM_VDIR)/objs/.stamp
+$(SIM_VOBJS_STAMP): $(SIM_VMODEL)
+	rm -rf $(@D)
+	@mkdir -p $(@D)
+	cd $(@D) && ar x ../Vtg_nic__ALL.a
+	@touch $@
+
+$(SIM_VDIR)/rt_%.o: $(SIM_VINC)/%.cpp $(SIM_VMODEL)
+	$(CXX) $(SIM_CXXFLAGS) -O2 -w -c $< -o $@
+
+$(BUILD)/obj/sim/%.o: sim/%.cpp $(SIM_VMODEL)
+	@mkdir -p $(@D)
+	$(CXX) $(SIM_CXXFLAGS) $(CXXFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(SIM_LIB): $(SIM_C_OBJS) $(SIM_CXX_OBJS) $(SIM_VOBJS_STAMP)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $(SIM_C_OBJS) $(SIM_CXX_OBJS) $(SIM_VDIR)/objs/*.o
+
+$(SIM_ALIB): $(SIM_C_AOBJS) $(SIM_CXX_OBJS) $(SIM_VOBJS_STAMP)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $(SIM_C_AOBJS) $(SIM_CXX_OBJS) $(SIM_VDIR)/objs/*.o
+
+$(BUILD)/bin/tg-sim: $(BUILD)/obj/sim/tg_sim_main.o $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(SIM_LDLIBS)

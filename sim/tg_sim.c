@@ -1,0 +1,1008 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* The cluster: clocking of N NICs, their host memories and host ports, the switch, and client rings. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tg/sim.h"
+#include "tg/tg_bar.h"
+#include "tg/tg_barrier.h"
+#include "tg/tg_sim_proto.h"
+#include "../driver/tg_drv.h"
+#include "tg_memmodel.h"
+#include "tg_rng.h"
+#include "tg_switch.h"
+#include "tg_vnic.h"
+
+#define RESET_CYCLES     16u      /* rst held high this long after creation */
+#define SCAN_INTERVAL    64u      /* cycles between looks at slot states */
+#define DRV_TIMEOUT      200000u  /* cycles a driver read may take at bring-up */
+#define RDQ              32u      /* host-port reads in flight per node (NIC allows 1) */
+#define MAX_BURST        (TG_MAX_BURST_BYTES / 8u)
+#define CTRL_OPS_PER_CYCLE 4u     /* ALLOC/FREE calls served per node per cycle */
+
+struct beat {
+	uint64_t addr, data;
+	uint8_t strb, write, last;
+};
+
+struct rd_entry {
+	uint32_t slot, gen, seq;
+};
+
+struct node {
+	struct tg_vnic *nic;
+	struct tg_memmodel mm;
+	uint8_t *mem;
+	struct tg_alloc *alloc;
+	/* host-port driver: the burst being presented */
+	struct beat beats[MAX_BURST];
+	unsigned nbeats, cur;
+	uint32_t owner, owner_gen, owner_seq;
+	/* reads issued on the host port, answered in order */
+	struct rd_entry rd[RDQ];
+	unsigned rd_head, rd_count;
+	unsigned slot_reads[TG_SIMP_SLOTS];  /* reads in flight per slot */
+	uint32_t gen[TG_SIMP_SLOTS];         /* bumped when a slot changes owner */
+	uint32_t active;                     /* slots served (bit per slot) */
+	unsigned rr;
+	/* remote-enqueue queues: the driver's table and its interrupt
+	 * handler (IRQ_IDLE, or IRQ_WAIT: a read of IRQ_STATUS is out) */
+	struct tg_drv_qtable qt;
+	uint8_t irq, irq_state;
+	/* handshake-rule checking */
+	struct tg_vnic_out prev;
+	uint8_t prev_mem_fire, prev_tx_fire;
+	struct tg_sim_stats st;
+};
+
+#define IRQ_IDLE  0u
+#define IRQ_WAIT  1u
+
+struct tg_sim {
+	struct tg_sim_config cfg;
+	unsigned nodes;
+	uint64_t cycle;
+	struct node *node;
+	struct tg_switch *sw;
+	struct tg_simp_ctl *ctl;
+	uint64_t ctl_bytes;
+	char name[TG_SIMP_NAME_MAX];
+	int shared;
+	unsigned clients;
+	uint32_t drv_seq;
+};
+
+void tg_sim_config_init(struct tg_sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nodes = 2;
+	cfg->mem_size = 64ULL << 20;
+	cfg->seed = 1;
+	cfg->ps_per_cycle = 8000;
+	cfg->mem_lat_min = 4;
+	cfg->mem_lat_max = 4;
+	cfg->link_latency = 10;
+	cfg->link_bytes_per_cycle = 1;
+	cfg->link_overhead_bytes = 20;
+}
+
+/* ---- shared memory ------------------------------------------------------ */
+
+/* Map `bytes` of fresh zeroed memory: a new shm object when shm_name is
+ * set (O_EXCL: refuse to clobber), else anonymous memory. */
+static void *map_region(const char *shm_name, uint64_t bytes, int *err)
+{
+	void *p;
+	int fd;
+
+	if (!shm_name) {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			*err = errno;
+			return NULL;
+		}
+		return p;
+	}
+	fd = shm_open(shm_name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	if (ftruncate(fd, (off_t)bytes) < 0) {
+		*err = errno;
+		goto err_fd;
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		*err = errno;
+		goto err_fd;
+	}
+	close(fd);
+	return p;
+
+err_fd:
+	close(fd);
+	shm_unlink(shm_name);
+	return NULL;
+}
+
+/* Remove the objects of a simulator of this name that died without
+ * cleaning up.  Returns 0, or -EEXIST if one is running. */
+static int clear_stale(const char *name, unsigned max_nodes)
+{
+	char obj[128];
+	struct tg_simp_ctl *ctl;
+	int fd, alive = 0;
+
+	tg_simp_obj_name(obj, sizeof(obj), name, -1);
+	fd = shm_open(obj, O_RDONLY, 0);
+	if (fd < 0)
+		return 0;
+	ctl = mmap(NULL, sizeof(*ctl), PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl != MAP_FAILED) {
+		if (ctl->magic == TG_SIMP_MAGIC && ctl->pid > 0 &&
+		    (kill(ctl->pid, 0) == 0 || errno == EPERM))
+			alive = 1;
+		munmap(ctl, sizeof(*ctl));
+	}
+	if (alive)
+		return -EEXIST;
+	shm_unlink(obj);
+	for (unsigned n = 0; n < max_nodes; n++) {
+		tg_simp_obj_name(obj, sizeof(obj), name, (int)n);
+		shm_unlink(obj);
+	}
+	return 0;
+}
+
+/* ---- client slots ------------------------------------------------------- */
+
+static struct tg_simp_slot *slot_of(struct tg_sim *sim, unsigned n, unsigned s)
+{
+	return tg_simp_slot(sim->ctl, n, s);
+}
+
+static unsigned resp_room(struct tg_simp_slot *sl)
+{
+	uint64_t used = TG_ATOMIC_LOAD_OWN(&sl->resp_tail) -
+			TG_ATOMIC_LOAD_ACQ(&sl->resp_head);  /* client's head: entries it freed */
+
+	return TG_SIMP_RESP_ENTRIES - (unsigned)used;
+}
+
+/* Post a response; the caller made sure there is room. */
+static void respond(struct tg_simp_slot *sl, uint32_t seq, int err, uint64_t data)
+{
+	uint64_t t = TG_ATOMIC_LOAD_OWN(&sl->resp_tail);
+	struct tg_simp_resp *r = &sl->resp[t & (TG_SIMP_RESP_ENTRIES - 1)];
+
+	r->data = data;
+	r->seq = seq;
+	r->err = err;
+	/* the entry is written before the client can see the new tail */
+	TG_ATOMIC_STORE_REL(&sl->resp_tail, t + 1);
+}
+
+struct drv_io {
+	struct tg_sim *sim;
+	unsigned node;
+};
+
+static void node_qenv(struct tg_sim *sim, unsigned n, struct drv_io *io, struct tg_drv_mmio *mmio,
+		      struct tg_drv_qenv *env);
+
+/* Return slot s of node n to the free pool (its client left or died). */
+static void slot_release(struct tg_sim *sim, unsigned n, unsigned s)
+{
+	struct node *nd = &sim->node[n];
+	struct tg_simp_slot *sl = slot_of(sim, n, s);
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
+
+	if (nd->active & (1u << s))
+		sim->clients--;
+	node_qenv(sim, n, &io, &mmio, &env);
+	tg_drv_queue_destroy_owner(&env, &nd->qt, s);
+	tg_alloc_put_owner(nd->alloc, s);
+	nd->gen[s]++;          /* read answers still on their way get dropped */
+	nd->slot_reads[s] = 0;
+	nd->active &= ~(1u << s);
+	atomic_store_explicit(&sl->req_tail, 0, memory_order_relaxed);
+	atomic_store_explicit(&sl->req_head, 0, memory_order_relaxed);
+	atomic_store_explicit(&sl->resp_tail, 0, memory_order_relaxed);
+	atomic_store_explicit(&sl->resp_head, 0, memory_order_relaxed);
+	sl->flags = 0;
+	atomic_store_explicit(&sl->pid, 0, memory_order_relaxed);
+	/* the reset counters are visible before the slot can be claimed again */
+	TG_ATOMIC_STORE_REL(&sl->state, TG_SIMP_S_FREE);
+}
+
+/* Driver slot: post one single-beat write (the simulator is the producer). */
+static int drv_post(struct tg_sim *sim, unsigned n, uint8_t op, uint64_t addr, uint64_t data)
+{
+	struct tg_simp_slot *sl = slot_of(sim, n, TG_SIMP_DRV_SLOT);
+	uint64_t t = TG_ATOMIC_LOAD_OWN(&sl->req_tail);
+	struct tg_simp_req *r;
+
+	if (t - TG_ATOMIC_LOAD_ACQ(&sl->req_head) >= TG_SIMP_REQ_ENTRIES)
+		return -EAGAIN;
+	r = &sl->req[t & (TG_SIMP_REQ_ENTRIES - 1)];
+	memset(r, 0, sizeof(*r));
+	r->addr = addr;
+	r->data = data;
+	r->op = op;
+	r->strb = 0xff;
+	r->last = 1;
+	r->seq = ++sim->drv_seq;
+	/* entry before tail */
+	TG_ATOMIC_STORE_REL(&sl->req_tail, t + 1);
+	return 0;
+}
+
+static int drv_write(void *arg, uint64_t addr, uint64_t val)
+{
+	struct drv_io *io = arg;
+
+	return drv_post(io->sim, io->node, TG_SIMP_OP_WRITE, addr, val);
+}
+
+static int drv_read(void *arg, uint64_t addr, uint64_t *val)
+{
+	struct drv_io *io = arg;
+	struct tg_simp_slot *sl = slot_of(io->sim, io->node, TG_SIMP_DRV_SLOT);
+	uint64_t h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
+	int rc = drv_post(io->sim, io->node, TG_SIMP_OP_READ, addr, 0);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < DRV_TIMEOUT; i++) {
+		if (TG_ATOMIC_LOAD_ACQ(&sl->resp_tail) != h) {
+			const struct tg_simp_resp *r = &sl->resp[h & (TG_SIMP_RESP_ENTRIES - 1)];
+
+			*val = r->data;
+			rc = r->err;
+			TG_ATOMIC_STORE_REL(&sl->resp_head, h + 1);
+			return rc;
+		}
+		tg_sim_step(io->sim, 1);
+	}
+	return -ETIMEDOUT;
+}
+
+/* The queue code's view of node n: posted writes through the driver
+ * slot, the node's memory and allocator.  io and mmio are filled too. */
+static void node_qenv(struct tg_sim *sim, unsigned n, struct drv_io *io, struct tg_drv_mmio *mmio,
+		      struct tg_drv_qenv *env)
+{
+	*io = (struct drv_io){ sim, n };
+	*mmio = (struct tg_drv_mmio){ drv_read, drv_write, io };
+	*env = (struct tg_drv_qenv){ mmio, sim->node[n].mem, sim->cfg.mem_size,
+				     sim->node[n].alloc };
+}
+
+/* Interrupt handler of node n, run every cycle while its irq is high or a
+ * status read is out.  It never waits: the IRQ_STATUS read goes through
+ * the driver slot like any MMIO and is picked up when it answers. */
+static void irq_service(struct tg_sim *sim, unsigned n)
+{
+	struct node *nd = &sim->node[n];
+	struct tg_simp_slot *sl = slot_of(sim, n, TG_SIMP_DRV_SLOT);
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
+	struct tg_simp_qnode *qn = tg_simp_qnode(sim->ctl, n);
+	uint64_t h, st;
+	uint32_t woke = 0;
+
+	if (nd->irq_state == IRQ_IDLE) {
+		if (drv_post(sim, n, TG_SIMP_OP_READ, tg_bar_csr_addr(TG_CSR_REG_IRQ_STATUS), 0) == 0)
+			nd->irq_state = IRQ_WAIT;
+		return;
+	}
+	h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
+	if (TG_ATOMIC_LOAD_ACQ(&sl->resp_tail) == h)  /* the answer's entry is written */
+		return;
+	st = sl->resp[h & (TG_SIMP_RESP_ENTRIES - 1)].data & nd->qt.irq_mask;
+	/* entry read: hand it back */
+	TG_ATOMIC_STORE_REL(&sl->resp_head, h + 1);
+	if (!st) {
+		nd->irq_state = IRQ_IDLE;
+		return;
+	}
+	node_qenv(sim, n, &io, &mmio, &env);
+	tg_drv_queue_irq(&env, &nd->qt, st, &woke);
+	for (unsigned i = 0; woke && i < 16; i++) {
+		if (!(woke & (1u << i)))
+			continue;
+		/* waiters re-check the queue after seeing the new count */
+		TG_ATOMIC_ADD_REL(&qn->wake[i], 1u);
+		syscall(SYS_futex, &qn->wake[i], FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+	/* the clearing writes are ahead of this read in the driver slot:
+	 * its answer shows only causes raised since */
+	if (drv_post(sim, n, TG_SIMP_OP_READ, tg_bar_csr_addr(TG_CSR_REG_IRQ_STATUS), 0))
+		nd->irq_state = IRQ_IDLE;
+}
+
+/* Driver calls about queues from client slot s of node n.  Returns 1 if
+ * the call is answered with (err, data). */
+static int queue_call(struct tg_sim *sim, unsigned n, unsigned s, const struct tg_simp_req *r,
+		      int *err, uint64_t *data)
+{
+	struct node *nd = &sim->node[n];
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
+	uint64_t pa = 0;
+	unsigned idx = 0;
+
+	node_qenv(sim, n, &io, &mmio, &env);
+	*data = 0;
+	switch (r->op) {
+	case TG_SIMP_OP_QCREATE:
+		*err = tg_drv_queue_create(&env, &nd->qt, (unsigned)(r->addr & 0xffu),
+					   (unsigned)(r->addr >> 8 & 0xffu), s, &pa, &idx);
+		*data = pa | (uint64_t)idx << 32;
+		return 1;
+	case TG_SIMP_OP_QDESTROY:
+		*err = tg_drv_queue_destroy(&env, &nd->qt, r->addr, s);
+		return 1;
+	case TG_SIMP_OP_QGROW:
+		*err = tg_drv_queue_grow(&env, &nd->qt, r->addr);
+		/* the table index: attached consumers wait on its counter */
+		*data = (uint64_t)tg_drv_queue_find(&nd->qt, r->addr) & 15u;
+		return 1;
+	case TG_SIMP_OP_QARM:
+		*err = tg_drv_queue_arm(&env, &nd->qt, r->addr);
+		return *err != 0;
+	default:  /* TG_SIMP_OP_QFREEBUF */
+		*err = tg_drv_queue_freebuf(&env, &nd->qt, r->addr, r->data);
+		return *err != 0;
+	}
+}
+
+/* Look at the client slots: open new ones, close those that left. */
+static void scan_slots(struct tg_sim *sim)
+{
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		struct node *nd = &sim->node[n];
+
+		for (unsigned s = 0; s < TG_SIMP_CTX_SLOTS; s++) {
+			struct tg_simp_slot *sl = slot_of(sim, n, s);
+			uint32_t st = TG_ATOMIC_LOAD_ACQ(&sl->state);  /* then read pid/flags */
+
+			if (st == TG_SIMP_S_ATTACH) {
+				struct drv_io io = { sim, n };
+				struct tg_drv_mmio mmio = { drv_read, drv_write, &io };
+
+				nd->gen[s]++;
+				nd->slot_reads[s] = 0;
+				nd->active |= 1u << s;
+				sim->clients++;
+				/* the driver slot goes first, so this reaches the
+				 * NIC before anything of the new client */
+				tg_drv_ctx_open(&mmio, s);
+				TG_ATOMIC_STORE_REL(&sl->state, TG_SIMP_S_ACTIVE);
+			} else if (st == TG_SIMP_S_CLOSING &&
+				   TG_ATOMIC_LOAD_ACQ(&sl->req_tail) ==
+				   TG_ATOMIC_LOAD_OWN(&sl->req_head)) {
+				slot_release(sim, n, s);  /* drained: posted writes went out */
+			}
+		}
+	}
+}
+
+int tg_sim_reap(struct tg_sim *sim)
+{
+	int freed = 0;
+
+	if (!sim)
+		return 0;
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		for (unsigned s = 0; s < TG_SIMP_CTX_SLOTS; s++) {
+			struct tg_simp_slot *sl = slot_of(sim, n, s);
+			uint32_t st = TG_ATOMIC_LOAD_ACQ(&sl->state);
+			int32_t pid = atomic_load_explicit(&sl->pid, memory_order_relaxed);
+
+			/* a closing slot drains its posted writes first (scan_slots) */
+			if (st == TG_SIMP_S_FREE || st == TG_SIMP_S_CLOSING || pid <= 0)
+				continue;
+			if (kill(pid, 0) == 0 || errno != ESRCH)
+				continue;
+			slot_release(sim, n, s);
+			freed++;
+		}
+	}
+	return freed;
+}
+
+/* ---- host-port driver --------------------------------------------------- */
+
+/* Check a client's beat against the host-port rules and the client's
+ * rights; stamp its context into data-window addresses. */
+static int check_beat(unsigned s, uint32_t flags, struct beat *b)
+{
+	uint64_t off, own;
+
+	if (b->addr & 7u || b->addr >> TG_BAR_ADDR_BITS)
+		return -EINVAL;
+	if (tg_bar_win(b->addr) > TG_WIN_CAS)
+		return -EINVAL;
+	if (s == TG_SIMP_DRV_SLOT)
+		return 0;
+	if (tg_bar_win(b->addr) != TG_WIN_CTRL) {
+		/* data windows: the NIC checks rights by this field */
+		b->addr = (b->addr & ~(TG_BAR_FIELD_MASK(TG_BAR_CTX_BITS) << TG_BAR_CTX_SHIFT)) |
+			  (uint64_t)s << TG_BAR_CTX_SHIFT;
+		return 0;
+	}
+	off = b->addr & TG_BAR_FIELD_MASK(TG_BAR_WIN_SHIFT);
+	own = TG_CTRL_CTX_BASE + s * TG_PAGE_SIZE;
+	if (off >= own && off < own + TG_PAGE_SIZE)
+		return 0;           /* own context page */
+	if (off - TG_CTRL_CSR_BASE < TG_PAGE_SIZE) {  /* unsigned: also off >= base */
+		if (flags & TG_SIMP_F_DRIVER)
+			return 0;
+		/* identity is readable by all, like PCI config space */
+		if (!b->write && off == TG_CTRL_CSR_BASE + TG_CSR_REG_ID)
+			return 0;
+	}
+	return -EPERM;
+}
+
+/* Take the next burst of slot s into the node's host-port driver, or serve
+ * its driver calls.  Returns 1 if a burst was loaded. */
+static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
+{
+	struct node *nd = &sim->node[n];
+	struct tg_simp_slot *sl = slot_of(sim, n, s);
+	uint64_t head = TG_ATOMIC_LOAD_OWN(&sl->req_head);
+	uint64_t tail = TG_ATOMIC_LOAD_ACQ(&sl->req_tail);  /* entries below it are written */
+	unsigned ctrl_ops = 0;
+
+	while (head != tail) {
+		const struct tg_simp_req *r = &sl->req[head & (TG_SIMP_REQ_ENTRIES - 1)];
+		uint32_t seq = r->seq;
+		unsigned nb = 0;
+		int err = 0;
+
+		if (tail - head > TG_SIMP_REQ_ENTRIES)
+			break;                  /* corrupt counters: ignore the slot */
+		/* every path below may answer once, plus the reads in flight */
+		if (resp_room(sl) <= nd->slot_reads[s])
+			break;
+		if (r->op >= TG_SIMP_OP_QCREATE && r->op <= TG_SIMP_OP_QFREEBUF) {
+			uint64_t d;
+
+			if (++ctrl_ops > CTRL_OPS_PER_CYCLE)
+				break;
+			if (queue_call(sim, n, s, r, &err, &d))
+				respond(sl, seq, err, d);
+			head++;
+			/* consumed: the client may reuse the entry */
+			TG_ATOMIC_STORE_REL(&sl->req_head, head);
+			/* the CSR writes the call posted on the driver slot go to
+			 * the host port before this client's next request */
+			return 0;
+		}
+		if (r->op == TG_SIMP_OP_ALLOC || r->op == TG_SIMP_OP_FREE) {
+			uint64_t pa = 0;
+
+			if (++ctrl_ops > CTRL_OPS_PER_CYCLE)
+				break;
+			if (r->op == TG_SIMP_OP_ALLOC) {
+				err = tg_alloc_get(nd->alloc, r->addr, r->data, s, &pa);
+				respond(sl, seq, err, pa);
+			} else {
+				err = tg_alloc_put(nd->alloc, r->addr, s);
+				if (err)
+					respond(sl, seq, err, 0);
+			}
+			head++;
+			/* consumed: the client may reuse the entry */
+			TG_ATOMIC_STORE_REL(&sl->req_head, head);
+			continue;
+		}
+		if (r->op == TG_SIMP_OP_READ) {
+			if (nd->rd_count)
+				break;          /* the NIC takes one read at a time */
+			nd->beats[0] = (struct beat){ .addr = r->addr, .write = 0, .last = 1,
+						      .strb = 0 };
+			nb = 1;
+			if (!r->last)
+				err = -EINVAL;
+		} else if (r->op == TG_SIMP_OP_WRITE) {
+			/* a burst is used only once its last beat is in the ring */
+			for (;;) {
+				const struct tg_simp_req *b =
+					&sl->req[(head + nb) & (TG_SIMP_REQ_ENTRIES - 1)];
+
+				if (head + nb == tail)
+					return 0;  /* incomplete: look again later */
+				if (b->op != TG_SIMP_OP_WRITE) {
+					err = -EINVAL;
+					break;
+				}
+				if (nb < MAX_BURST)
+					nd->beats[nb] = (struct beat){ .addr = b->addr, .data = b->data,
+								       .strb = b->strb, .write = 1,
+								       .last = b->last };
+				nb++;
+				if (b->last)
+					break;
+				if (nb > MAX_BURST) {
+					err = -EINVAL;
+					break;
+				}
+			}
+			if (!err && nb > MAX_BURST)
+				err = -EINVAL;
+			for (unsigned i = 1; !err && i < nb; i++)
+				if (nd->beats[i].addr != nd->beats[0].addr + 8u * i)
+					err = -EINVAL;  /* not consecutive words */
+			if (!err && (nd->beats[0].addr >> 6) != (nd->beats[nb - 1].addr >> 6))
+				err = -EINVAL;          /* crosses a 64-byte block */
+		} else {
+			nb = 1;
+			err = -EINVAL;
+		}
+		for (unsigned i = 0; !err && i < nb; i++)
+			err = check_beat(s, sl->flags, &nd->beats[i]);
+		head += nb;
+		/* consumed (copied into the driver): the client may reuse them */
+		TG_ATOMIC_STORE_REL(&sl->req_head, head);
+		if (err) {
+			nd->st.host_rejects++;
+			respond(sl, seq, err, 0);
+			continue;
+		}
+		nd->nbeats = nb;
+		nd->cur = 0;
+		nd->owner = s;
+		nd->owner_gen = nd->gen[s];
+		nd->owner_seq = seq;
+		return 1;
+	}
+	return 0;
+}
+
+/* Give the host port its next burst: the driver slot first, then the
+ * clients round robin. */
+static void feed_host_port(struct tg_sim *sim, unsigned n)
+{
+	struct node *nd = &sim->node[n];
+	uint32_t act = nd->active;
+
+	if (nd->cur < nd->nbeats || !act)
+		return;
+	if ((act & (1u << TG_SIMP_DRV_SLOT)) && take_from_slot(sim, n, TG_SIMP_DRV_SLOT))
+		return;
+	for (unsigned i = 0; i < TG_SIMP_CTX_SLOTS; i++) {
+		unsigned s = (nd->rr + i) % TG_SIMP_CTX_SLOTS;
+
+		if ((act & (1u << s)) && take_from_slot(sim, n, s)) {
+			nd->rr = (s + 1) % TG_SIMP_CTX_SLOTS;
+			return;
+		}
+	}
+}
+
+static void host_resp(struct tg_sim *sim, unsigned n, uint64_t rdata)
+{
+	struct node *nd = &sim->node[n];
+	struct rd_entry *e;
+
+	if (!nd->rd_count) {
+		nd->st.proto_errors++;  /* an answer nobody asked for */
+		return;
+	}
+	e = &nd->rd[nd->rd_head];
+	nd->rd_head = (nd->rd_head + 1) % RDQ;
+	nd->rd_count--;
+	if (e->gen != nd->gen[e->slot])
+		return;                  /* its client is gone */
+	nd->slot_reads[e->slot]--;
+	respond(slot_of(sim, n, e->slot), e->seq, 0, rdata);
+}
+
+/* ---- the clock ---------------------------------------------------------- */
+
+static void node_cycle(struct tg_sim *sim, unsigned n)
+{
+	struct node *nd = &sim->node[n];
+	uint64_t now = sim->cycle;
+	struct tg_vnic_in in;
+	struct tg_vnic_out out;
+	const struct beat *b = NULL;
+	int host_fire, mem_fire, tx_fire, rx_fire;
+
+	memset(&in, 0, sizeof(in));
+	in.rst = now < RESET_CYCLES;
+	if (!in.rst) {
+		feed_host_port(sim, n);
+		if (nd->cur < nd->nbeats)
+			b = &nd->beats[nd->cur];
+	}
+	if (b) {
+		in.host_req_valid = 1;
+		in.host_req_write = b->write;
+		in.host_req_addr = b->addr;
+		in.host_req_wdata = b->data;
+		in.host_req_wstrb = b->strb;
+		in.host_req_last = b->last;
+	}
+	in.host_resp_ready = 1;
+	tg_mm_outputs(&nd->mm, now, &in.mem_req_ready, &in.mem_resp_valid, &in.mem_resp_rdata);
+	tg_switch_outputs(sim->sw, n, now, &in.tx_tready, &in.rx_tvalid, &in.rx_tdata,
+			  &in.rx_tkeep, &in.rx_tlast);
+
+	tg_vnic_settle(nd->nic, &in, &out, now);
+	host_fire = in.host_req_valid && out.host_req_ready;
+	mem_fire = out.mem_req_valid && in.mem_req_ready;
+	tx_fire = out.tx_tvalid && in.tx_tready;
+	rx_fire = in.rx_tvalid && out.rx_tready;
+	tg_vnic_posedge(nd->nic, now);
+	nd->irq = out.irq;
+	if (in.rst)
+		goto out;
+
+	/* a valid the NIC raised stays up, with the same payload, until taken */
+	if (nd->prev.mem_req_valid && !nd->prev_mem_fire &&
+	    (!out.mem_req_valid || out.mem_req_addr != nd->prev.mem_req_addr ||
+	     out.mem_req_write != nd->prev.mem_req_write))
+		nd->st.proto_errors++;
+	if (nd->prev.tx_tvalid && !nd->prev_tx_fire &&
+	    (!out.tx_tvalid || out.tx_tdata != nd->prev.tx_tdata))
+		nd->st.proto_errors++;
+	nd->prev = out;
+	nd->prev_mem_fire = (uint8_t)mem_fire;
+	nd->prev_tx_fire = (uint8_t)tx_fire;
+
+	if (host_fire) {
+		if (b->write) {
+			nd->st.host_writes++;
+		} else {
+			struct rd_entry *e = &nd->rd[(nd->rd_head + nd->rd_count) % RDQ];
+
+			nd->st.host_reads++;
+			*e = (struct rd_entry){ nd->owner, nd->owner_gen, nd->owner_seq };
+			nd->rd_count++;
+			nd->slot_reads[nd->owner]++;
+		}
+		nd->cur++;
+	}
+	if (out.host_resp_valid)
+		host_resp(sim, n, out.host_resp_rdata);
+	if (mem_fire) {
+		if (out.mem_req_addr & 7u)
+			nd->st.proto_errors++;
+		tg_mm_accept(&nd->mm, now, out.mem_req_write, out.mem_req_addr,
+			     out.mem_req_wdata, out.mem_req_wstrb);
+	}
+	if (tx_fire && tg_switch_tx_beat(sim->sw, n, now, out.tx_tdata, out.tx_tkeep,
+					 out.tx_tlast))
+		nd->st.proto_errors++;
+	if (rx_fire)
+		tg_switch_rx_fire(sim->sw, n);
+out:
+	return;
+}
+
+int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
+{
+	if (!sim)
+		return -EINVAL;
+	while (ncycles--) {
+		if (sim->cycle % SCAN_INTERVAL == 0)
+			scan_slots(sim);
+		for (unsigned n = 0; n < sim->nodes; n++)
+			node_cycle(sim, n);
+		tg_switch_advance(sim->sw, sim->cycle);
+		for (unsigned n = 0; n < sim->nodes; n++)
+			if (sim->node[n].irq || sim->node[n].irq_state != IRQ_IDLE)
+				irq_service(sim, n);
+		sim->cycle++;
+		/* a clock for clients (tg_cycles): a plain counter, no data
+		 * is published with it */
+		TG_ATOMIC_STORE_CLOCK(&sim->ctl->cycles, sim->cycle);
+	}
+	return 0;
+}
+
+/* ---- creation ----------------------------------------------------------- */
+
+static int vcd_name(char *buf, size_t n, const char *path, unsigned node)
+{
+	const char *pct = strstr(path, "%u");
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	int len;
+
+	if (pct)
+		len = snprintf(buf, n, "%.*s%u%s", (int)(pct - path), path, node, pct + 2);
+	else if (dot && (!slash || dot > slash))
+		len = snprintf(buf, n, "%.*s.%u%s", (int)(dot - path), path, node, dot);
+	else
+		len = snprintf(buf, n, "%s.%u", path, node);
+	return len < 0 || (size_t)len >= n ? -ENAMETOOLONG : 0;
+}
+
+static int check_config(const struct tg_sim_config *c)
+{
+	if (c->nodes < 1 || c->nodes > TG_SIM_MAX_NODES)
+		return -EINVAL;
+	if (c->mem_size < 2 * TG_DRV_GRAN || c->mem_size % TG_DRV_GRAN ||
+	    c->mem_size >= (1ULL << TG_PADDR_BITS))
+		return -EINVAL;
+	if (!c->mem_lat_min || c->mem_lat_max < c->mem_lat_min || c->mem_lat_max > 100000)
+		return -EINVAL;
+	if (c->mem_stall_pct > 99 || c->tx_stall_pct > 99 || c->drop_pct > 100 ||
+	    c->corrupt_pct > 100)
+		return -EINVAL;
+	if (!c->link_bytes_per_cycle || c->link_bytes_per_cycle > 64 ||
+	    c->link_overhead_bytes < 8 || c->link_latency > 1000000)
+		return -EINVAL;
+	if (!c->ps_per_cycle)
+		return -EINVAL;
+	if (c->shm_name && (!*c->shm_name || strlen(c->shm_name) >= TG_SIMP_NAME_MAX ||
+			    strchr(c->shm_name, '/')))
+		return -EINVAL;
+	return 0;
+}
+
+struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
+{
+	struct tg_sim *sim;
+	char obj[128], path[4096];
+	int err = 0, rc;
+
+	if (!cfg || (rc = check_config(cfg))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		return NULL;
+	sim->cfg = *cfg;
+	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */
+	sim->cfg.vcd_path = NULL;
+	sim->cfg.shm_name = NULL;
+	sim->nodes = cfg->nodes;
+	sim->node = calloc(cfg->nodes, sizeof(*sim->node));
+	if (!sim->node) {
+		err = ENOMEM;
+		goto fail;
+	}
+	if (cfg->shm_name) {
+		snprintf(sim->name, sizeof(sim->name), "%s", cfg->shm_name);
+		rc = clear_stale(sim->name, TG_SIM_MAX_NODES);
+		if (rc) {
+			err = -rc;
+			goto fail;
+		}
+		sim->shared = 1;
+	}
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		struct node *nd = &sim->node[n];
+
+		tg_simp_obj_name(obj, sizeof(obj), sim->name, (int)n);
+		nd->mem = map_region(sim->shared ? obj : NULL, cfg->mem_size, &err);
+		if (!nd->mem)
+			goto fail;
+		tg_mm_init(&nd->mm, nd->mem, cfg->mem_size, cfg->mem_lat_min, cfg->mem_lat_max,
+			   cfg->mem_stall_pct, tg_rng_seed(cfg->seed, n, 1));
+		/* page 0 stays unallocated so that paddr 0 is never a buffer */
+		nd->alloc = tg_alloc_create(TG_DRV_GRAN, cfg->mem_size - TG_DRV_GRAN, TG_DRV_GRAN);
+		if (!nd->alloc) {
+			err = errno;
+			goto fail;
+		}
+		if (cfg->vcd_path && (rc = vcd_name(path, sizeof(path), cfg->vcd_path, n))) {
+			err = -rc;
+			goto fail;
+		}
+		nd->nic = tg_vnic_new(n, cfg->vcd_path ? path : NULL, cfg->ps_per_cycle);
+		if (!nd->nic) {
+			err = errno;
+			goto fail;
+		}
+		nd->active = 1u << TG_SIMP_DRV_SLOT;
+	}
+	sim->sw = tg_switch_create(sim->nodes, cfg->link_bytes_per_cycle, cfg->link_latency,
+				   cfg->link_overhead_bytes, cfg->tx_stall_pct, cfg->ps_per_cycle,
+				   tg_rng_seed(cfg->seed, 0, 2), cfg->pcap_path);
+	if (!sim->sw) {
+		err = errno;
+		goto fail;
+	}
+	tg_sim_set_faults(sim, cfg->drop_pct, cfg->corrupt_pct);
+	sim->ctl_bytes = tg_simp_ctl_bytes(sim->nodes);
+	tg_simp_obj_name(obj, sizeof(obj), sim->name, -1);
+	/* the control object is created last: its existence means the
+	 * memories exist; its ready flag that everything works */
+	sim->ctl = map_region(sim->shared ? obj : NULL, sim->ctl_bytes, &err);
+	if (!sim->ctl)
+		goto fail;
+	sim->ctl->version = TG_SIMP_VERSION;
+	sim->ctl->nodes = sim->nodes;
+	sim->ctl->mem_size = cfg->mem_size;
+	sim->ctl->ps_per_cycle = cfg->ps_per_cycle;
+	sim->ctl->pid = sim->shared ? (int32_t)getpid() : 0;
+	sim->ctl->slot_offset = (sizeof(struct tg_simp_ctl) + 4095u) & ~(uint64_t)4095u;
+	sim->ctl->slot_size = sizeof(struct tg_simp_slot);
+	sim->ctl->qnode_offset = tg_simp_qnode_offset(sim->nodes);
+	snprintf(sim->ctl->name, sizeof(sim->ctl->name), "%s", sim->name);
+	sim->ctl->magic = TG_SIMP_MAGIC;
+
+	/* reset, then bring every NIC up as its driver would */
+	tg_sim_step(sim, RESET_CYCLES);
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		struct drv_io io = { sim, n };
+		struct tg_drv_mmio mmio = { drv_read, drv_write, &io };
+
+		rc = tg_drv_probe(&mmio, n, cfg->mem_size, NULL);
+		if (rc) {
+			err = -rc;
+			goto fail;
+		}
+	}
+	/* everything above is visible before a client can see ready */
+	TG_ATOMIC_STORE_REL(&sim->ctl->ready, 1u);
+	return sim;
+
+fail:
+	tg_sim_destroy(sim);
+	errno = err ? err : ENOMEM;
+	return NULL;
+}
+
+void tg_sim_destroy(struct tg_sim *sim)
+{
+	char obj[128];
+
+	if (!sim)
+		return;
+	if (sim->ctl) {
+		/* clients waiting on us give up */
+		TG_ATOMIC_STORE_REL(&sim->ctl->stopping, 1u);
+		if (sim->shared) {
+			tg_simp_obj_name(obj, sizeof(obj), sim->name, -1);
+			shm_unlink(obj);
+		}
+		munmap(sim->ctl, sim->ctl_bytes);
+	}
+	tg_switch_destroy(sim->sw);
+	for (unsigned n = 0; sim->node && n < sim->nodes; n++) {
+		struct node *nd = &sim->node[n];
+
+		tg_vnic_free(nd->nic);
+		tg_alloc_destroy(nd->alloc);
+		if (nd->mem) {
+			munmap(nd->mem, sim->cfg.mem_size);
+			if (sim->shared) {
+				tg_simp_obj_name(obj, sizeof(obj), sim->name, (int)n);
+				shm_unlink(obj);
+			}
+		}
+	}
+	free(sim->node);
+	free(sim);
+}
+
+uint64_t tg_sim_cycles(const struct tg_sim *sim)
+{
+	return sim ? sim->cycle : 0;
+}
+
+unsigned tg_sim_nodes(const struct tg_sim *sim)
+{
+	return sim ? sim->nodes : 0;
+}
+
+uint8_t *tg_sim_mem(struct tg_sim *sim, unsigned node)
+{
+	return sim && node < sim->nodes ? sim->node[node].mem : NULL;
+}
+
+uint64_t tg_sim_mem_size(const struct tg_sim *sim)
+{
+	return sim ? sim->cfg.mem_size : 0;
+}
+
+int tg_sim_set_faults(struct tg_sim *sim, unsigned drop_pct, unsigned corrupt_pct)
+{
+	if (!sim || drop_pct > 100 || corrupt_pct > 100)
+		return -EINVAL;
+	sim->sw->drop_pct = drop_pct;
+	sim->sw->corrupt_pct = corrupt_pct;
+	return 0;
+}
+
+unsigned tg_sim_clients(const struct tg_sim *sim)
+{
+	return sim ? sim->clients : 0;
+}
+
+void *__tg_sim_ctl(struct tg_sim *sim)
+{
+	return sim ? sim->ctl : NULL;
+}
+
+static void add_stats(struct tg_sim_stats *a, const struct tg_sim_stats *b)
+{
+	a->tx_frames += b->tx_frames;
+	a->tx_bytes += b->tx_bytes;
+	a->rx_frames += b->rx_frames;
+	a->drop_unknown += b->drop_unknown;
+	a->drop_malformed += b->drop_malformed;
+	a->drop_injected += b->drop_injected;
+	a->corrupt_injected += b->corrupt_injected;
+	a->mem_reads += b->mem_reads;
+	a->mem_writes += b->mem_writes;
+	a->mem_oob += b->mem_oob;
+	a->proto_errors += b->proto_errors;
+	a->host_rejects += b->host_rejects;
+	a->host_reads += b->host_reads;
+	a->host_writes += b->host_writes;
+}
+
+int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st)
+{
+	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		const struct tg_drv_qtable *t = &sim->node[n].qt;
+
+		if (node != TG_SIM_ALL_NODES && node != n)
+			continue;
+		st->overflows += t->overflows;
+		st->grows += t->grows;
+		st->full_marks += t->full_marks;
+		st->reopens += t->reopens;
+		st->notifies += t->notifies;
+	}
+	return 0;
+}
+
+int tg_sim_get_stats(const struct tg_sim *sim, unsigned node, struct tg_sim_stats *st)
+{
+	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		const struct node *nd = &sim->node[n];
+		const struct tg_sw_port *pt = &sim->sw->port[n];
+		struct tg_sim_stats s = nd->st;
+
+		if (node != TG_SIM_ALL_NODES && node != n)
+			continue;
+		s.tx_frames = pt->tx_frames;
+		s.tx_bytes = pt->tx_bytes;
+		s.rx_frames = pt->rx_frames;
+		s.drop_unknown = pt->drop_unknown;
+		s.drop_malformed = pt->drop_malformed;
+		s.drop_injected = pt->drop_injected;
+		s.corrupt_injected = pt->corrupt_injected;
+		s.mem_reads = nd->mm.reads;
+		s.mem_writes = nd->mm.writes;
+		s.mem_oob = nd->mm.oob;
+		add_stats(st, &s);
+	}
+	return 0;
+}

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Switch model: links with latency and bandwidth, forwarding by destination MAC, pcap output. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tg/tg_hw.h"
+#include "tg_rng.h"
+#include "tg_switch.h"
+
+#define PREAMBLE_BYTES  8u   /* preamble + SFD, before the first frame byte */
+
+/*
+ * Time on a link is counted in byte-times (cycle * bpc).  A frame occupies
+ * its link for overhead + len byte-times: PREAMBLE_BYTES before its first
+ * byte, the rest (inter-frame gap) after its last.  Byte k of a frame whose
+ * first byte starts at byte-time d has fully arrived at the far end of the
+ * cable in cycle ceil((d + k + 1) / bpc) + latency.
+ */
+
+static uint64_t cdiv(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+static void fifo_push(struct tg_sw_fifo *f, struct tg_sw_frame *fr)
+{
+	fr->next = NULL;
+	if (f->tail)
+		f->tail->next = fr;
+	else
+		f->head = fr;
+	f->tail = fr;
+}
+
+static struct tg_sw_frame *fifo_pop(struct tg_sw_fifo *f)
+{
+	struct tg_sw_frame *fr = f->head;
+
+	if (fr) {
+		f->head = fr->next;
+		if (!f->head)
+			f->tail = NULL;
+	}
+	return fr;
+}
+
+static void fifo_free(struct tg_sw_fifo *f)
+{
+	struct tg_sw_frame *fr;
+
+	while ((fr = fifo_pop(f)))
+		free(fr);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void pcap_header(FILE *f)
+{
+	uint8_t h[24];
+
+	put_le32(h, 0xa1b23c4du);         /* classic pcap, nanosecond timestamps */
+	h[4] = 2; h[5] = 0; h[6] = 4; h[7] = 0;   /* version 2.4 */
+	put_le32(h + 8, 0);               /* thiszone */
+	put_le32(h + 12, 0);              /* sigfigs */
+	put_le32(h + 16, 65535);          /* snaplen */
+	put_le32(h + 20, 1);              /* LINKTYPE_ETHERNET */
+	fwrite(h, 1, sizeof(h), f);
+}
+
+static void pcap_record(struct tg_switch *sw, uint64_t cycle, const uint8_t *data, unsigned len)
+{
+	uint64_t ns = cycle * sw->ps_per_cycle / 1000u;
+	uint8_t h[16];
+
+	put_le32(h, (uint32_t)(ns / 1000000000u));
+	put_le32(h + 4, (uint32_t)(ns % 1000000000u));
+	put_le32(h + 8, len);
+	put_le32(h + 12, len);
+	fwrite(h, 1, sizeof(h), sw->pcap);
+	fwrite(data, 1, len, sw->pcap);
+	/* readable while the simulator runs (tcpdump -r on a live capture) */
+	fflush(sw->pcap);
+}
+
+struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, unsigned latency,
+				   unsigned overhead, unsigned tx_stall_pct, unsigned ps_per_cycle,
+				   uint64_t seed, const char *pcap_path)
+{
+	struct tg_switch *sw;
+
+	if (!nports || !bytes_per_cycle || overhead < PREAMBLE_BYTES || tx_stall_pct > 99) {
+		errno = EINVAL;
+		return NULL;
+	}
+	sw = calloc(1, sizeof(*sw));
+	if (!sw)
+		return NULL;
+	sw->port = calloc(nports, sizeof(*sw->port));
+	if (!sw->port)
+		goto err_sw;
+	sw->nports = nports;
+	sw->bpc = bytes_per_cycle;
+	sw->latency = latency;
+	sw->overhead = overhead;
+	sw->tx_stall_pct = tx_stall_pct;
+	sw->ps_per_cycle = ps_per_cycle;
+	sw->rng = seed;
+	if (pcap_path) {
+		sw->pcap = fopen(pcap_path, "wb");
+		if (!sw->pcap)
+			goto err_port;
+		pcap_header(sw->pcap);
+	}
+	return sw;
+
+err_port:
+	free(sw->port);
+err_sw:
+	free(sw);
+	return NULL;
+}
+
+void tg_switch_destroy(struct tg_switch *sw)
+{
+	if (!sw)
+		return;
+	for (unsigned p = 0; p < sw->nports; p++) {
+		fifo_free(&sw->port[p].transit);
+		fifo_free(&sw->port[p].egress);
+	}
+	if (sw->pcap)
+		fclose(sw->pcap);
+	free(sw->port);
+	free(sw);
+}
+
+/* Byte-time of the last byte of beat `beat` of fr, plus one. */
+static uint64_t beat_end_b(const struct tg_sw_frame *fr, unsigned beat)
+{
+	unsigned last = beat * 8u + 7u;
+
+	if (last >= fr->len)
+		last = fr->len - 1;
+	return fr->data_b + last + 1;
+}
+
+void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *tx_tready,
+		       uint8_t *rx_tvalid, uint64_t *rx_tdata, uint8_t *rx_tkeep,
+		       uint8_t *rx_tlast)
+{
+	struct tg_sw_port *pt = &sw->port[p];
+	struct tg_sw_frame *fr = pt->egress.head;
+	uint64_t backlog_end = pt->in_frame ? pt->cursor_b : pt->free_b + PREAMBLE_BYTES;
+
+	/* the MAC holds at most one beat beyond what the wire has sent */
+	*tx_tready = backlog_end <= now * sw->bpc + 8u &&
+		     !tg_rng_pct(&sw->rng, sw->tx_stall_pct);
+
+	*rx_tvalid = 0;
+	*rx_tdata = 0;
+	*rx_tkeep = 0;
+	*rx_tlast = 0;
+	if (fr && cdiv(beat_end_b(fr, pt->rx_beat), sw->bpc) + sw->latency <= now) {
+		unsigned off = pt->rx_beat * 8u, n = fr->len - off;
+		uint64_t d = 0;
+
+		if (n > 8)
+			n = 8;
+		for (unsigned i = 0; i < n; i++)
+			d |= (uint64_t)fr->data[off + i] << (8 * i);
+		*rx_tvalid = 1;
+		*rx_tdata = d;
+		*rx_tkeep = (uint8_t)((1u << n) - 1u);
+		*rx_tlast = off + n == fr->len;
+	}
+}
+
+void tg_switch_rx_fire(struct tg_switch *sw, unsigned p)
+{
+	struct tg_sw_port *pt = &sw->port[p];
+	struct tg_sw_frame *fr = pt->egress.head;
+
+	if (!fr)
+		return;
+	if (++pt->rx_beat * 8u >= fr->len) {
+		free(fifo_pop(&pt->egress));
+		pt->rx_beat = 0;
+		pt->rx_frames++;
+	}
+}
+
+/* Destination node of a frame, or -1 if it is no node of this switch. */
+static int dest_node(const struct tg_switch *sw, const uint8_t *d)
+{
+	unsigned node;
+
+	if (d[0] != (uint8_t)(TG_MAC_OUI >> 16) || d[1] != (uint8_t)(TG_MAC_OUI >> 8) ||
+	    d[2] != (uint8_t)TG_MAC_OUI || d[3] != 0)
+		return -1;
+	node = (unsigned)d[4] << 8 | d[5];
+	return node < sw->nports ? (int)node : -1;
+}
+
+static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
+{
+	struct tg_sw_port *pt = &sw->port[p];
+	struct tg_sw_frame *fr;
+	int dst;
+
+	pt->in_frame = 0;
+	pt->free_b = pt->cursor_b + (sw->overhead - PREAMBLE_BYTES);
+	if (pt->too_long || pt->len < TG_ETH_HDR_BYTES) {
+		pt->drop_malformed++;
+		return;
+	}
+	pt->tx_frames++;
+	pt->tx_bytes += pt->len;
+	if (sw->pcap)
+		pcap_record(sw, now, pt->buf, pt->len);
+	dst = dest_node(sw, pt->buf);
+	if (dst < 0) {
+		pt->drop_unknown++;
+		return;
+	}
+	/* loss and corruption on the way (the capture shows the frame sent) */
+	if (tg_rng_pct(&sw->rng, sw->drop_pct)) {
+		pt->drop_injected++;
+		return;
+	}
+	fr = malloc(sizeof(*fr) + pt->len);
+	if (!fr) {
+		pt->drop_malformed++;
+		return;
+	}
+	memcpy(fr->data, pt->buf, pt->len);
+	if (tg_rng_pct(&sw->rng, sw->corrupt_pct)) {
+		uint64_t bit = tg_rng_next(&sw->rng) % (8u * pt->len);
+
+		fr->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		pt->corrupt_injected++;
+	}
+	fr->len = pt->len;
+	fr->dst = (unsigned)dst;
+	fr->due = cdiv(pt->cursor_b, sw->bpc) + sw->latency;
+	fifo_push(&pt->transit, fr);
+}
+
+int tg_switch_tx_beat(struct tg_switch *sw, unsigned p, uint64_t now, uint64_t tdata,
+		      uint8_t tkeep, int tlast)
+{
+	struct tg_sw_port *pt = &sw->port[p];
+	uint64_t t_b = now * sw->bpc;
+	unsigned n = 0;
+	int bad = 0;
+
+	/* tkeep: all ones, or on the last beat a run of ones from bit 0 */
+	while (n < 8 && (tkeep >> n) & 1u)
+		n++;
+	if ((tkeep >> n) != 0 || n == 0 || (!tlast && n != 8))
+		bad = -1;
+	if (!pt->in_frame) {
+		pt->in_frame = 1;
+		pt->len = 0;
+		pt->too_long = 0;
+		pt->cursor_b = (pt->free_b > t_b ? pt->free_b : t_b) + PREAMBLE_BYTES;
+	} else if (pt->cursor_b < t_b) {
+		pt->cursor_b = t_b;       /* the NIC paused mid-frame */
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (pt->len < TG_SW_MAX_FRAME)
+			pt->buf[pt->len++] = (uint8_t)(tdata >> (8 * i));
+		else
+			pt->too_long = 1;
+	}
+	pt->cursor_b += n;
+	if (tlast)
+		frame_done(sw, p, now);
+	return bad;
+}
+
+void tg_switch_advance(struct tg_switch *sw, uint64_t now)
+{
+	for (unsigned p = 0; p < sw->nports; p++) {
+		struct tg_sw_fifo *tr = &sw->port[p].transit;
+
+		while (tr->head && tr->head->due <= now) {
+			struct tg_sw_frame *fr = fifo_pop(tr);
+			struct tg_sw_port *out = &sw->port[fr->dst];
+			uint64_t start = now * sw->bpc;
+
+			if (out->eg_free_b > start)
+				start = out->eg_free_b;
+			fr->data_b = start + PREAMBLE_BYTES;
+			out->eg_free_b = start + fr->len + sw->overhead;
+			fifo_push(&out->egress, fr);
+		}
+	}
+}

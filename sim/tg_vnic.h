@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* C view of one Verilated tg_nic: set its inputs, settle, read its outputs, clock it. */
+#ifndef TG_VNIC_H
+#define TG_VNIC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Inputs of tg_nic (names follow the ports without the role prefix). */
+struct tg_vnic_in {
+	uint64_t host_req_addr, host_req_wdata;
+	uint64_t mem_resp_rdata;
+	uint64_t rx_tdata;
+	uint8_t rst;
+	uint8_t host_req_valid, host_req_write, host_req_wstrb, host_req_last;
+	uint8_t host_resp_ready;
+	uint8_t mem_req_ready, mem_resp_valid;
+	uint8_t tx_tready;
+	uint8_t rx_tkeep, rx_tvalid, rx_tlast;
+};
+
+/* Outputs of tg_nic. */
+struct tg_vnic_out {
+	uint64_t host_resp_rdata;
+	uint64_t mem_req_addr, mem_req_wdata;
+	uint64_t tx_tdata;
+	uint8_t host_req_ready, host_resp_valid;
+	uint8_t mem_req_valid, mem_req_write, mem_req_wstrb;
+	uint8_t tx_tkeep, tx_tvalid, tx_tlast;
+	uint8_t rx_tready;
+	uint8_t irq;
+};
+
+struct tg_vnic;
+
+/* A NIC with cfg_node_id = node_id.  vcd_path: waveform file or NULL;
+ * ps_per_cycle: clock period for the waveform time axis.  NULL + errno on
+ * failure. */
+struct tg_vnic *tg_vnic_new(unsigned node_id, const char *vcd_path, unsigned ps_per_cycle);
+
+/* Close the waveform and free.  Accepts NULL. */
+void tg_vnic_free(struct tg_vnic *v);
+
+/* First half of cycle `cycle`: clock low, apply `in`, settle the
+ * combinational logic and return the outputs that go with these inputs. */
+void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in, struct tg_vnic_out *out,
+		    uint64_t cycle);
+
+/* Second half: rising clock edge with the same inputs. */
+void tg_vnic_posedge(struct tg_vnic *v, uint64_t cycle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TG_VNIC_H */

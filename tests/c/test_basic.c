@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Test: a two-node cluster comes up, identifies itself, and moves one word each way. */
+#include "tg_test.h"
+
+int main(void)
+{
+	struct tg_sim *sim = t_sim(2);
+	struct tg_dev *a = t_open(sim, 0, TG_OPEN_DRIVER), *b = t_open(sim, 1, 0);
+	struct tg_mr *mr = tg_mr_alloc(b, 4096, TG_ACCESS_ALL);
+	uint64_t v = 0, id = 0;
+	uint8_t *p;
+
+	REQUIRE(mr, "tg_mr_alloc: %s", tg_strerror(-errno));
+	p = tg_mr_ptr(mr);
+	CHECK(tg_check_id(tg_nic_id(a)) == 0, "id %#" PRIx64, tg_nic_id(a));
+	CHECK_RC(tg_csr_read(a, TG_CSR_REG_ID, &id), 0);
+	CHECK(id == tg_nic_id(a), "CSR ID %#" PRIx64 " vs %#" PRIx64, id, tg_nic_id(a));
+	CHECK_RC(tg_csr_read(a, TG_CSR_REG_NODE_ID, &v), 0);
+	CHECK(v == 0, "node id %" PRIu64, v);
+	CHECK_RC(tg_csr_read(a, TG_CSR_REG_MEM_SIZE, &v), 0);
+	CHECK(v == tg_mem_size(a), "MEM_SIZE %" PRIu64, v);
+	CHECK_RC(tg_csr_read(b, TG_CSR_REG_ID, &v), -EPERM);
+	CHECK(tg_node_id(b) == 1 && tg_num_nodes(b) == 2, "node %d of %d", tg_node_id(b),
+	      tg_num_nodes(b));
+
+	v = 0x0123456789abcdefULL;
+	CHECK_RC(tg_write(a, 1, tg_mr_paddr(mr) + 8, &v, 8), 0);
+	CHECK_RC(tg_fence(a, 1), 0);
+	CHECK(memcmp(p + 8, &v, 8) == 0, "remote write not in target memory");
+	v = 0;
+	CHECK_RC(tg_read(a, 1, tg_mr_paddr(mr) + 8, &v, 8), 0);
+	CHECK(v == 0x0123456789abcdefULL, "read back %#" PRIx64, v);
+	printf("cycles: %" PRIu64 "\n", tg_sim_cycles(sim));
+	t_check_sim(sim);
+	tg_mr_free(mr);
+	tg_close(b);
+	tg_close(a);
+	tg_sim_destroy(sim);
+	return t_done("test_basic");
+}

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# Build fragment: the C cluster tests (one program per feature) and the sanitizer run.
+
+CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_write_sizes \
+               test_pattern test_two_writers test_fetch test_fence test_window test_range \
+               test_guard test_badframes test_determinism test_16node test_tgsim \
+               test_enq_basic test_enq_stress test_enq_race test_enq_tgsim
+CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
+CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
+CTEST_DEPS  := tests/c/tg_test.h tests/c/tests.mk
+# test_tgsim starts this simulator (or $TG_SIM_BIN)
+CTEST_DEFS  := -DTG_SIM_BIN='"$(abspath $(BUILD))/bin/tg-sim"'
+
+TEST_PROGS += $(CTEST_PROGS)
+
+.PHONY: test-c test-asan
+test-c: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
+	scripts/run_tests.sh $(CTEST_PROGS)
+
+$(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
+
+$(BUILD)/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG) $(SIM_LIB)
+	@mkdir -p $(@D) $(BUILD)/obj/tests
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		$(CTEST_DEFS) -o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)
+
+# sanitizers: libtg, the simulator's C parts and the tests (the Verilated
+# model itself is not instrumented)
+$(BUILD)/asan/tests/test_tgsim: $(BUILD)/bin/tg-sim
+
+$(BUILD)/asan/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_ALIB)
+	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS)
+
+test-asan: $(CTEST_APROGS)
+	scripts/run_tests.sh $(CTEST_APROGS)
+
+$(BUILD)/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
+$(BUILD)/asan/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
