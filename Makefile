@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
 # Telegraphos NIC: top-level build.  Parts of the tree add their targets
 # through the *.mk fragments included below.
 
@@ -27,7 +28,7 @@ RTL_INCS  := rtl/tg_hw_defs.vh
 # test programs registered by the fragments; each exits 0 pass, 1 fail, 77 skip
 TEST_PROGS :=
 
-.PHONY: all demo test test-fast lint synth-check formal bench waves clean install setup check-defs
+.PHONY: all demo test lint synth-check formal clean install setup check-defs
 
 all:
 
@@ -52,5 +53,12 @@ formal:
 
 clean:
 	rm -rf $(BUILD)
+
+# libraries, public headers and the simulator under $(DESTDIR)$(PREFIX)
+install: $(LIBTG) $(SIM_LIB) $(BUILD)/bin/tg-sim
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tg $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIBTG) $(SIM_LIB) $(DESTDIR)$(PREFIX)/lib
+	install -m 644 include/tg/*.h $(DESTDIR)$(PREFIX)/include/tg
+	install -m 755 $(BUILD)/bin/tg-sim $(DESTDIR)$(PREFIX)/bin
 
 -include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)

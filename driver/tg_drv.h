@@ -57,4 +57,82 @@ int tg_drv_probe(const struct tg_drv_mmio *io, unsigned expect_node, uint64_t me
  * write).  Returns 0 or -errno. */
 int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx);
 
+/* ---- Remote-enqueue queues (driver/tg_queue.c) --------------------------
+ * The driver's view of the NIC's queue table.  The NIC registers are only
+ * ever written (posted); the driver keeps a shadow of what it wrote, so no
+ * handler below waits for the host port (docs/enqueue.md, host-port
+ * hazard).  Not thread-safe: the owner (the simulator) serializes calls;
+ * concurrency with dequeuers goes through the flags word of each queue. */
+
+struct tg_drv_queue {
+	uint64_t base;          /* first buffer's paddr; 0: entry free */
+	uint32_t owner;         /* allocator owner of every buffer of the queue */
+	uint8_t log2, elog2;    /* buffer and entry size */
+	uint8_t closed;         /* the NIC holds the queue full (QCFG_FULL) */
+	uint8_t rsvd;
+};
+
+struct tg_drv_qtable {
+	struct tg_drv_queue q[16];
+	uint64_t irq_mask;      /* shadow of IRQ_MASK */
+	/* statistics */
+	uint64_t overflows;     /* overflow causes handled */
+	uint64_t grows;         /* buffers added (overflow or grow request) */
+	uint64_t full_marks;    /* overflows met with QF_DNP set: QF_FULL marked */
+	uint64_t reopens;       /* queues reopened without a new buffer */
+	uint64_t notifies;      /* notification causes handled */
+};
+
+/* What the platform gives the queue code: posted MMIO writes, the node's
+ * host memory as the CPU sees it, and its allocator. */
+struct tg_drv_qenv {
+	const struct tg_drv_mmio *io;
+	uint8_t *mem;
+	uint64_t mem_size;
+	struct tg_alloc *alloc;
+};
+
+/* Create a queue: a buffer of 2^log2 bytes (TG_Q_MIN_LOG2..TG_Q_MAX_LOG2)
+ * aligned to its size, entries of 2^elog2 bytes (3..6), header
+ * initialised, a free table entry programmed and enabled, its interrupt
+ * causes unmasked.  Returns 0 with *paddr and *idx, -EINVAL, -ENOSPC (table
+ * full) or -ENOMEM. */
+int tg_drv_queue_create(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, unsigned log2,
+			unsigned elog2, uint32_t owner, uint64_t *paddr, unsigned *idx);
+
+/* Disable the queue whose first buffer is paddr and free all its buffers.
+ * owner must be the creator's (-EPERM otherwise); -ENOENT for no queue. */
+int tg_drv_queue_destroy(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
+			 uint64_t paddr, uint32_t owner);
+
+/* Destroy every queue of `owner` (its process left).  Returns how many. */
+unsigned tg_drv_queue_destroy_owner(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
+				    uint32_t owner);
+
+/* Handle the causes in IRQ_STATUS value `st` (already masked): overflow of
+ * queue i (grow, or mark QF_FULL if a dequeue is in progress), notification
+ * of queue i (*notified gets bit i set).  Clears every cause it handled
+ * (posted).  Returns 0 or -errno of a failed write. */
+int tg_drv_queue_irq(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uint64_t st,
+		     uint32_t *notified);
+
+/* Grow request (a dequeuer found QF_FULL): if the NIC holds the queue
+ * closed, move its entries to a new buffer (or, if the first buffer has
+ * room again, simply reopen it).  Nothing to do for an open queue.
+ * Returns 0, -ENOENT, or -EBUSY (never: a dequeuer holding QF_DNP gets
+ * QF_FULL marked again and asks once more). */
+int tg_drv_queue_grow(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uint64_t paddr);
+
+/* Arm queue paddr's notification (QARM).  Returns 0, -ENOENT. */
+int tg_drv_queue_arm(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uint64_t paddr);
+
+/* Free buffer buf that a dequeuer unlinked from queue paddr.  Returns 0,
+ * -ENOENT (no such queue), -EINVAL (buf is the first buffer or not one
+ * of the queue's owner). */
+int tg_drv_queue_freebuf(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
+			 uint64_t paddr, uint64_t buf);
+
+/* Table index of the queue whose first buffer is paddr, or -ENOENT. */
+int tg_drv_queue_find(const struct tg_drv_qtable *t, uint64_t paddr);
+
 #endif /* TG_DRV_H */

@@ -9,7 +9,7 @@ all: $(EX_DEMO)
 $(EX_DEMO): examples/tg_demo.c $(LIBTG)
 	@mkdir -p $(@D) $(BUILD)/obj/examples
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/examples/tg_demo.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-o $@ $< $(LIBTG)
+		-o $@ $< $(LIBTG) -pthread
 
 demo: $(EX_DEMO) $(BUILD)/bin/tg-sim
 	BUILD=$(BUILD) scripts/demo.sh

@@ -36,7 +36,7 @@ const char *tg_strerror(int err)
 	case EHOSTUNREACH: return "peer node unreachable";
 	case EIO:          return "unexpected status from the NIC";
 	case EPROTO:       return "NIC identity or major version not the one this library speaks";
-	case EPERM:        return "CSR access needs a device opened with TG_OPEN_DRIVER";
+	case EPERM:        return "not permitted: CSR access needs TG_OPEN_DRIVER, and a context reaches only its own page";
 	case ENXIO:        return "no simulator running under that name";
 	case ENODEV:       return "no such node";
 	case EBUSY:        return "every context of the node is taken";

@@ -64,6 +64,13 @@ int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *pa
 /* Driver call: free (posted). */
 int tg__mem_free(struct tg_dev *dev, uint64_t paddr);
 
+/* Driver call answered by the simulator: *out (may be NULL) gets its data.
+ * Returns its error. */
+int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out);
+
+/* Driver call answered only on error (reported by a later call). */
+int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data);
+
 /* Take (and clear) the first error reported for a posted request. */
 int tg__async_err(struct tg_dev *dev);
 

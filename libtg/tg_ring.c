@@ -179,3 +179,18 @@ int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
 
 	return post_one(dev, TG_SIMP_OP_FREE, paddr, 0, &seq);
 }
+
+int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
+{
+	uint32_t seq;
+	int rc = post_one(dev, op, addr, data, &seq);
+
+	return rc ? rc : take_answer(dev, seq, out);
+}
+
+int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data)
+{
+	uint32_t seq;
+
+	return post_one(dev, op, addr, data, &seq);
+}

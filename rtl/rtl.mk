@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
 # RTL checks: every file through Verilator lint (-Wall), Icarus (-g2012)
 # (warnings are errors) and Yosys (read_verilog -sv, synth_ice40), each module
 # as its own top.

@@ -8,6 +8,7 @@
 module tg_csr #(
     parameter NUM_CTX   = 16,  // contexts, reported in CONFIG
     parameter MAX_READS = 8,   // outstanding fetches, reported in CONFIG
+    parameter NUM_QUEUES = 16, // queue-table entries, reported in CONFIG
     parameter CNT_W     = 64   // width of event counters (16..64)
 ) (
     input  wire        clk,
@@ -21,9 +22,14 @@ module tg_csr #(
     input  wire        csr_wr_en,
     input  wire [63:0] csr_wdata,
 
+    // registers of the queue table, read through this page
+    input  wire        qt_hit,
+    input  wire [63:0] qt_rdata,
+
     // configuration out
     output wire [31:0] cfg_mem_size,
     output wire [31:0] cfg_read_timeout,
+    output wire [31:0] cfg_req_backoff,
     output wire [63:0] cycles,
 
     // events
@@ -35,11 +41,15 @@ module tg_csr #(
     input  wire        ev_refused,
     input  wire        ev_host_error,
     input  wire        ev_stray,
+    input  wire        ev_req_accepted,
+    input  wire        ev_req_refused,
+    input  wire        ev_req_retry,
     input  wire        ev_host_req,
     input  wire        ev_tx_start,
     input  wire        ev_rx_end,
     input  wire        ev_rx_done,
-    input  wire        ev_host_resp
+    input  wire        ev_host_resp,
+    input  wire        ev_enq_done
 );
 
 initial begin
@@ -48,24 +58,26 @@ initial begin
     end
 end
 
-localparam NCNT = 8;
-localparam NTS  = 5;
+localparam NCNT = 11;
+localparam NTS  = 6;
 
 reg [63:0]      cycles_reg,   cycles_next;
 reg [31:0]      mem_size_reg, mem_size_next;
 reg [63:0]      scratch_reg,  scratch_next;
 reg [31:0]      rdto_reg,     rdto_next;
+reg [31:0]      backoff_reg,  backoff_next;
 reg [CNT_W-1:0] cnt_reg  [0:NCNT-1];
 reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
 reg [63:0]      ts_next  [0:NTS-1];
 
-wire [NCNT-1:0] cnt_ev = {ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
+wire [NCNT-1:0] cnt_ev = {ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
                           ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
-wire [NTS-1:0]  ts_ev  = {ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
+wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
 
 assign cfg_mem_size     = mem_size_reg;
 assign cfg_read_timeout = rdto_reg;
+assign cfg_req_backoff  = backoff_reg;
 assign cycles       = cycles_reg;
 
 // ---------------------------------------------------------------- read mux
@@ -75,6 +87,7 @@ wire [31:0] id_magic  = `TG_ID_MAGIC;
 wire [23:0] mac_oui   = `TG_MAC_OUI;
 wire [7:0]  cfg_ctx   = NUM_CTX;
 wire [7:0]  cfg_reads = MAX_READS;
+wire [7:0]  cfg_qs    = NUM_QUEUES;
 
 function [63:0] widen;
     input [CNT_W-1:0] v;
@@ -86,12 +99,17 @@ endfunction
 
 always @* begin
     case (csr_addr)
+        `TG_CSR_REG_REQ_ACCEPTED:   csr_rdata = widen(cnt_reg[8]);
+        `TG_CSR_REG_REQ_REFUSED:    csr_rdata = widen(cnt_reg[9]);
+        `TG_CSR_REG_REQ_RETRIES:    csr_rdata = widen(cnt_reg[10]);
+        `TG_CSR_REG_REQ_BACKOFF:    csr_rdata = {32'd0, backoff_reg};
+        `TG_CSR_REG_TS_ENQ_DONE:    csr_rdata = ts_reg[5];
         `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};
         `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;
         `TG_CSR_REG_MEM_SIZE:       csr_rdata = {32'd0, mem_size_reg};
         `TG_CSR_REG_MAC:            csr_rdata = {16'd0, mac_oui, 8'h00, cfg_node_id};
-        `TG_CSR_REG_CONFIG:         csr_rdata = {48'd0, cfg_reads, cfg_ctx};
+        `TG_CSR_REG_CONFIG:         csr_rdata = {40'd0, cfg_qs, cfg_reads, cfg_ctx};
         `TG_CSR_REG_SCRATCH:        csr_rdata = scratch_reg;
         `TG_CSR_REG_READ_TIMEOUT:   csr_rdata = {32'd0, rdto_reg};
         `TG_CSR_REG_TX_FRAMES:      csr_rdata = widen(cnt_reg[0]);
@@ -107,7 +125,7 @@ always @* begin
         `TG_CSR_REG_TS_RX_END:      csr_rdata = ts_reg[2];
         `TG_CSR_REG_TS_RX_DONE:     csr_rdata = ts_reg[3];
         `TG_CSR_REG_TS_HOST_RESP:   csr_rdata = ts_reg[4];
-        default:                    csr_rdata = 64'd0;
+        default:                    csr_rdata = qt_hit ? qt_rdata : 64'd0;
     endcase
 end
 
@@ -119,6 +137,7 @@ always @* begin
     mem_size_next = mem_size_reg;
     scratch_next  = scratch_reg;
     rdto_next     = rdto_reg;
+    backoff_next  = backoff_reg;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_next[i] = cnt_reg[i] + {{(CNT_W-1){1'b0}}, cnt_ev[i]};
     end
@@ -135,6 +154,9 @@ always @* begin
         if (csr_addr == `TG_CSR_REG_READ_TIMEOUT) begin
             rdto_next = csr_wdata[31:0];
         end
+        if (csr_addr == `TG_CSR_REG_REQ_BACKOFF) begin
+            backoff_next = csr_wdata[31:0];
+        end
     end
 end
 
@@ -143,6 +165,7 @@ always @(posedge clk) begin
     mem_size_reg <= mem_size_next;
     scratch_reg  <= scratch_next;
     rdto_reg     <= rdto_next;
+    backoff_reg  <= backoff_next;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_reg[i] <= cnt_next[i];
     end
@@ -154,6 +177,7 @@ always @(posedge clk) begin
         mem_size_reg <= 32'd0;
         scratch_reg  <= 64'd0;
         rdto_reg     <= `TG_READ_TIMEOUT_RESET;
+        backoff_reg  <= `TG_REQ_BACKOFF_RESET;
         for (i = 0; i < NCNT; i = i + 1) begin
             cnt_reg[i] <= {CNT_W{1'b0}};
         end

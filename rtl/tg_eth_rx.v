@@ -25,6 +25,7 @@ module tg_eth_rx (
     output wire         m_rxd_valid,
     input  wire         m_rxd_ready,
     output wire [7:0]   m_rxd_op,
+    output wire [7:0]   m_rxd_flags,
     output wire [7:0]   m_rxd_status,
     output wire [15:0]  m_rxd_src,
     output wire [31:0]  m_rxd_addr,
@@ -117,6 +118,7 @@ wire [47:0] f_dst_mac   = {fbe16(frame_reg, 0), fbe16(frame_reg, 2), fbe16(frame
 wire [15:0] f_ethertype = fbe16(frame_reg, 12);
 wire [7:0]  f_ver       = fbyte(frame_reg, H + `TG_H_VER);
 wire [7:0]  f_op        = fbyte(frame_reg, H + `TG_H_OP);
+wire [7:0]  f_flags     = fbyte(frame_reg, H + `TG_H_FLAGS);
 wire [7:0]  f_status    = fbyte(frame_reg, H + `TG_H_STATUS);
 wire [15:0] f_src       = fbe16(frame_reg, H + `TG_H_SRC);
 wire [15:0] f_dst       = fbe16(frame_reg, H + `TG_H_DST);
@@ -130,7 +132,8 @@ wire [23:0] mac_oui = `TG_MAC_OUI;
 wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
 
 wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
-                (f_op == `TG_OP_READ_RESP);
+                (f_op == `TG_OP_READ_RESP) || (f_op == `TG_OP_REQ) ||
+                (f_op == `TG_OP_REQ_RESP);
 wire [8:0] want_bytes = {1'b0, f_len} + 9'd66;   // header + payload + FCS
 
 wire bad_fcs   = (crc_reg != CRC_RESIDUE);
@@ -150,6 +153,7 @@ assign ev_rx_frame       = check_now && frame_ok;
 
 assign m_rxd_valid   = (state_reg == S_HOLD);
 assign m_rxd_op      = f_op;
+assign m_rxd_flags   = f_flags;
 assign m_rxd_status  = f_status;
 assign m_rxd_src     = f_src;
 assign m_rxd_addr    = f_addr[31:0];

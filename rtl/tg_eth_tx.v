@@ -16,6 +16,7 @@ module tg_eth_tx (
     input  wire         s_txd_valid,
     output wire         s_txd_ready,
     input  wire [7:0]   s_txd_op,
+    input  wire [7:0]   s_txd_flags,
     input  wire [7:0]   s_txd_status,
     input  wire [15:0]  s_txd_dst,
     input  wire [31:0]  s_txd_addr,
@@ -56,7 +57,7 @@ assign frame_img[6*8 +: 48]   = {cfg_node_id[7:0], cfg_node_id[15:8], 8'h00,
 assign frame_img[12*8 +: 16]  = {ethertype[7:0], ethertype[15:8]};
 assign frame_img[14*8 +: 8]   = proto_ver;
 assign frame_img[15*8 +: 8]   = s_txd_op;
-assign frame_img[16*8 +: 8]   = 8'h00;                        // flags
+assign frame_img[16*8 +: 8]   = s_txd_flags;
 assign frame_img[17*8 +: 8]   = s_txd_status;
 assign frame_img[18*8 +: 16]  = {cfg_node_id[7:0], cfg_node_id[15:8]};
 assign frame_img[20*8 +: 16]  = {s_txd_dst[7:0], s_txd_dst[15:8]};

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Host target: decodes the BAR (CSR page, context pages, remote, sync and
-// shadow windows), assembles write bursts into WRITE requests, issues
-// blocking remote reads and non-blocking fetches, and answers the host.
+// shadow windows), assembles write bursts into WRITE and REQ requests,
+// issues blocking remote reads and non-blocking fetches, and answers the
+// host.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -55,6 +56,11 @@ module tg_host_if #(
     input  wire [7:0]   s_hrd_status,
     input  wire [63:0]  s_hrd_data,
 
+    // a request that failed after it left (sets its context's STATUS)
+    input  wire         s_err_valid,
+    input  wire [3:0]   s_err_ctx,
+    input  wire [7:0]   s_err_status,
+
     // fetch table, looked up and freed by the receive engine
     input  wire [3:0]   fetch_lookup_idx,
     output wire         fetch_lookup_valid,
@@ -96,6 +102,8 @@ wire        ctrl_high_bits = (s_host_req_addr[43:17] != 27'd0);
 wire is_ctrl   = (req_win == `TG_WIN_CTRL);
 wire is_remote = (req_win == `TG_WIN_REMOTE);
 wire is_sync   = (req_win == `TG_WIN_SYNC);
+wire is_reqwin = (req_win == `TG_WIN_REQ);
+wire is_burst  = (is_remote || is_reqwin) && s_host_req_write;   // beats that form frames
 wire is_csr    = is_ctrl && !ctrl_high_bits && !req_off[16] && (req_page == 4'd0);
 wire is_ctxpg  = is_ctrl && !ctrl_high_bits && req_off[16] &&
                  ({1'b0, req_page} < NUM_CTX[4:0]);
@@ -116,6 +124,7 @@ wire [63:0] wbits = strb_bits(s_host_req_wstrb);
 // ---------------------------------------------------------------- state
 // write burst being assembled
 reg         bst_active_reg, bst_active_next;
+reg         bst_req_reg,    bst_req_next;    // a REQ entry, not a remote write
 reg [3:0]   bst_ctx_reg,    bst_ctx_next;
 reg [7:0]   bst_node_reg,   bst_node_next;
 reg [31:0]  bst_addr_reg,   bst_addr_next;   // address of the first word
@@ -238,7 +247,7 @@ always @* begin
 end
 
 // ---------------------------------------------------------------- request path
-wire bst_continues = bst_active_reg && is_remote && s_host_req_write && !req_misaligned &&
+wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) && !req_misaligned &&
                      (req_ctx == bst_ctx_reg) && (req_node == bst_node_reg) &&
                      (req_paddr[31:6] == bst_addr_reg[31:6]) &&
                      ({1'b0, req_paddr[5:3]} == {1'b0, bst_addr_reg[5:3]} + bst_cnt_reg);
@@ -257,6 +266,7 @@ always @* begin
     ev_stray         = 1'b0;
 
     bst_active_next = bst_active_reg;
+    bst_req_next    = bst_req_reg;
     bst_ctx_next    = bst_ctx_reg;
     bst_node_next   = bst_node_reg;
     bst_addr_next   = bst_addr_reg;
@@ -312,6 +322,11 @@ always @* begin
         ft_valid_next[fetch_free_idx] = 1'b0;
     end
 
+    // a REQ refused for good
+    if (s_err_valid && ctx_status_reg[s_err_ctx] == `TG_ST_OK) begin
+        ctx_status_next[s_err_ctx] = s_err_status;
+    end
+
     // answer to the blocking read in flight
     if (s_hrd_valid) begin
         if (rd_wait_reg && (s_hrd_tag == {1'b0, rd_seq_reg}) && (s_hrd_src == rd_node_reg)) begin
@@ -349,7 +364,7 @@ always @* begin
             // any other request first sends the burst being assembled
             if (txd_free) begin
                 txd_valid_next  = 1'b1;
-                txd_op_next     = `TG_OP_WRITE;
+                txd_op_next     = bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE;
                 txd_dst_next    = {8'd0, bst_node_reg};
                 txd_addr_next   = bst_addr_reg;
                 txd_mask_next   = bst_mask_reg;
@@ -369,8 +384,8 @@ always @* begin
                     resp_data_next  = {64{1'b1}};
                 end
             end
-        end else if (is_remote && s_host_req_write) begin
-            // one beat of a write burst; the last beat sends the frame
+        end else if (is_burst) begin
+            // one beat of a write or REQ burst; the last beat sends the frame
             if (!s_host_req_last || txd_free) begin
                 s_host_req_ready = 1'b1;
                 if (!bst_active_reg) begin
@@ -398,7 +413,7 @@ always @* begin
                     if (s_host_req_last || (first[5:3] + cnt[2:0] == 3'd0)) begin
                         if (txd_free) begin
                             txd_valid_next  = 1'b1;
-                            txd_op_next     = `TG_OP_WRITE;
+                            txd_op_next     = is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE;
                             txd_dst_next    = {8'd0, req_node};
                             txd_addr_next   = first;
                             txd_mask_next   = mask;
@@ -414,6 +429,7 @@ always @* begin
                     end else begin
                         bst_active_next = 1'b1;
                     end
+                    bst_req_next  = is_reqwin;
                     bst_ctx_next  = req_ctx;
                     bst_node_next = req_node;
                     bst_addr_next = first;
@@ -518,7 +534,7 @@ always @* begin
     end else if (bst_active_reg && txd_free && (bst_addr_reg[5:3] + bst_cnt_reg[2:0] == 3'd0)) begin
         // a full block left waiting for the transmitter
         txd_valid_next  = 1'b1;
-        txd_op_next     = `TG_OP_WRITE;
+        txd_op_next     = bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE;
         txd_dst_next    = {8'd0, bst_node_reg};
         txd_addr_next   = bst_addr_reg;
         txd_mask_next   = bst_mask_reg;
@@ -533,6 +549,7 @@ end
 // ---------------------------------------------------------------- registers
 always @(posedge clk) begin
     bst_active_reg <= bst_active_next;
+    bst_req_reg    <= bst_req_next;
     bst_ctx_reg    <= bst_ctx_next;
     bst_node_reg   <= bst_node_next;
     bst_addr_reg   <= bst_addr_next;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Telegraphos NIC core: host target (BAR), memory master towards host
-// memory, and an Ethernet frame port; remote reads, writes and fetches.
+// memory, and an Ethernet frame port; remote reads, writes, fetches and
+// remote enqueues.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
 module tg_nic #(
     parameter NUM_CTX   = 16,  // process contexts, one context page each (1..16)
     parameter MAX_READS = 8,   // non-blocking fetches in flight (1..16)
-    parameter CNT_W     = 64   // width of the event counters (16..64)
+    parameter CNT_W     = 64,  // width of the event counters (16..64)
+    parameter NUM_QUEUES = 16, // receive queues in the queue table (1..16)
+    parameter MAX_REQS  = 4    // REQs awaiting their target's answer (1..16)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -50,15 +53,16 @@ module tg_nic #(
     output wire        s_axis_rx_tready,
     input  wire        s_axis_rx_tlast,
 
-    // interrupt (reserved for queue overflow)
+    // interrupt: queue overflow or armed notification (IRQ_STATUS & IRQ_MASK)
     output wire        irq
 );
 
 // descriptor packing for the transmit arbiter
-localparam TXD_W = 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
+localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
 
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
+wire [31:0] cfg_req_backoff;
 wire [63:0] cycles;
 
 // ---------------------------------------------------------------- events
@@ -66,6 +70,7 @@ wire ev_tx_start, ev_tx_frame;
 wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
 wire ev_refused, ev_rx_stray, ev_rx_done;
 wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
+wire ev_req_accepted, ev_req_refused, ev_enq_done, ev_req_retry, ev_req_stray;
 
 // ---------------------------------------------------------------- CSR page
 wire [11:0] csr_addr;
@@ -73,10 +78,14 @@ wire [63:0] csr_rdata;
 wire        csr_wr_en;
 wire [63:0] csr_wdata;
 
+wire        qt_hit;
+wire [63:0] qt_rdata;
+
 tg_csr #(
-    .NUM_CTX   (NUM_CTX),
-    .MAX_READS (MAX_READS),
-    .CNT_W     (CNT_W)
+    .NUM_CTX    (NUM_CTX),
+    .MAX_READS  (MAX_READS),
+    .NUM_QUEUES (NUM_QUEUES),
+    .CNT_W      (CNT_W)
 ) tg_csr_inst (
     .clk               (clk),
     .rst               (rst),
@@ -85,8 +94,11 @@ tg_csr #(
     .csr_rdata         (csr_rdata),
     .csr_wr_en         (csr_wr_en),
     .csr_wdata         (csr_wdata),
+    .qt_hit            (qt_hit),
+    .qt_rdata          (qt_rdata),
     .cfg_mem_size      (cfg_mem_size),
     .cfg_read_timeout  (cfg_read_timeout),
+    .cfg_req_backoff   (cfg_req_backoff),
     .cycles            (cycles),
     .ev_tx_frame       (ev_tx_frame),
     .ev_rx_frame       (ev_rx_frame),
@@ -95,12 +107,51 @@ tg_csr #(
     .ev_drop_malformed (ev_drop_malformed),
     .ev_refused        (ev_refused),
     .ev_host_error     (ev_host_error),
-    .ev_stray          (ev_rx_stray || ev_host_stray),
+    .ev_stray          (ev_rx_stray || ev_host_stray || ev_req_stray),
+    .ev_req_accepted   (ev_req_accepted),
+    .ev_req_refused    (ev_req_refused),
+    .ev_req_retry      (ev_req_retry),
     .ev_host_req       (ev_host_req),
     .ev_tx_start       (ev_tx_start),
     .ev_rx_end         (ev_rx_frame),
     .ev_rx_done        (ev_rx_done),
-    .ev_host_resp      (ev_host_resp)
+    .ev_host_resp      (ev_host_resp),
+    .ev_enq_done       (ev_enq_done)
+);
+
+// ---------------------------------------------------------------- queue table
+wire [31:0] q_lk_base;
+wire        q_lk_hit, q_lk_full;
+wire [3:0]  q_lk_idx;
+wire [4:0]  q_lk_size_log2;
+wire [2:0]  q_lk_esize_log2;
+wire [23:0] q_lk_tail;
+wire        q_upd_tail_valid, q_upd_full_valid;
+wire [3:0]  q_upd_idx;
+wire [23:0] q_upd_tail;
+
+tg_qtable #(
+    .NUM_QUEUES (NUM_QUEUES)
+) tg_qtable_inst (
+    .clk            (clk),
+    .rst            (rst),
+    .csr_addr       (csr_addr),
+    .csr_wr_en      (csr_wr_en),
+    .csr_wdata      (csr_wdata),
+    .csr_rdata      (qt_rdata),
+    .csr_hit        (qt_hit),
+    .lk_base        (q_lk_base),
+    .lk_hit         (q_lk_hit),
+    .lk_idx         (q_lk_idx),
+    .lk_size_log2   (q_lk_size_log2),
+    .lk_esize_log2  (q_lk_esize_log2),
+    .lk_tail        (q_lk_tail),
+    .lk_full        (q_lk_full),
+    .upd_tail_valid (q_upd_tail_valid),
+    .upd_idx        (q_upd_idx),
+    .upd_tail       (q_upd_tail),
+    .upd_full_valid (q_upd_full_valid),
+    .irq            (irq)
 );
 
 // ---------------------------------------------------------------- host port
@@ -118,6 +169,10 @@ wire         hrd_valid;
 wire [15:0]  hrd_src, hrd_tag;
 wire [7:0]   hrd_status;
 wire [63:0]  hrd_data;
+
+wire         err_valid;
+wire [3:0]   err_ctx;
+wire [7:0]   err_status;
 
 wire [3:0]   fetch_lookup_idx;
 wire         fetch_lookup_valid;
@@ -164,6 +219,9 @@ tg_host_if #(
     .s_hrd_tag          (hrd_tag),
     .s_hrd_status       (hrd_status),
     .s_hrd_data         (hrd_data),
+    .s_err_valid        (err_valid),
+    .s_err_ctx          (err_ctx),
+    .s_err_status       (err_status),
     .fetch_lookup_idx   (fetch_lookup_idx),
     .fetch_lookup_valid (fetch_lookup_valid),
     .fetch_lookup_node  (fetch_lookup_node),
@@ -180,7 +238,7 @@ tg_host_if #(
 
 // ---------------------------------------------------------------- receive path
 wire         rxd_valid, rxd_ready;
-wire [7:0]   rxd_op, rxd_status, rxd_len, rxd_ctx;
+wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
 wire [15:0]  rxd_src, rxd_tag;
 wire [31:0]  rxd_addr;
 wire         rxd_addr_hi;
@@ -199,6 +257,7 @@ tg_eth_rx tg_eth_rx_inst (
     .m_rxd_valid       (rxd_valid),
     .m_rxd_ready       (rxd_ready),
     .m_rxd_op          (rxd_op),
+    .m_rxd_flags       (rxd_flags),
     .m_rxd_status      (rxd_status),
     .m_rxd_src         (rxd_src),
     .m_rxd_addr        (rxd_addr),
@@ -215,7 +274,11 @@ tg_eth_rx tg_eth_rx_inst (
 );
 
 wire         rsp_txd_valid, rsp_txd_ready;
-wire [7:0]   rsp_txd_op, rsp_txd_status, rsp_txd_len, rsp_txd_ctx;
+wire [7:0]   rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_len, rsp_txd_ctx;
+
+wire         qresp_valid;
+wire [15:0]  qresp_src, qresp_tag;
+wire [7:0]   qresp_status;
 wire [15:0]  rsp_txd_dst, rsp_txd_tag;
 wire [31:0]  rsp_txd_addr;
 wire [63:0]  rsp_txd_mask;
@@ -228,6 +291,7 @@ tg_rx_engine tg_rx_engine_inst (
     .s_rxd_valid        (rxd_valid),
     .s_rxd_ready        (rxd_ready),
     .s_rxd_op           (rxd_op),
+    .s_rxd_flags        (rxd_flags),
     .s_rxd_status       (rxd_status),
     .s_rxd_src          (rxd_src),
     .s_rxd_addr         (rxd_addr),
@@ -248,6 +312,7 @@ tg_rx_engine tg_rx_engine_inst (
     .m_txd_valid        (rsp_txd_valid),
     .m_txd_ready        (rsp_txd_ready),
     .m_txd_op           (rsp_txd_op),
+    .m_txd_flags        (rsp_txd_flags),
     .m_txd_status       (rsp_txd_status),
     .m_txd_dst          (rsp_txd_dst),
     .m_txd_addr         (rsp_txd_addr),
@@ -261,6 +326,21 @@ tg_rx_engine tg_rx_engine_inst (
     .m_hrd_tag          (hrd_tag),
     .m_hrd_status       (hrd_status),
     .m_hrd_data         (hrd_data),
+    .q_lk_base          (q_lk_base),
+    .q_lk_hit           (q_lk_hit),
+    .q_lk_idx           (q_lk_idx),
+    .q_lk_size_log2     (q_lk_size_log2),
+    .q_lk_esize_log2    (q_lk_esize_log2),
+    .q_lk_tail          (q_lk_tail),
+    .q_lk_full          (q_lk_full),
+    .q_upd_tail_valid   (q_upd_tail_valid),
+    .q_upd_idx          (q_upd_idx),
+    .q_upd_tail         (q_upd_tail),
+    .q_upd_full_valid   (q_upd_full_valid),
+    .m_qresp_valid      (qresp_valid),
+    .m_qresp_src        (qresp_src),
+    .m_qresp_tag        (qresp_tag),
+    .m_qresp_status     (qresp_status),
     .fetch_lookup_idx   (fetch_lookup_idx),
     .fetch_lookup_valid (fetch_lookup_valid),
     .fetch_lookup_node  (fetch_lookup_node),
@@ -271,7 +351,57 @@ tg_rx_engine tg_rx_engine_inst (
     .fetch_free_idx     (fetch_free_idx),
     .ev_refused         (ev_refused),
     .ev_stray           (ev_rx_stray),
-    .ev_rx_done         (ev_rx_done)
+    .ev_rx_done         (ev_rx_done),
+    .ev_req_accepted    (ev_req_accepted),
+    .ev_req_refused     (ev_req_refused),
+    .ev_enq_done        (ev_enq_done)
+);
+
+// ---------------------------------------------------------------- REQ sender
+wire         req_txd_valid, req_txd_ready;
+wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
+wire [15:0]  req_txd_dst, req_txd_tag;
+wire [31:0]  req_txd_addr;
+wire [63:0]  req_txd_mask;
+wire [511:0] req_txd_payload;
+
+tg_req_tx #(
+    .MAX_REQS (MAX_REQS)
+) tg_req_tx_inst (
+    .clk            (clk),
+    .rst            (rst),
+    .cfg_backoff    (cfg_req_backoff),
+    .cfg_timeout    (cfg_read_timeout),
+    .s_txd_valid    (loc_txd_valid),
+    .s_txd_ready    (loc_txd_ready),
+    .s_txd_op       (loc_txd_op),
+    .s_txd_dst      (loc_txd_dst),
+    .s_txd_addr     (loc_txd_addr),
+    .s_txd_mask     (loc_txd_mask),
+    .s_txd_len      (loc_txd_len),
+    .s_txd_ctx      (loc_txd_ctx),
+    .s_txd_tag      (loc_txd_tag),
+    .s_txd_payload  (loc_txd_payload),
+    .m_txd_valid    (req_txd_valid),
+    .m_txd_ready    (req_txd_ready),
+    .m_txd_op       (req_txd_op),
+    .m_txd_flags    (req_txd_flags),
+    .m_txd_dst      (req_txd_dst),
+    .m_txd_addr     (req_txd_addr),
+    .m_txd_mask     (req_txd_mask),
+    .m_txd_len      (req_txd_len),
+    .m_txd_ctx      (req_txd_ctx),
+    .m_txd_tag      (req_txd_tag),
+    .m_txd_payload  (req_txd_payload),
+    .s_qresp_valid  (qresp_valid),
+    .s_qresp_src    (qresp_src),
+    .s_qresp_tag    (qresp_tag),
+    .s_qresp_status (qresp_status),
+    .m_err_valid    (err_valid),
+    .m_err_ctx      (err_ctx),
+    .m_err_status   (err_status),
+    .ev_req_retry   (ev_req_retry),
+    .ev_req_stray   (ev_req_stray)
 );
 
 // ---------------------------------------------------------------- transmit path
@@ -285,24 +415,24 @@ tg_tx_arb #(
     .rst      (rst),
     .s0_valid (rsp_txd_valid),
     .s0_ready (rsp_txd_ready),
-    .s0_data  ({rsp_txd_op, rsp_txd_status, rsp_txd_dst, rsp_txd_addr, rsp_txd_mask,
-                rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, rsp_txd_payload}),
-    .s1_valid (loc_txd_valid),
-    .s1_ready (loc_txd_ready),
-    .s1_data  ({loc_txd_op, 8'd0, loc_txd_dst, loc_txd_addr, loc_txd_mask,
-                loc_txd_len, loc_txd_ctx, loc_txd_tag, loc_txd_payload}),
+    .s0_data  ({rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_dst, rsp_txd_addr,
+                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, rsp_txd_payload}),
+    .s1_valid (req_txd_valid),
+    .s1_ready (req_txd_ready),
+    .s1_data  ({req_txd_op, req_txd_flags, 8'd0, req_txd_dst, req_txd_addr,
+                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_payload}),
     .m_valid  (txd_valid),
     .m_ready  (txd_ready),
     .m_data   (txd_data)
 );
 
-wire [7:0]   txd_op, txd_status, txd_len, txd_ctx;
+wire [7:0]   txd_op, txd_flags, txd_status, txd_len, txd_ctx;
 wire [15:0]  txd_dst, txd_tag;
 wire [31:0]  txd_addr;
 wire [63:0]  txd_mask;
 wire [511:0] txd_payload;
 
-assign {txd_op, txd_status, txd_dst, txd_addr, txd_mask,
+assign {txd_op, txd_flags, txd_status, txd_dst, txd_addr, txd_mask,
         txd_len, txd_ctx, txd_tag, txd_payload} = txd_data;
 
 tg_eth_tx tg_eth_tx_inst (
@@ -312,6 +442,7 @@ tg_eth_tx tg_eth_tx_inst (
     .s_txd_valid      (txd_valid),
     .s_txd_ready      (txd_ready),
     .s_txd_op         (txd_op),
+    .s_txd_flags      (txd_flags),
     .s_txd_status     (txd_status),
     .s_txd_dst        (txd_dst),
     .s_txd_addr       (txd_addr),
@@ -328,9 +459,6 @@ tg_eth_tx tg_eth_tx_inst (
     .ev_tx_start      (ev_tx_start),
     .ev_tx_frame      (ev_tx_frame)
 );
-
-// no interrupt sources yet
-assign irq = 1'b0;
 
 // the cycle counter is read through the CSR page
 /* verilator lint_off UNUSEDSIGNAL */

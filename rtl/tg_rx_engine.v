@@ -2,8 +2,9 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Receive engine: executes accepted frames against host memory, one frame
 // at a time: writes (under the byte mask), read requests (answered with a
-// READ_RESP), and read responses (to the host port or, for a fetch, into
-// local memory followed by its completion word).
+// READ_RESP), read responses (to the host port or, for a fetch, into local
+// memory followed by its completion word), and remote enqueues (the REQ
+// FSM: check the queue, read its head, write the entry, then the tail).
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -17,6 +18,7 @@ module tg_rx_engine (
     input  wire         s_rxd_valid,
     output reg          s_rxd_ready,
     input  wire [7:0]   s_rxd_op,
+    input  wire [7:0]   s_rxd_flags,
     input  wire [7:0]   s_rxd_status,
     input  wire [15:0]  s_rxd_src,
     input  wire [31:0]  s_rxd_addr,
@@ -41,6 +43,7 @@ module tg_rx_engine (
     output wire         m_txd_valid,
     input  wire         m_txd_ready,
     output wire [7:0]   m_txd_op,
+    output wire [7:0]   m_txd_flags,
     output wire [7:0]   m_txd_status,
     output wire [15:0]  m_txd_dst,
     output wire [31:0]  m_txd_addr,
@@ -57,6 +60,25 @@ module tg_rx_engine (
     output wire [7:0]   m_hrd_status,
     output wire [63:0]  m_hrd_data,
 
+    // queue table
+    output wire [31:0]  q_lk_base,
+    input  wire         q_lk_hit,
+    input  wire [3:0]   q_lk_idx,
+    input  wire [4:0]   q_lk_size_log2,
+    input  wire [2:0]   q_lk_esize_log2,
+    input  wire [23:0]  q_lk_tail,
+    input  wire         q_lk_full,
+    output reg          q_upd_tail_valid,
+    output wire [3:0]   q_upd_idx,
+    output wire [23:0]  q_upd_tail,
+    output reg          q_upd_full_valid,
+
+    // answer to one of our REQs, to the REQ sender
+    output reg          m_qresp_valid,
+    output wire [15:0]  m_qresp_src,
+    output wire [15:0]  m_qresp_tag,
+    output wire [7:0]   m_qresp_status,
+
     // fetch table
     output wire [3:0]   fetch_lookup_idx,
     input  wire         fetch_lookup_valid,
@@ -70,22 +92,34 @@ module tg_rx_engine (
     // events
     output reg          ev_refused,
     output reg          ev_stray,
-    output reg          ev_rx_done
+    output reg          ev_rx_done,
+    output reg          ev_req_accepted,
+    output reg          ev_req_refused,
+    output reg          ev_enq_done
 );
 
-localparam [2:0] S_IDLE  = 3'd0,  // decode the frame on s_rxd
-                 S_WRITE = 3'd1,  // issue masked word writes (remote write or fetch data)
-                 S_READ  = 3'd2,  // issue word reads for a read request
-                 S_DRAIN = 3'd3,  // wait until every memory request is answered
-                 S_RESP  = 3'd4,  // offer the READ_RESP to the transmitter
-                 S_CPL   = 3'd5;  // write a fetch's completion word
+localparam [3:0] S_IDLE  = 4'd0,  // decode the frame on s_rxd
+                 S_WRITE = 4'd1,  // issue masked word writes (remote write, fetch data, entry)
+                 S_READ  = 4'd2,  // issue word reads for a read request
+                 S_DRAIN = 4'd3,  // wait until every memory request is answered
+                 S_RESP  = 4'd4,  // offer the response to the transmitter
+                 S_CPL   = 4'd5,  // write a fetch's completion word
+                 S_QHEAD = 4'd6,  // REQ: read the queue's head word
+                 S_QCHK  = 4'd7,  // REQ: head known: full, or write the entry
+                 S_QTAIL = 4'd8;  // REQ: entry written: write the new tail
 
 // what S_DRAIN does next
-localparam [1:0] N_DONE = 2'd0, N_RESP = 2'd1, N_CPL = 2'd2, N_FREE = 2'd3;
+localparam [2:0] N_DONE = 3'd0, N_RESP = 3'd1, N_CPL = 3'd2, N_FREE = 3'd3,
+                 N_QTAIL = 3'd4, N_QDONE = 3'd5;
 
 // ---------------------------------------------------------------- state
-reg [2:0]   state_reg,  state_next;
-reg [1:0]   after_reg,  after_next;      // next step once drained
+reg [3:0]   state_reg,  state_next;
+reg [2:0]   after_reg,  after_next;      // next step once drained
+reg [7:0]   rop_reg,    rop_next;        // opcode of the response
+reg [3:0]   nw_reg,     nw_next;         // words to write or read
+reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
+reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
+reg [255:0] blk_reg,    blk_next;        // sources whose REQs are refused until a retry
 reg [3:0]   idx_reg,    idx_next;        // next word to issue
 reg [3:0]   rcv_reg,    rcv_next;        // read data words received
 reg [4:0]   pend_reg,   pend_next;       // memory requests not yet answered
@@ -95,10 +129,35 @@ reg [7:0]   st_reg,     st_next;         // status to report
 reg [511:0] rdata_reg,  rdata_next;      // words read for a response
 
 wire [3:0]  words    = s_rxd_len[6:3];
+wire [7:0]  src8     = s_rxd_src[7:0];
 wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
 wire        bad_range = s_rxd_addr_hi || (end_addr > {1'b0, cfg_mem_size});
 wire        bad_align = (s_rxd_addr[2:0] != 3'd0);
 wire        is_fetch  = (s_rxd_tag & `TG_TAG_FETCH) != 16'd0;
+
+// ---------------------------------------------------------------- REQ decode
+assign q_lk_base  = s_rxd_addr;
+assign q_upd_idx  = qidx_reg;
+assign q_upd_tail = qnext_reg;
+assign m_qresp_src    = s_rxd_src;
+assign m_qresp_tag    = s_rxd_tag;
+assign m_qresp_status = s_rxd_status;
+
+wire        req_retry = (s_rxd_flags & `TG_FLAG_RETRY) != 8'd0;
+wire        req_blocked = blk_reg[src8] && !req_retry;
+wire [6:0]  q_esize   = 7'd1 << q_lk_esize_log2;                 // entry bytes
+wire [24:0] q_size    = 25'd1 << q_lk_size_log2;                 // buffer bytes
+wire [24:0] q_tail_end = {1'b0, q_lk_tail} + {18'd0, q_esize};
+wire        q_cfg_bad = (q_lk_size_log2 < 5'd`TG_Q_MIN_LOG2) || (q_lk_size_log2 > 5'd`TG_Q_MAX_LOG2) ||
+                        (q_lk_esize_log2 < 3'd3) || (q_lk_esize_log2 > 3'd6) ||
+                        (q_lk_tail < 24'd`TG_Q_SLOTS) || (q_tail_end > q_size) ||
+                        ((q_lk_tail[5:0] & (q_esize[5:0] - 6'd1)) != 6'd0) ||
+                        ((s_rxd_addr & ({7'd0, q_size} - 32'd1)) != 32'd0);
+wire        q_len_bad = (s_rxd_len == 8'd0) || ({1'b0, s_rxd_len[6:0]} > {1'b0, q_esize}) ||
+                        (s_rxd_len > 8'd64);
+// next tail: after this entry, wrapping to the first slot at the end
+wire [23:0] q_next    = (q_tail_end >= q_size) ? 24'd`TG_Q_SLOTS : q_tail_end[23:0];
+reg  [63:0] head_reg, head_next;                                 // the host's head word
 
 assign fetch_lookup_idx = s_rxd_tag[3:0];
 assign fetch_free_idx   = s_rxd_tag[3:0];
@@ -109,12 +168,13 @@ assign m_hrd_status = s_rxd_status;
 assign m_hrd_data   = s_rxd_payload[63:0];
 
 assign m_txd_valid   = (state_reg == S_RESP);
-assign m_txd_op      = `TG_OP_READ_RESP;
+assign m_txd_op      = rop_reg;
+assign m_txd_flags   = 8'd0;
 assign m_txd_status  = st_reg;
 assign m_txd_dst     = s_rxd_src;
 assign m_txd_addr    = s_rxd_addr;
 assign m_txd_mask    = s_rxd_mask;
-assign m_txd_len     = (st_reg == `TG_ST_OK) ? s_rxd_len : 8'd0;
+assign m_txd_len     = (st_reg == `TG_ST_OK && rop_reg == `TG_OP_READ_RESP) ? s_rxd_len : 8'd0;
 assign m_txd_ctx     = s_rxd_ctx;
 assign m_txd_tag     = s_rxd_tag;
 assign m_txd_payload = rdata_reg;
@@ -129,24 +189,40 @@ always @* begin
     wmask_next = wmask_reg;
     st_next    = st_reg;
     rdata_next = rdata_reg;
+    rop_next   = rop_reg;
+    nw_next    = nw_reg;
+    qidx_next  = qidx_reg;
+    qnext_next = qnext_reg;
+    blk_next   = blk_reg;
+    head_next  = head_reg;
 
     s_rxd_ready      = 1'b0;
     m_mem_req_valid  = 1'b0;
     m_mem_req_write  = 1'b0;
     m_mem_req_addr   = base_reg + {25'd0, idx_reg, 3'd0};
-    m_mem_req_wdata  = s_rxd_payload[idx_reg[2:0]*64 +: 64];
+    // words past the frame's payload (a short REQ entry) are written as zero
+    m_mem_req_wdata  = (idx_reg < words) ? s_rxd_payload[idx_reg[2:0]*64 +: 64] : 64'd0;
     m_mem_req_wstrb  = wmask_reg[idx_reg[2:0]*8 +: 8];
     m_hrd_valid      = 1'b0;
     fetch_free_valid = 1'b0;
     ev_refused       = 1'b0;
     ev_stray         = 1'b0;
     ev_rx_done       = 1'b0;
+    ev_req_accepted  = 1'b0;
+    ev_req_refused   = 1'b0;
+    ev_enq_done      = 1'b0;
+    q_upd_tail_valid = 1'b0;
+    q_upd_full_valid = 1'b0;
+    m_qresp_valid    = 1'b0;
 
     // memory answers: count them, keep read data in order
     if (s_mem_resp_valid) begin
         if (state_reg == S_READ || (state_reg == S_DRAIN && after_reg == N_RESP)) begin
             rdata_next[rcv_reg[2:0]*64 +: 64] = s_mem_resp_rdata;
             rcv_next = rcv_reg + 4'd1;
+        end
+        if (state_reg == S_QCHK) begin
+            head_next = s_mem_resp_rdata;
         end
     end
 
@@ -156,6 +232,8 @@ always @* begin
             rcv_next   = 4'd0;
             rdata_next = 512'd0;
             st_next    = `TG_ST_OK;
+            rop_next   = `TG_OP_READ_RESP;
+            nw_next    = words;
             if (s_rxd_valid) begin
                 case (s_rxd_op)
                     `TG_OP_WRITE: begin
@@ -185,6 +263,36 @@ always @* begin
                             state_next = S_READ;
                         end
                     end
+                    `TG_OP_REQ: begin
+                        rop_next  = `TG_OP_REQ_RESP;
+                        qidx_next = q_lk_idx;
+                        qnext_next = q_next;
+                        // a retry reopens this source; a refusal closes it
+                        // again, so its later REQs cannot overtake
+                        if (req_retry) begin
+                            blk_next[src8] = 1'b0;
+                        end
+                        if (!q_lk_hit || s_rxd_addr_hi) begin
+                            st_next        = `TG_ST_NO_QUEUE;
+                            ev_req_refused = 1'b1;
+                            state_next     = S_RESP;
+                        end else if (req_blocked || q_lk_full) begin
+                            st_next        = `TG_ST_NOT_READY;
+                            blk_next[src8] = 1'b1;
+                            ev_req_refused = 1'b1;
+                            state_next     = S_RESP;
+                        end else if (q_cfg_bad || q_len_bad) begin
+                            st_next        = `TG_ST_MALFORMED;
+                            ev_req_refused = 1'b1;
+                            state_next     = S_RESP;
+                        end else begin
+                            state_next = S_QHEAD;
+                        end
+                    end
+                    `TG_OP_REQ_RESP: begin
+                        m_qresp_valid = 1'b1;
+                        s_rxd_ready   = 1'b1;
+                    end
                     default: begin // TG_OP_READ_RESP: the parser lets no other opcode through
                         if (!is_fetch) begin
                             m_hrd_valid = 1'b1;
@@ -209,7 +317,7 @@ always @* begin
         end
 
         S_WRITE: begin
-            if (idx_reg >= words) begin
+            if (idx_reg >= nw_reg) begin
                 state_next = S_DRAIN;
             end else if (wmask_reg[idx_reg[2:0]*8 +: 8] == 8'd0) begin
                 idx_next = idx_reg + 4'd1;            // nothing to write in this word
@@ -223,7 +331,7 @@ always @* begin
         end
 
         S_READ: begin
-            if (idx_reg >= words) begin
+            if (idx_reg >= nw_reg) begin
                 after_next = N_RESP;
                 state_next = S_DRAIN;
             end else begin
@@ -244,6 +352,15 @@ always @* begin
                         fetch_free_valid = 1'b1;
                         s_rxd_ready      = 1'b1;
                         state_next       = S_IDLE;
+                    end
+                    N_QTAIL: state_next = S_QTAIL;
+                    N_QDONE: begin
+                        // entry and tail are in memory: the REQ is done
+                        q_upd_tail_valid = 1'b1;
+                        ev_req_accepted  = 1'b1;
+                        ev_enq_done      = 1'b1;
+                        st_next          = `TG_ST_OK;
+                        state_next       = S_RESP;
                     end
                     default: begin
                         ev_rx_done  = 1'b1;
@@ -274,6 +391,49 @@ always @* begin
             end
         end
 
+        S_QHEAD: begin
+            m_mem_req_valid = 1'b1;
+            m_mem_req_write = 1'b0;
+            m_mem_req_addr  = s_rxd_addr | `TG_Q_HEAD;
+            if (m_mem_req_ready) begin
+                state_next = S_QCHK;
+            end
+        end
+
+        S_QCHK: begin
+            // head_reg holds the head once the read is answered
+            if (pend_reg == 5'd0) begin
+                if ({40'd0, qnext_reg} == head_reg) begin
+                    // no room: write nothing, stop the queue, interrupt
+                    q_upd_full_valid = 1'b1;
+                    blk_next[src8]   = 1'b1;
+                    ev_req_refused   = 1'b1;
+                    st_next          = `TG_ST_NOT_READY;
+                    state_next       = S_RESP;
+                end else begin
+                    base_next  = s_rxd_addr | {8'd0, q_lk_tail};
+                    wmask_next = (q_esize == 7'd64) ? {64{1'b1}} : ((64'd1 << q_esize) - 64'd1);
+                    nw_next    = q_esize[6:3];
+                    idx_next   = 4'd0;
+                    after_next = N_QTAIL;
+                    state_next = S_WRITE;
+                end
+            end
+        end
+
+        S_QTAIL: begin
+            // the entry's writes are all answered: publish the new tail
+            m_mem_req_valid = 1'b1;
+            m_mem_req_write = 1'b1;
+            m_mem_req_addr  = s_rxd_addr | `TG_Q_TAIL;
+            m_mem_req_wdata = {40'd0, qnext_reg};
+            m_mem_req_wstrb = 8'hFF;
+            if (m_mem_req_ready) begin
+                after_next = N_QDONE;
+                state_next = S_DRAIN;
+            end
+        end
+
         default: state_next = S_IDLE;
     endcase
 
@@ -292,10 +452,17 @@ always @(posedge clk) begin
     wmask_reg <= wmask_next;
     st_reg    <= st_next;
     rdata_reg <= rdata_next;
+    rop_reg   <= rop_next;
+    nw_reg    <= nw_next;
+    qidx_reg  <= qidx_next;
+    qnext_reg <= qnext_next;
+    blk_reg   <= blk_next;
+    head_reg  <= head_next;
     if (rst) begin
         state_reg <= S_IDLE;
         after_reg <= N_DONE;
         pend_reg  <= 5'd0;
+        blk_reg   <= 256'd0;
     end
 end
 

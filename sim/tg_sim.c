@@ -4,12 +4,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tg/sim.h"
@@ -54,11 +57,18 @@ struct node {
 	uint32_t gen[TG_SIMP_SLOTS];         /* bumped when a slot changes owner */
 	uint32_t active;                     /* slots served (bit per slot) */
 	unsigned rr;
+	/* remote-enqueue queues: the driver's table and its interrupt
+	 * handler (IRQ_IDLE, or IRQ_WAIT: a read of IRQ_STATUS is out) */
+	struct tg_drv_qtable qt;
+	uint8_t irq, irq_state;
 	/* handshake-rule checking */
 	struct tg_vnic_out prev;
 	uint8_t prev_mem_fire, prev_tx_fire;
 	struct tg_sim_stats st;
 };
+
+#define IRQ_IDLE  0u
+#define IRQ_WAIT  1u
 
 struct tg_sim {
 	struct tg_sim_config cfg;
@@ -187,14 +197,27 @@ static void respond(struct tg_simp_slot *sl, uint32_t seq, int err, uint64_t dat
 	TG_ATOMIC_STORE_REL(&sl->resp_tail, t + 1);
 }
 
+struct drv_io {
+	struct tg_sim *sim;
+	unsigned node;
+};
+
+static void node_qenv(struct tg_sim *sim, unsigned n, struct drv_io *io, struct tg_drv_mmio *mmio,
+		      struct tg_drv_qenv *env);
+
 /* Return slot s of node n to the free pool (its client left or died). */
 static void slot_release(struct tg_sim *sim, unsigned n, unsigned s)
 {
 	struct node *nd = &sim->node[n];
 	struct tg_simp_slot *sl = slot_of(sim, n, s);
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
 
 	if (nd->active & (1u << s))
 		sim->clients--;
+	node_qenv(sim, n, &io, &mmio, &env);
+	tg_drv_queue_destroy_owner(&env, &nd->qt, s);
 	tg_alloc_put_owner(nd->alloc, s);
 	nd->gen[s]++;          /* read answers still on their way get dropped */
 	nd->slot_reads[s] = 0;
@@ -231,11 +254,6 @@ static int drv_post(struct tg_sim *sim, unsigned n, uint8_t op, uint64_t addr, u
 	return 0;
 }
 
-struct drv_io {
-	struct tg_sim *sim;
-	unsigned node;
-};
-
 static int drv_write(void *arg, uint64_t addr, uint64_t val)
 {
 	struct drv_io *io = arg;
@@ -264,6 +282,98 @@ static int drv_read(void *arg, uint64_t addr, uint64_t *val)
 		tg_sim_step(io->sim, 1);
 	}
 	return -ETIMEDOUT;
+}
+
+/* The queue code's view of node n: posted writes through the driver
+ * slot, the node's memory and allocator.  io and mmio are filled too. */
+static void node_qenv(struct tg_sim *sim, unsigned n, struct drv_io *io, struct tg_drv_mmio *mmio,
+		      struct tg_drv_qenv *env)
+{
+	*io = (struct drv_io){ sim, n };
+	*mmio = (struct tg_drv_mmio){ drv_read, drv_write, io };
+	*env = (struct tg_drv_qenv){ mmio, sim->node[n].mem, sim->cfg.mem_size,
+				     sim->node[n].alloc };
+}
+
+/* Interrupt handler of node n, run every cycle while its irq is high or a
+ * status read is out.  It never waits: the IRQ_STATUS read goes through
+ * the driver slot like any MMIO and is picked up when it answers. */
+static void irq_service(struct tg_sim *sim, unsigned n)
+{
+	struct node *nd = &sim->node[n];
+	struct tg_simp_slot *sl = slot_of(sim, n, TG_SIMP_DRV_SLOT);
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
+	struct tg_simp_qnode *qn = tg_simp_qnode(sim->ctl, n);
+	uint64_t h, st;
+	uint32_t woke = 0;
+
+	if (nd->irq_state == IRQ_IDLE) {
+		if (drv_post(sim, n, TG_SIMP_OP_READ, tg_bar_csr_addr(TG_CSR_REG_IRQ_STATUS), 0) == 0)
+			nd->irq_state = IRQ_WAIT;
+		return;
+	}
+	h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
+	if (TG_ATOMIC_LOAD_ACQ(&sl->resp_tail) == h)  /* the answer's entry is written */
+		return;
+	st = sl->resp[h & (TG_SIMP_RESP_ENTRIES - 1)].data & nd->qt.irq_mask;
+	/* entry read: hand it back */
+	TG_ATOMIC_STORE_REL(&sl->resp_head, h + 1);
+	if (!st) {
+		nd->irq_state = IRQ_IDLE;
+		return;
+	}
+	node_qenv(sim, n, &io, &mmio, &env);
+	tg_drv_queue_irq(&env, &nd->qt, st, &woke);
+	for (unsigned i = 0; woke && i < 16; i++) {
+		if (!(woke & (1u << i)))
+			continue;
+		/* waiters re-check the queue after seeing the new count */
+		TG_ATOMIC_ADD_REL(&qn->wake[i], 1u);
+		syscall(SYS_futex, &qn->wake[i], FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+	/* the clearing writes are ahead of this read in the driver slot:
+	 * its answer shows only causes raised since */
+	if (drv_post(sim, n, TG_SIMP_OP_READ, tg_bar_csr_addr(TG_CSR_REG_IRQ_STATUS), 0))
+		nd->irq_state = IRQ_IDLE;
+}
+
+/* Driver calls about queues from client slot s of node n.  Returns 1 if
+ * the call is answered with (err, data). */
+static int queue_call(struct tg_sim *sim, unsigned n, unsigned s, const struct tg_simp_req *r,
+		      int *err, uint64_t *data)
+{
+	struct node *nd = &sim->node[n];
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
+	uint64_t pa = 0;
+	unsigned idx = 0;
+
+	node_qenv(sim, n, &io, &mmio, &env);
+	*data = 0;
+	switch (r->op) {
+	case TG_SIMP_OP_QCREATE:
+		*err = tg_drv_queue_create(&env, &nd->qt, (unsigned)(r->addr & 0xffu),
+					   (unsigned)(r->addr >> 8 & 0xffu), s, &pa, &idx);
+		*data = pa | (uint64_t)idx << 32;
+		return 1;
+	case TG_SIMP_OP_QDESTROY:
+		*err = tg_drv_queue_destroy(&env, &nd->qt, r->addr, s);
+		return 1;
+	case TG_SIMP_OP_QGROW:
+		*err = tg_drv_queue_grow(&env, &nd->qt, r->addr);
+		/* the table index: attached consumers wait on its counter */
+		*data = (uint64_t)tg_drv_queue_find(&nd->qt, r->addr) & 15u;
+		return 1;
+	case TG_SIMP_OP_QARM:
+		*err = tg_drv_queue_arm(&env, &nd->qt, r->addr);
+		return *err != 0;
+	default:  /* TG_SIMP_OP_QFREEBUF */
+		*err = tg_drv_queue_freebuf(&env, &nd->qt, r->addr, r->data);
+		return *err != 0;
+	}
 }
 
 /* Look at the client slots: open new ones, close those that left. */
@@ -376,6 +486,20 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 		/* every path below may answer once, plus the reads in flight */
 		if (resp_room(sl) <= nd->slot_reads[s])
 			break;
+		if (r->op >= TG_SIMP_OP_QCREATE && r->op <= TG_SIMP_OP_QFREEBUF) {
+			uint64_t d;
+
+			if (++ctrl_ops > CTRL_OPS_PER_CYCLE)
+				break;
+			if (queue_call(sim, n, s, r, &err, &d))
+				respond(sl, seq, err, d);
+			head++;
+			/* consumed: the client may reuse the entry */
+			TG_ATOMIC_STORE_REL(&sl->req_head, head);
+			/* the CSR writes the call posted on the driver slot go to
+			 * the host port before this client's next request */
+			return 0;
+		}
 		if (r->op == TG_SIMP_OP_ALLOC || r->op == TG_SIMP_OP_FREE) {
 			uint64_t pa = 0;
 
@@ -533,6 +657,7 @@ static void node_cycle(struct tg_sim *sim, unsigned n)
 	tx_fire = out.tx_tvalid && in.tx_tready;
 	rx_fire = in.rx_tvalid && out.rx_tready;
 	tg_vnic_posedge(nd->nic, now);
+	nd->irq = out.irq;
 	if (in.rst)
 		goto out;
 
@@ -588,9 +713,14 @@ int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 		for (unsigned n = 0; n < sim->nodes; n++)
 			node_cycle(sim, n);
 		tg_switch_advance(sim->sw, sim->cycle);
+		for (unsigned n = 0; n < sim->nodes; n++)
+			if (sim->node[n].irq || sim->node[n].irq_state != IRQ_IDLE)
+				irq_service(sim, n);
 		sim->cycle++;
+		/* a clock for clients (tg_cycles): a plain counter, no data
+		 * is published with it */
+		TG_ATOMIC_STORE_CLOCK(&sim->ctl->cycles, sim->cycle);
 	}
-	atomic_store_explicit(&sim->ctl->cycles, sim->cycle, memory_order_relaxed);
 	return 0;
 }
 
@@ -617,7 +747,7 @@ static int check_config(const struct tg_sim_config *c)
 	if (c->nodes < 1 || c->nodes > TG_SIM_MAX_NODES)
 		return -EINVAL;
 	if (c->mem_size < 2 * TG_DRV_GRAN || c->mem_size % TG_DRV_GRAN ||
-	    c->mem_size > (1ULL << TG_PADDR_BITS))
+	    c->mem_size >= (1ULL << TG_PADDR_BITS))
 		return -EINVAL;
 	if (!c->mem_lat_min || c->mem_lat_max < c->mem_lat_min || c->mem_lat_max > 100000)
 		return -EINVAL;
@@ -715,6 +845,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->ctl->pid = sim->shared ? (int32_t)getpid() : 0;
 	sim->ctl->slot_offset = (sizeof(struct tg_simp_ctl) + 4095u) & ~(uint64_t)4095u;
 	sim->ctl->slot_size = sizeof(struct tg_simp_slot);
+	sim->ctl->qnode_offset = tg_simp_qnode_offset(sim->nodes);
 	snprintf(sim->ctl->name, sizeof(sim->ctl->name), "%s", sim->name);
 	sim->ctl->magic = TG_SIMP_MAGIC;
 
@@ -828,6 +959,25 @@ static void add_stats(struct tg_sim_stats *a, const struct tg_sim_stats *b)
 	a->host_rejects += b->host_rejects;
 	a->host_reads += b->host_reads;
 	a->host_writes += b->host_writes;
+}
+
+int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st)
+{
+	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		const struct tg_drv_qtable *t = &sim->node[n].qt;
+
+		if (node != TG_SIM_ALL_NODES && node != n)
+			continue;
+		st->overflows += t->overflows;
+		st->grows += t->grows;
+		st->full_marks += t->full_marks;
+		st->reopens += t->reopens;
+		st->notifies += t->notifies;
+	}
+	return 0;
 }
 
 int tg_sim_get_stats(const struct tg_sim *sim, unsigned node, struct tg_sim_stats *st)

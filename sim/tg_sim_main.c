@@ -41,7 +41,7 @@ static void usage(FILE *f)
 		"  --pcap FILE              write every frame on the wire to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
 		"  --cycles N               stop after N cycles\n"
-		"  --quiet                  print only errors\n"
+		"  --quiet                  print only errors and the ready line\n"
 		"  --help                   this text\n",
 		TG_SIM_MAX_NODES, TG_SIMP_DEFAULT_NAME);
 }
@@ -107,16 +107,17 @@ int main(int argc, char **argv)
 
 	tg_sim_config_init(&cfg);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (parse_u64(optarg, 1, TG_SIM_MAX_NODES, &v))
-				return bad_arg("nodes", optarg);
+				return bad_arg("nodes (1..256)", optarg);
 			cfg.nodes = (unsigned)v;
 			break;
 		case 'm':
-			if (parse_u64(optarg, 1, 4096, &v))
-				return bad_arg("mem-mib", optarg);
+			/* MEM_SIZE is a 32-bit register: below 4 GiB */
+			if (parse_u64(optarg, 1, 4095, &v))
+				return bad_arg("mem-mib (1..4095)", optarg);
 			cfg.mem_size = v << 20;
 			break;
 		case 'N':
@@ -127,12 +128,12 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			if (parse_u64(optarg, 0, 1000000, &v))
-				return bad_arg("link-latency", optarg);
+				return bad_arg("link-latency (0..1000000)", optarg);
 			cfg.link_latency = (unsigned)v;
 			break;
 		case 'b':
 			if (parse_u64(optarg, 1, 64, &v))
-				return bad_arg("link-bytes-per-cycle", optarg);
+				return bad_arg("link-bytes-per-cycle (1..64)", optarg);
 			cfg.link_bytes_per_cycle = (unsigned)v;
 			break;
 		case 'L': {
@@ -152,17 +153,17 @@ int main(int argc, char **argv)
 		}
 		case 'S':
 			if (parse_u64(optarg, 0, 99, &v))
-				return bad_arg("mem-stall", optarg);
+				return bad_arg("mem-stall (0..99)", optarg);
 			cfg.mem_stall_pct = (unsigned)v;
 			break;
 		case 'D':
 			if (parse_u64(optarg, 0, 100, &v))
-				return bad_arg("drop", optarg);
+				return bad_arg("drop (0..100)", optarg);
 			cfg.drop_pct = (unsigned)v;
 			break;
 		case 'C':
 			if (parse_u64(optarg, 0, 100, &v))
-				return bad_arg("corrupt", optarg);
+				return bad_arg("corrupt (0..100)", optarg);
 			cfg.corrupt_pct = (unsigned)v;
 			break;
 		case 's':
@@ -214,7 +215,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tg-sim: cannot start the cluster: %s%s\n", strerror(e),
 			e == EEXIST ? " (a simulator of this name is running; use --name)" :
 			e == ETIMEDOUT ? " (a NIC did not answer its driver)" :
-			e == EPROTO ? " (a NIC reports a foreign ID or version)" : "");
+			e == EPROTO ? " (a NIC reports a foreign ID or version)" :
+			(e == ENOENT || e == EACCES || e == EISDIR || e == EROFS) &&
+			(cfg.pcap_path || cfg.vcd_path) ? " (check the --pcap / --vcd file names)" : "");
 		return 1;
 	}
 	if (!quiet)
@@ -250,6 +253,7 @@ int main(int argc, char **argv)
 	}
 	t1 = now_s();
 	if (!quiet) {
+		struct tg_sim_qstats qs;
 		uint64_t cyc = tg_sim_cycles(sim) - start_cycles;
 		double dt = t1 - t0 > 0 ? t1 - t0 : 1e-9;
 
@@ -262,6 +266,12 @@ int main(int argc, char **argv)
 		       ", NIC rule breaks %" PRIu64 "\n",
 		       st.tx_frames, st.tx_bytes, st.drop_unknown, st.drop_malformed,
 		       st.drop_injected, st.corrupt_injected, st.proto_errors);
+		tg_sim_get_qstats(sim, TG_SIM_ALL_NODES, &qs);
+		if (qs.overflows || qs.notifies)
+			printf("tg-sim: queues: overflows %" PRIu64 ", buffers added %" PRIu64
+			       ", full marks %" PRIu64 ", reopened %" PRIu64 ", notifications %"
+			       PRIu64 "\n", qs.overflows, qs.grows, qs.full_marks, qs.reopens,
+			       qs.notifies);
 	}
 	tg_sim_destroy(sim);
 	return 0;

@@ -84,6 +84,8 @@ static void pcap_record(struct tg_switch *sw, uint64_t cycle, const uint8_t *dat
 	put_le32(h + 12, len);
 	fwrite(h, 1, sizeof(h), sw->pcap);
 	fwrite(data, 1, len, sw->pcap);
+	/* readable while the simulator runs (tcpdump -r on a live capture) */
+	fflush(sw->pcap);
 }
 
 struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, unsigned latency,

@@ -18,7 +18,7 @@ extern "C" {
 struct tg_sim_config {
 	unsigned nodes;                 /* 1..256, default 2 */
 	uint64_t mem_size;              /* bytes of host memory per node, default 64 MiB;
-					 * a multiple of 4096, at most 4 GiB */
+					 * a multiple of 4096, below 4 GiB */
 	uint64_t seed;                  /* seeds every random choice (default 1) */
 	unsigned ps_per_cycle;          /* clock period in ps (default 8000 = 125 MHz) */
 	/* host memory model */
@@ -99,6 +99,18 @@ uint64_t tg_sim_mem_size(const struct tg_sim *sim);
  * TG_SIM_ALL_NODES.  Returns 0 or -EINVAL. */
 #define TG_SIM_ALL_NODES   (~0u)
 int tg_sim_get_stats(const struct tg_sim *sim, unsigned node, struct tg_sim_stats *st);
+
+/* What the driver's queue code did on a node (or all nodes summed). */
+struct tg_sim_qstats {
+	uint64_t overflows;     /* overflow interrupts handled */
+	uint64_t grows;         /* buffers added to a queue */
+	uint64_t full_marks;    /* overflows during a dequeue: QF_FULL marked */
+	uint64_t reopens;       /* queues reopened without a new buffer */
+	uint64_t notifies;      /* notification interrupts handled */
+};
+
+/* Copy the queue counters of `node` or TG_SIM_ALL_NODES.  0 or -EINVAL. */
+int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st);
 
 /* Change the switch's loss and corruption rates (percent of frames, 0..100)
  * from now on.  Returns 0 or -EINVAL. */

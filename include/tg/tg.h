@@ -10,6 +10,7 @@
 
 #include "tg/tg_bar.h"
 #include "tg/tg_hw.h"
+#include "tg/tg_queue.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,7 @@ struct tg_dev;
 struct tg_sim;
 struct tg_mr;
 struct tg_win;
+struct tg_queue;
 
 /* tg_open flags */
 #define TG_OPEN_DRIVER   0x1u   /* may use the CSR page (tools, statistics) */
@@ -177,6 +179,109 @@ int tg_status_errno(unsigned status);
 /* Readable reason for a negative errno value returned by libtg (NIC and
  * simulator cases included).  Returns a static string. */
 const char *tg_strerror(int err);
+
+/* ---- Remote enqueue ----------------------------------------------------
+ * A queue lives in the receiving node's memory as a chain of buffers
+ * (docs/enqueue.md).  Any node appends an entry with one store burst to
+ * the REQ window (tg_enq, tg_enq_multi); the receiver takes entries in
+ * order with tg_deq / tg_deq_wait.  When the NIC's buffer fills, the
+ * driver links a new buffer (or, during a dequeue, marks the queue full
+ * and the dequeuer asks it to grow); meanwhile the NIC refuses REQs and
+ * the senders' NICs retry them in order, so nothing is lost. */
+
+/* Create a queue on dev's node: a first buffer of 2^log2_bytes bytes
+ * (TG_Q_MIN_LOG2..TG_Q_MAX_LOG2) holding entries of entry_bytes (8, 16,
+ * 32 or 64) bytes; (2^log2_bytes - TG_Q_SLOTS) / entry_bytes - 1 entries
+ * fit before it overflows.  The queue is registered with the NIC when the
+ * call returns.  Returns the handle, owned by the caller (tg_queue_close),
+ * or NULL with errno: EINVAL bad sizes, ENOSPC the NIC's 16 queues are
+ * taken, ENOMEM. */
+struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned entry_bytes);
+
+/* A further consumer of the existing queue at paddr on dev's node (another
+ * thread or process; dev must be on the queue's node).  Closing it leaves
+ * the queue.  NULL with errno EINVAL if paddr holds no queue header. */
+struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr);
+
+/* Close: a queue made by tg_queue_open is unregistered and its buffers
+ * freed (entries still in it are lost); an attached handle only goes
+ * away.  Accepts NULL. */
+void tg_queue_close(struct tg_queue *q);
+
+/* Physical address senders pass to tg_enq (the first buffer), 0 for NULL. */
+uint64_t tg_queue_paddr(const struct tg_queue *q);
+
+/* Entry size in bytes, 0 for NULL. */
+unsigned tg_queue_entry_bytes(const struct tg_queue *q);
+
+/* Take the oldest entry into buf (len >= the entry size; the entry's
+ * bytes are copied).  Non-blocking.  Returns 0, -EAGAIN if the queue is
+ * empty, -EINVAL (NULL, short len), -EIO a corrupt queue header, or the
+ * error of the grow request it sent (after the entry was taken).
+ * Ordering: the tail the NIC wrote is acquire-loaded, so the entry's data
+ * is complete; the new head is release-stored after the copy, so the NIC
+ * never overwrites a slot being read.  Threads sharing the handle
+ * serialize on its mutex; handles of one queue (other threads or
+ * processes) on the lock word in the first buffer. */
+int tg_deq(struct tg_queue *q, void *buf, size_t len);
+
+/* As tg_deq, but sleep until an entry arrives or timeout_ns passes
+ * (-ETIMEDOUT).  It arms the queue's notification at the NIC and sleeps
+ * on the simulator's wake-up counter (futex), re-checking the queue at
+ * least every millisecond.  With tg-sim the timeout is wall-clock time;
+ * in-process it is simulated time (the call advances the clock). */
+int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns);
+
+/* Ask the driver to grow the queue (the paper's ioctl): if the NIC holds
+ * it full, its entries move to a new buffer and it reopens; nothing to do
+ * for an open queue.  Returns 0 or -errno.  tg_deq calls it when it finds
+ * QF_FULL. */
+int tg_queue_grow(struct tg_queue *q);
+
+/* Simulated cycle count as the simulator last published it (every
+ * simulated cycle, so it lags the NIC by at most the cycles simulated
+ * while the caller reads it); 0 for NULL. */
+uint64_t tg_cycles(const struct tg_dev *dev);
+
+/* Internals of tg_enq.  Not for applications. */
+int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		   unsigned n);
+
+/* Queue address a sender may use: a queue's first buffer is aligned to
+ * its size, at least 2^TG_Q_MIN_LOG2, nonzero and below 2^32. */
+static inline int __tg_enq_addr_ok(uint64_t qpaddr)
+{
+	return qpaddr && !(qpaddr & ((1ULL << TG_Q_MIN_LOG2) - 1)) &&
+	       !(qpaddr >> TG_PADDR_BITS);
+}
+
+/* Append the 8-byte entry `data` to the queue at qpaddr on node `node`:
+ * one store to the REQ window (on hardware a single volatile store at
+ * the window's base + the address; in the simulator one host-port beat
+ * through the request ring).  Posted: returns once handed to the NIC,
+ * which retries a refused REQ itself.  Returns 0, -EINVAL (NULL dev,
+ * node out of range, qpaddr no queue address) before anything is sent,
+ * or the error of an earlier posted request.  A REQ to an address where
+ * no queue is fails at the receiver: tg_ctx_status() gives -ENOENT.
+ * REQs of one device to one queue land in call order. */
+static inline int tg_enq(struct tg_dev *dev, unsigned node, uint64_t qpaddr, uint64_t data)
+{
+	if (!dev || !__tg_enq_addr_ok(qpaddr))
+		return -EINVAL;
+	return __tg_enq_store(dev, node, qpaddr, &data, 1);
+}
+
+/* Append one entry of n (1..8) words: one burst of n beats, one frame;
+ * the receiver zero-fills an entry shorter than the queue's entry size
+ * (longer ones are refused: MALFORMED).  Checks as tg_enq, plus words
+ * NULL or n out of range: -EINVAL. */
+int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		 unsigned n);
+
+/* Test hook, not for applications: fn(q, arg) runs inside tg_deq right
+ * after QF_DNP is set (fn NULL removes it). */
+void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg),
+			 void *arg);
 
 /* ---- Remote memory by mapped pointer ------------------------------------
  * A window is node `node`'s memory seen through the remote window: a store

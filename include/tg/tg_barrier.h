@@ -29,6 +29,13 @@
 #define TG_ATOMIC_STORE_REL(p, v)   atomic_store_explicit((p), (v), memory_order_release)
 /* Read a word only this side writes (own counter): no ordering needed. */
 #define TG_ATOMIC_LOAD_OWN(p)       atomic_load_explicit((p), memory_order_relaxed)
+/* A counter that publishes nothing with it (the simulated-cycle clock):
+ * no ordering, but one untorn 64-bit access. */
+#define TG_ATOMIC_LOAD_CLOCK(p)     atomic_load_explicit((p), memory_order_relaxed)
+#define TG_ATOMIC_STORE_CLOCK(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+/* Bump an event counter others sleep on; what we did before is visible to
+ * whoever acquire-loads the new value. */
+#define TG_ATOMIC_ADD_REL(p, v)     atomic_fetch_add_explicit((p), (v), memory_order_release)
 /* Claim a slot: compare-and-swap with acquire on success (we then read the
  * slot) and release (our earlier writes are visible with the claim). */
 #define TG_ATOMIC_CAS_ACQREL(p, expp, v)                                      \
@@ -43,6 +50,25 @@
  * after every earlier store: how the NIC (the memory model) writes words
  * the host polls, and how the host publishes words the NIC reads. */
 #define TG_HOST_STORE_REL64(p, v)   __atomic_store_n((uint64_t *)(p), (uint64_t)(v), __ATOMIC_RELEASE)
+/* Load a 64-bit word that another host thread or process publishes in
+ * shared host memory (a queue's head, next pointer, flags); what it wrote
+ * before the matching release is visible after. */
+#define TG_HOST_LOAD_ACQ64(p)       __atomic_load_n((const uint64_t *)(p), __ATOMIC_ACQUIRE)
+/* Read a host-memory word only this side writes while it holds the right
+ * to (e.g. a head under the queue's do-not-preempt bit): no ordering. */
+#define TG_HOST_LOAD_OWN64(p)       __atomic_load_n((const uint64_t *)(p), __ATOMIC_RELAXED)
+/* Compare-and-swap on a 64-bit host-memory word (queue flags, lock word):
+ * acquire on success (we then read what the last owner published) and
+ * release (our earlier writes go with the new value).  *expp gets the
+ * current value on failure. */
+#define TG_HOST_CAS64(p, expp, v)                                             \
+	__atomic_compare_exchange_n((uint64_t *)(p), (expp), (uint64_t)(v), 0, \
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+/* Atomically clear bits of a 64-bit host-memory word and return its old
+ * value: release (our writes before it are published) and acquire (bits
+ * another side set before are seen with what it wrote). */
+#define TG_HOST_FETCH_AND64(p, v)   __atomic_fetch_and((uint64_t *)(p), (uint64_t)(v), __ATOMIC_ACQ_REL)
+
 /* Single byte store with release ordering (partial-strobe device writes). */
 #define TG_HOST_STORE_REL8(p, v)    __atomic_store_n((uint8_t *)(p), (uint8_t)(v), __ATOMIC_RELEASE)
 

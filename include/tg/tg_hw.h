@@ -40,7 +40,7 @@
 #define TG_CSR_REG_CYCLES               0x10ULL  /* RO free-running cycle counter */
 #define TG_CSR_REG_MEM_SIZE             0x18ULL  /* RW bytes of host memory remote nodes may reach (0 after reset) */
 #define TG_CSR_REG_MAC                  0x20ULL  /* RO this node's MAC address */
-#define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] max outstanding reads */
+#define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries */
 #define TG_CSR_REG_SCRATCH              0x30ULL  /* RW scratch register */
 #define TG_CSR_REG_READ_TIMEOUT         0x38ULL  /* RW cycles a blocking read waits before it fails with PEER_GONE (0: forever) */
 #define TG_READ_TIMEOUT_RESET           0x100000ULL  /* READ_TIMEOUT after reset */
@@ -57,6 +57,21 @@
 #define TG_CSR_REG_TS_RX_END            0x90ULL  /* RO cycle the last accepted frame's last beat arrived */
 #define TG_CSR_REG_TS_RX_DONE           0x98ULL  /* RO cycle the last incoming write finished in host memory */
 #define TG_CSR_REG_TS_HOST_RESP         0xA0ULL  /* RO cycle the last remote read answered the host */
+#define TG_CSR_REG_TS_ENQ_DONE          0xA8ULL  /* RO cycle the last accepted REQ's tail write was complete */
+#define TG_CSR_REG_QSEL                 0x100ULL  /* RW queue-table entry the next three registers show */
+#define TG_CSR_REG_QBASE                0x108ULL  /* RW base paddr of the queue's first buffer (aligned to its size) */
+#define TG_CSR_REG_QCFG                 0x110ULL  /* RW [4:0] log2 buffer bytes, [10:8] log2 entry bytes, [16] enable, [17] full */
+#define TG_CSR_REG_QTAIL                0x118ULL  /* RW byte offset where the NIC writes the next entry */
+#define TG_CSR_REG_IRQ_STATUS           0x120ULL  /* RW1C [15:0] queue overflowed, [31:16] queue notified */
+#define TG_CSR_REG_IRQ_MASK             0x128ULL  /* RW interrupt enables, bits as IRQ_STATUS */
+#define TG_CSR_REG_QARM                 0x130ULL  /* W1S arm the notification of queue i (bit i); RO armed queues */
+#define TG_CSR_REG_REQ_ACCEPTED         0x138ULL  /* RO REQs this node appended to a queue */
+#define TG_CSR_REG_REQ_REFUSED          0x140ULL  /* RO REQs this node refused (receiver not ready, no queue, malformed) */
+#define TG_CSR_REG_REQ_RETRIES          0x148ULL  /* RO REQs this node sent again after a refusal */
+#define TG_CSR_REG_REQ_BACKOFF          0x150ULL  /* RW cycles to wait before sending refused REQs again */
+#define TG_REQ_BACKOFF_RESET            0x100ULL  /* REQ_BACKOFF after reset */
+#define TG_QCFG_ENABLE                  0x10000ULL
+#define TG_QCFG_FULL                    0x20000ULL
 
 /* Context page (one per process), 64-bit registers */
 #define TG_CTX_REG_STATUS               0x0ULL  /* RW [7:0] status of the first failure since cleared; any write clears it */
@@ -66,6 +81,19 @@
 #define TG_CTX_REG_OPERAND              0x20ULL  /* RW operand for atomics (reserved) */
 #define TG_CTX_REG_COMPARE              0x28ULL  /* RW compare value for CAS (reserved) */
 #define TG_FETCH_CPL_DONE               0x1ULL  /* completion word bit 0; status in [15:8] */
+
+/* Queue buffer in host memory (power-of-two size, aligned to it) */
+#define TG_Q_TAIL                       0x0ULL  /* u64 NIC-written: byte offset of the next free slot */
+#define TG_Q_HEAD                       0x40ULL  /* u64 host-written: byte offset of the oldest entry */
+#define TG_Q_NEXT                       0x48ULL  /* u64 host-written: paddr of the next (older) buffer, 0 if none */
+#define TG_Q_FLAGS                      0x50ULL  /* u64 host-written: QF_* flags */
+#define TG_Q_SIZE                       0x58ULL  /* u64 host-written: [7:0] log2 buffer bytes, [15:8] log2 entry bytes */
+#define TG_Q_SLOTS                      0x80ULL  /* first slot; slots run to the end of the buffer */
+#define TG_Q_MIN_LOG2                   0x8ULL  /* smallest buffer: 256 bytes */
+#define TG_Q_MAX_LOG2                   0x18ULL  /* largest buffer: 16 MiB */
+#define TG_QF_DNP                       0x1ULL  /* do-not-preempt: a dequeue is in progress */
+#define TG_QF_FULL                      0x2ULL  /* full-queue: the buffer overflowed during a dequeue */
+#define TG_MAX_QUEUES                   0x10ULL  /* queue-table entries at most */
 
 /* Status codes (context STATUS, completion words, NAK reasons) */
 #define TG_ST_OK                        0x0ULL
@@ -106,9 +134,12 @@
 #define TG_OP_READ_RESP                 0x3ULL  /* response: payload = words read, status */
 #define TG_OP_ATOMIC                    0x4ULL  /* reserved */
 #define TG_OP_ATOMIC_RESP               0x5ULL  /* reserved */
-#define TG_OP_REQ                       0x6ULL  /* reserved: remote enqueue */
+#define TG_OP_REQ                       0x6ULL  /* remote enqueue: addr = queue base, payload = entry */
+#define TG_OP_REQ_RESP                  0x7ULL  /* response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED */
 #define TG_OP_ACK                       0x8ULL  /* reserved: link acknowledgement */
 #define TG_OP_NAK                       0x9ULL  /* reserved: refusal with reason in status */
 #define TG_TAG_FETCH                    0x8000ULL  /* tag bit 15: response goes to memory (fetch), else to the host port */
+#define TG_TAG_REQ                      0x4000ULL  /* tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer */
+#define TG_FLAG_RETRY                   0x1ULL  /* flags bit 0: a REQ sent again after a refusal */
 
 #endif /* TG_HW_H */

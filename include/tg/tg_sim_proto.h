@@ -28,7 +28,7 @@
 #include <stdio.h>
 
 #define TG_SIMP_MAGIC          0x544753494d43544cULL /* "TGSIMCTL" */
-#define TG_SIMP_VERSION        1u
+#define TG_SIMP_VERSION        2u
 #define TG_SIMP_CTX_SLOTS      16u   /* client slots per node = NIC contexts */
 #define TG_SIMP_SLOTS          17u   /* + the simulator's own driver slot */
 #define TG_SIMP_DRV_SLOT       16u
@@ -42,6 +42,12 @@
 #define TG_SIMP_OP_READ        2u  /* one host-port read; answered on resp */
 #define TG_SIMP_OP_ALLOC       3u  /* addr = length, data = alignment; resp data = paddr */
 #define TG_SIMP_OP_FREE        4u  /* addr = paddr; resp only on error */
+#define TG_SIMP_OP_QCREATE     5u  /* addr = log2 buffer bytes | log2 entry bytes << 8;
+				    * resp data = first buffer paddr | table index << 32 */
+#define TG_SIMP_OP_QDESTROY    6u  /* addr = queue paddr; answered */
+#define TG_SIMP_OP_QGROW       7u  /* addr = queue paddr; answered once done */
+#define TG_SIMP_OP_QARM        8u  /* addr = queue paddr; resp only on error */
+#define TG_SIMP_OP_QFREEBUF    9u  /* addr = queue paddr, data = unlinked buffer; resp only on error */
 
 /* Client flags (slot.flags) */
 #define TG_SIMP_F_DRIVER       1u  /* may use the CSR page */
@@ -100,8 +106,17 @@ struct tg_simp_ctl {
 	char     name[TG_SIMP_NAME_MAX];
 	_Atomic uint32_t ready;      /* 1 once everything above is valid */
 	_Atomic uint32_t stopping;   /* 1 once the simulator is shutting down */
-	_Atomic uint64_t cycles;     /* simulated cycles, updated now and then */
-	uint8_t  pad[64];
+	_Atomic uint64_t cycles;     /* simulated cycles, stored every simulated cycle */
+	uint64_t qnode_offset;       /* byte offset of qnode[0] (one per node) */
+	uint8_t  pad[56];
+};
+
+/* Per node: notification counters of its queue-table entries.  The
+ * simulator (as the driver) increments wake[i] with release ordering and
+ * wakes futex waiters on it when queue i's notification fires. */
+struct tg_simp_qnode {
+	_Atomic uint32_t wake[16];
+	uint32_t rsvd[16];
 };
 
 /* Slot of (node, index) inside a control region. */
@@ -113,11 +128,23 @@ static inline struct tg_simp_slot *tg_simp_slot(struct tg_simp_ctl *ctl,
 				       ctl->slot_size);
 }
 
-/* Bytes of a control region for `nodes` nodes. */
-static inline uint64_t tg_simp_ctl_bytes(unsigned nodes)
+/* Queue notification counters of `node`. */
+static inline struct tg_simp_qnode *tg_simp_qnode(struct tg_simp_ctl *ctl, unsigned node)
+{
+	return (struct tg_simp_qnode *)((uint8_t *)ctl + ctl->qnode_offset) + node;
+}
+
+/* Byte offset of the qnode array for `nodes` nodes (after the slots). */
+static inline uint64_t tg_simp_qnode_offset(unsigned nodes)
 {
 	uint64_t off = (sizeof(struct tg_simp_ctl) + 4095u) & ~(uint64_t)4095u;
 	return off + (uint64_t)nodes * TG_SIMP_SLOTS * sizeof(struct tg_simp_slot);
+}
+
+/* Bytes of a control region for `nodes` nodes. */
+static inline uint64_t tg_simp_ctl_bytes(unsigned nodes)
+{
+	return tg_simp_qnode_offset(nodes) + (uint64_t)nodes * sizeof(struct tg_simp_qnode);
 }
 
 /* shm object names: control "/tg-sim.NAME" (node < 0), node memory

@@ -85,8 +85,12 @@ static uint64_t send(struct tg_switch *sw, unsigned p, uint64_t now, const uint8
 
 static void test_switch(void)
 {
-	char path[] = "/tmp/tg-test-pcap-XXXXXX";
-	int fd = mkstemp(path);
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/tg-test-pcap-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
 	struct tg_switch *sw;
 	struct tg_frame_hdr h;
 	uint8_t f[TG_MAX_FRAME_BYTES], got[TG_MAX_FRAME_BYTES], pl[64];

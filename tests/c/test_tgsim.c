@@ -186,7 +186,7 @@ static pid_t spawn(int (*fn)(int, int), int to, int from)
 int main(void)
 {
 	const char *bin = getenv("TG_SIM_BIN") ? getenv("TG_SIM_BIN") : TG_SIM_BIN;
-	char pcap[128], log[16384] = "", log2[4096] = "", obj[128], cmd[300];
+	char pcap[512], log[16384] = "", log2[4096] = "", obj[128], cmd[700];
 	char *argv[16];
 	int p1[2], p2[2], fd, fd2, st;
 	pid_t w, r, d;
@@ -205,7 +205,8 @@ int main(void)
 	snprintf(name, sizeof(name), "ctest-%d", (int)getpid());
 	snprintf(devstr[0], sizeof(devstr[0]), "sim:%s:0", name);
 	snprintf(devstr[1], sizeof(devstr[1]), "sim:%s:1", name);
-	snprintf(pcap, sizeof(pcap), "/tmp/tg-%s.pcap", name);
+	snprintf(pcap, sizeof(pcap), "%s/tg-%s.pcap",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name);
 
 	/* bad arguments: exit 2 */
 	argv[0] = (char *)bin; argv[1] = "--nodes"; argv[2] = "0"; argv[3] = NULL;

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
 # RTL unit tests: tests/rtl/<module>/test_<module>.cpp is a Verilator C++
 # bench whose top is rtl/<module>.v; it builds to
 # $(BUILD)/tests/rtl/<module>/test_<module> and joins TEST_PROGS.

@@ -2,8 +2,8 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the CSR page against a cycle-exact model: identity, node id,
 // MAC, CONFIG, the cycle counter, read/write registers, every event counter
-// and timestamp under random (also simultaneous) pulses, unknown offsets and
-// reset values.
+// and timestamp under random (also simultaneous) pulses, reads of the queue
+// table's registers passed through, unknown offsets and reset values.
 #include "Vtg_csr.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -13,24 +13,44 @@
 // module defaults (the bench is built with them)
 static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
+static const unsigned NUM_QUEUES = 16;
 
-enum { NCNT = 8, NTS = 5, NEV = NCNT + NTS };
+enum { NCNT = 11, NTS = 6, NEV = NCNT + NTS };
 
 // counter registers, in the order of the event inputs set by set_events()
 static const uint64_t CNT_REG[NCNT] = {
     TG_CSR_REG_TX_FRAMES,       TG_CSR_REG_RX_FRAMES,   TG_CSR_REG_RX_DROP_FCS,
     TG_CSR_REG_RX_DROP_TYPE,    TG_CSR_REG_RX_DROP_MALFORMED,
     TG_CSR_REG_RX_REFUSED,      TG_CSR_REG_HOST_ERRORS, TG_CSR_REG_RX_STRAY,
+    TG_CSR_REG_REQ_ACCEPTED,    TG_CSR_REG_REQ_REFUSED, TG_CSR_REG_REQ_RETRIES,
 };
 static const char *const CNT_NAME[NCNT] = {
     "TX_FRAMES", "RX_FRAMES", "RX_DROP_FCS", "RX_DROP_TYPE", "RX_DROP_MALFORMED",
-    "RX_REFUSED", "HOST_ERRORS", "RX_STRAY",
+    "RX_REFUSED", "HOST_ERRORS", "RX_STRAY", "REQ_ACCEPTED", "REQ_REFUSED", "REQ_RETRIES",
 };
 static const uint64_t TS_REG[NTS] = {
     TG_CSR_REG_TS_HOST_REQ, TG_CSR_REG_TS_TX_START, TG_CSR_REG_TS_RX_END,
-    TG_CSR_REG_TS_RX_DONE,  TG_CSR_REG_TS_HOST_RESP,
+    TG_CSR_REG_TS_RX_DONE,  TG_CSR_REG_TS_HOST_RESP, TG_CSR_REG_TS_ENQ_DONE,
 };
-static const char *const TS_NAME[NTS] = {"TS_HOST_REQ", "TS_TX_START", "TS_RX_END", "TS_RX_DONE", "TS_HOST_RESP"};
+static const char *const TS_NAME[NTS] = {"TS_HOST_REQ", "TS_TX_START", "TS_RX_END",
+                                         "TS_RX_DONE",  "TS_HOST_RESP", "TS_ENQ_DONE"};
+
+// the queue table's registers, read through this page
+static const uint64_t QT_REG[] = {
+    TG_CSR_REG_QSEL,       TG_CSR_REG_QBASE,    TG_CSR_REG_QCFG, TG_CSR_REG_QTAIL,
+    TG_CSR_REG_IRQ_STATUS, TG_CSR_REG_IRQ_MASK, TG_CSR_REG_QARM,
+};
+static bool is_qt_reg(uint64_t off)
+{
+    for (uint64_t r : QT_REG)
+        if (off == r) return true;
+    return false;
+}
+// what the queue table answers at an offset (changes with `salt`)
+static uint64_t qt_value(uint64_t off, uint64_t salt)
+{
+    return (0x5154000000000000ull | (off << 20)) ^ (salt * 0x9E3779B97F4A7C15ull);
+}
 
 static void set_events(Vtg_csr &m, unsigned ev)
 {
@@ -42,12 +62,20 @@ static void set_events(Vtg_csr &m, unsigned ev)
     m.ev_refused        = (ev >> 5) & 1;
     m.ev_host_error     = (ev >> 6) & 1;
     m.ev_stray          = (ev >> 7) & 1;
-    m.ev_host_req       = (ev >> 8) & 1;
-    m.ev_tx_start       = (ev >> 9) & 1;
-    m.ev_rx_end         = (ev >> 10) & 1;
-    m.ev_rx_done        = (ev >> 11) & 1;
-    m.ev_host_resp      = (ev >> 12) & 1;
+    m.ev_req_accepted   = (ev >> 8) & 1;
+    m.ev_req_refused    = (ev >> 9) & 1;
+    m.ev_req_retry      = (ev >> 10) & 1;
+    m.ev_host_req       = (ev >> 11) & 1;
+    m.ev_tx_start       = (ev >> 12) & 1;
+    m.ev_rx_end         = (ev >> 13) & 1;
+    m.ev_rx_done        = (ev >> 14) & 1;
+    m.ev_host_resp      = (ev >> 15) & 1;
+    m.ev_enq_done       = (ev >> 16) & 1;
 }
+
+// How the bench's queue table answers: as the real one (its registers
+// only), never, or at every offset (the page's own registers still win).
+enum QtMode { QT_REAL, QT_NONE, QT_ALL };
 
 // Reference state of the page.
 struct Model {
@@ -56,13 +84,21 @@ struct Model {
     uint64_t ts[NTS] = {};
     uint16_t node = 0;
     uint64_t read_timeout = TG_READ_TIMEOUT_RESET;
+    uint64_t req_backoff = TG_REQ_BACKOFF_RESET;
+    QtMode qt = QT_REAL;
+    uint64_t qt_salt = 0;
 
     void reset()
     {
         uint16_t n = node;
+        QtMode q = qt;
+        uint64_t salt = qt_salt;
         *this = Model();
         node = n;
+        qt = q;
+        qt_salt = salt;
     }
+    bool qt_hit(uint64_t off) const { return qt == QT_ALL || (qt == QT_REAL && is_qt_reg(off)); }
 
     // value a read of `off` must return
     bool known(uint64_t off, uint64_t &v) const
@@ -75,16 +111,18 @@ struct Model {
         case TG_CSR_REG_CYCLES: v = cycles; return true;
         case TG_CSR_REG_MEM_SIZE: v = mem_size; return true;
         case TG_CSR_REG_MAC: v = (TG_MAC_OUI << 24) | node; return true;
-        case TG_CSR_REG_CONFIG: v = NUM_CTX | (MAX_READS << 8); return true;
+        case TG_CSR_REG_CONFIG: v = NUM_CTX | (MAX_READS << 8) | (NUM_QUEUES << 16); return true;
         case TG_CSR_REG_SCRATCH: v = scratch; return true;
         case TG_CSR_REG_READ_TIMEOUT: v = read_timeout; return true;
+        case TG_CSR_REG_REQ_BACKOFF: v = req_backoff; return true;
         }
         for (unsigned i = 0; i < NCNT; i++)
             if (off == CNT_REG[i]) { v = cnt[i]; return true; }
         for (unsigned i = 0; i < NTS; i++)
             if (off == TS_REG[i]) { v = ts[i]; return true; }
-        v = 0;
-        return false;
+        // not the page's own: the queue table's answer, if it claims the offset
+        v = qt_hit(off) ? qt_value(off, qt_salt) : 0;
+        return is_qt_reg(off);
     }
 
     void clock(bool rst, unsigned ev, bool wr, uint64_t off, uint64_t wdata)
@@ -99,6 +137,7 @@ struct Model {
         if (wr && off == TG_CSR_REG_MEM_SIZE) mem_size = wdata & 0xFFFFFFFFull;
         if (wr && off == TG_CSR_REG_SCRATCH) scratch = wdata;
         if (wr && off == TG_CSR_REG_READ_TIMEOUT) read_timeout = wdata & 0xFFFFFFFFull;
+        if (wr && off == TG_CSR_REG_REQ_BACKOFF) req_backoff = wdata & 0xFFFFFFFFull;
         cycles++;
     }
 };
@@ -109,6 +148,9 @@ static const uint64_t ALL_REGS[] = {
     TG_CSR_REG_RX_DROP_FCS, TG_CSR_REG_RX_DROP_TYPE, TG_CSR_REG_RX_DROP_MALFORMED,
     TG_CSR_REG_RX_REFUSED, TG_CSR_REG_HOST_ERRORS, TG_CSR_REG_RX_STRAY, TG_CSR_REG_TS_HOST_REQ,
     TG_CSR_REG_TS_TX_START, TG_CSR_REG_TS_RX_END, TG_CSR_REG_TS_RX_DONE, TG_CSR_REG_TS_HOST_RESP,
+    TG_CSR_REG_TS_ENQ_DONE, TG_CSR_REG_REQ_ACCEPTED, TG_CSR_REG_REQ_REFUSED, TG_CSR_REG_REQ_RETRIES,
+    TG_CSR_REG_REQ_BACKOFF, TG_CSR_REG_QSEL, TG_CSR_REG_QBASE, TG_CSR_REG_QCFG, TG_CSR_REG_QTAIL,
+    TG_CSR_REG_IRQ_STATUS, TG_CSR_REG_IRQ_MASK, TG_CSR_REG_QARM,
 };
 
 struct Tb {
@@ -120,13 +162,20 @@ struct Tb {
     unsigned burst_pct = 2;     // chance that every event fires at once
     unsigned wr_pct = 5;
     uint64_t ev_seen[NEV] = {};
+    uint64_t qt_reads = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_csr), rng(seed) {}
 
+    // The queue table answers combinationally from the address, with a
+    // value that changes on every read.
     uint64_t read(uint64_t off)
     {
+        ref.qt_salt = rng.next();
         m->csr_addr = (uint16_t)off;
+        m->qt_hit = ref.qt_hit(off);
+        m->qt_rdata = ref.qt_hit(off) ? qt_value(off, ref.qt_salt) : rng.next();
         m->eval();
+        qt_reads += ref.qt_hit(off) && is_qt_reg(off);
         return m->csr_rdata;
     }
 
@@ -134,8 +183,8 @@ struct Tb {
     {
         for (uint64_t off : ALL_REGS) {
             uint64_t want;
-            ref.known(off, want);
             uint64_t got = read(off);
+            ref.known(off, want);
             TB_CHECK(got == want, "%s, cycle %llu: register %03llx = %016llx, want %016llx", what,
                      (unsigned long long)cyc, (unsigned long long)off, (unsigned long long)got,
                      (unsigned long long)want);
@@ -143,15 +192,19 @@ struct Tb {
         // a few offsets outside the map, aligned or not
         for (int i = 0; i < 4; i++) {
             uint64_t off = rng.below(4096), want;
-            if (ref.known(off, want)) continue;
             uint64_t got = read(off);
-            TB_CHECK(got == 0, "%s: unknown offset %03llx reads %016llx", what, (unsigned long long)off,
-                     (unsigned long long)got);
+            if (ref.known(off, want)) continue;
+            TB_CHECK(got == want, "%s: unknown offset %03llx reads %016llx, want %016llx", what,
+                     (unsigned long long)off, (unsigned long long)got, (unsigned long long)want);
         }
         TB_CHECK(m->cycles == ref.cycles, "%s: cycles port %llu, want %llu", what,
                  (unsigned long long)m->cycles, (unsigned long long)ref.cycles);
         TB_CHECK(m->cfg_mem_size == ref.mem_size, "%s: cfg_mem_size %08x, want %08llx", what, m->cfg_mem_size,
                  (unsigned long long)ref.mem_size);
+        TB_CHECK(m->cfg_read_timeout == ref.read_timeout, "%s: cfg_read_timeout %08x, want %08llx", what,
+                 m->cfg_read_timeout, (unsigned long long)ref.read_timeout);
+        TB_CHECK(m->cfg_req_backoff == ref.req_backoff, "%s: cfg_req_backoff %08x, want %08llx", what,
+                 m->cfg_req_backoff, (unsigned long long)ref.req_backoff);
     }
 
     // Every one of the 4096 offsets: registers hold their model value, the
@@ -164,8 +217,8 @@ struct Tb {
         m->eval();
         for (uint64_t off = 0; off < 4096; off++) {
             uint64_t want;
-            bool k = ref.known(off, want);
             uint64_t got = read(off);
+            bool k = ref.known(off, want);
             TB_CHECK(got == want, "%s: offset %03llx (%s) = %016llx, want %016llx", what, (unsigned long long)off,
                      k ? "register" : "unknown", (unsigned long long)got, (unsigned long long)want);
         }
@@ -194,6 +247,8 @@ struct Tb {
         m->csr_wr_en = wr;
         m->csr_addr = (uint16_t)off;
         m->csr_wdata = wdata;
+        m->qt_hit = rng.below(2);   // a write never depends on the queue table's read port
+        m->qt_rdata = rng.next();
         m->eval();
         m->clk = 1;
         m->eval();
@@ -208,8 +263,10 @@ struct Tb {
         unsigned ev = pick_events();
         bool wr = rng.chance(wr_pct);
         uint64_t off, wdata = rng.next();
-        switch (rng.below(5)) {
+        switch (rng.below(7)) {
         case 4: off = TG_CSR_REG_READ_TIMEOUT; break;
+        case 5: off = TG_CSR_REG_REQ_BACKOFF; break;
+        case 6: off = QT_REG[rng.below(sizeof QT_REG / sizeof QT_REG[0])]; break;   // the table's, not the page's
         case 0: off = TG_CSR_REG_MEM_SIZE; break;
         case 1: off = TG_CSR_REG_SCRATCH; break;
         case 2: off = ALL_REGS[rng.below(sizeof ALL_REGS / sizeof ALL_REGS[0])]; break;  // read-only ones ignore it
@@ -244,6 +301,7 @@ static void rw_regs(Tb &tb)
         tb.tick(false, 0, true, TG_CSR_REG_MEM_SIZE, v);
         tb.tick(false, 0, true, TG_CSR_REG_SCRATCH, ~v);
         tb.tick(false, 0, true, TG_CSR_REG_READ_TIMEOUT, v ^ 0x5555);
+        tb.tick(false, 0, true, TG_CSR_REG_REQ_BACKOFF, v ^ 0xAAAA0000ull);
         tb.tick();
     }
     // writes to read-only registers and unknown offsets change nothing
@@ -258,7 +316,7 @@ int main(int argc, char **argv)
     struct Cfg { unsigned ev_pct, burst_pct, wr_pct; };
     const Cfg cfgs[] = {{2, 0, 2}, {20, 5, 10}, {60, 20, 30}, {95, 50, 50}};
     uint64_t seed = 1;
-    uint64_t seen[NEV] = {};
+    uint64_t seen[NEV] = {}, qt_reads = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x9E3779B1u);
@@ -273,6 +331,16 @@ int main(int argc, char **argv)
             rw_regs(tb);
             for (int i = 0; i < 3000; i++) tb.random_tick();
             tb.sweep("after random traffic");
+            // a queue table that claims nothing, then one that claims every
+            // offset: its registers read zero, then every offset that is not
+            // the page's own passes its answer through
+            tb.ref.qt = QT_NONE;
+            tb.sweep("queue table claims nothing");
+            for (int i = 0; i < 200; i++) tb.random_tick();
+            tb.ref.qt = QT_ALL;
+            tb.sweep("queue table claims every offset");
+            for (int i = 0; i < 200; i++) tb.random_tick();
+            tb.ref.qt = QT_REAL;
             // reset in the middle of traffic clears everything but the straps
             tb.reset();
             tb.sweep("reset during traffic");
@@ -282,11 +350,13 @@ int main(int argc, char **argv)
             for (int i = 0; i < 1500; i++) tb.random_tick();
             tb.sweep("after traffic following reset");
             for (unsigned i = 0; i < NEV; i++) seen[i] += tb.ev_seen[i];
+            qt_reads += tb.qt_reads;
         }
     }
     for (unsigned i = 0; i < NCNT; i++)
         TB_CHECK(seen[i] > 1000, "%s pulsed only %llu times", CNT_NAME[i], (unsigned long long)seen[i]);
     for (unsigned i = 0; i < NTS; i++)
         TB_CHECK(seen[NCNT + i] > 1000, "%s pulsed only %llu times", TS_NAME[i], (unsigned long long)seen[NCNT + i]);
+    TB_CHECK(qt_reads > 10000, "only %llu reads of queue-table registers", (unsigned long long)qt_reads);
     return tb_finish("tg_csr");
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Unit test of the frame receiver: good frames of every opcode and length
-// become exactly the encoded descriptor, held until taken; every kind of bad
+// Unit test of the frame receiver: good frames of every accepted opcode and
+// length become exactly the encoded descriptor (flags byte included), held
+// until taken; every kind of bad
 // frame is dropped and counted under exactly one reason, and the next good
 // frame still gets through, under random stream gaps and descriptor stalls.
 #include "Vtg_eth_rx.h"
@@ -10,6 +11,16 @@
 
 #include <cstring>
 #include <memory>
+
+// the opcodes the receiver lets through
+static const uint8_t GOOD_OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ, TG_OP_REQ_RESP};
+static const unsigned NGOOD_OPS = sizeof GOOD_OPS / sizeof GOOD_OPS[0];
+static bool good_op(unsigned op)
+{
+    for (uint8_t g : GOOD_OPS)
+        if (op == g) return true;
+    return false;
+}
 
 enum Outcome { ACCEPT, DROP_FCS, DROP_TYPE, DROP_MALFORMED, DROP_ANY };
 static const char *const OUTCOME_NAME[] = {"accept", "FCS drop", "type drop", "malformed drop", "some drop"};
@@ -60,7 +71,7 @@ struct Tb {
     uint64_t want_counts[5] = {};
     // descriptor seen last cycle while held
     bool prev_held = false;
-    uint8_t prev_op, prev_status, prev_len, prev_ctx, prev_addr_hi;
+    uint8_t prev_op, prev_flags, prev_status, prev_len, prev_ctx, prev_addr_hi;
     uint16_t prev_src, prev_tag;
     uint32_t prev_addr;
     uint64_t prev_mask;
@@ -114,8 +125,7 @@ struct Tb {
 
     uint8_t random_op()
     {
-        const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP};
-        return ops[rng.below(3)];
+        return GOOD_OPS[rng.below(NGOOD_OPS)];
     }
 
     void good(uint8_t op, uint8_t len)
@@ -148,6 +158,8 @@ struct Tb {
         TB_CHECK(r.m_rxd_op == h.op && r.m_rxd_status == h.status && r.m_rxd_src == h.src,
                  "cycle %llu: op %u/%u status %u/%u src %04x/%04x", (unsigned long long)cyc, r.m_rxd_op, h.op,
                  r.m_rxd_status, h.status, r.m_rxd_src, h.src);
+        TB_CHECK(r.m_rxd_flags == h.flags, "cycle %llu: flags %02x, want %02x", (unsigned long long)cyc,
+                 r.m_rxd_flags, h.flags);
         TB_CHECK(r.m_rxd_addr == (uint32_t)h.addr && r.m_rxd_addr_hi == hi,
                  "cycle %llu: addr %08x hi %u, encoded %016llx", (unsigned long long)cyc, r.m_rxd_addr,
                  r.m_rxd_addr_hi, (unsigned long long)h.addr);
@@ -204,7 +216,7 @@ struct Tb {
                          (unsigned long long)cyc);
                 if (!present.empty()) check_desc(r, present.front());
                 if (prev_held) {
-                    bool same = r.m_rxd_op == prev_op && r.m_rxd_status == prev_status && r.m_rxd_len == prev_len &&
+                    bool same = r.m_rxd_op == prev_op && r.m_rxd_flags == prev_flags && r.m_rxd_status == prev_status && r.m_rxd_len == prev_len &&
                                 r.m_rxd_ctx == prev_ctx && r.m_rxd_addr_hi == prev_addr_hi &&
                                 r.m_rxd_src == prev_src && r.m_rxd_tag == prev_tag && r.m_rxd_addr == prev_addr &&
                                 r.m_rxd_mask == prev_mask &&
@@ -215,7 +227,7 @@ struct Tb {
                 TB_CHECK(!prev_held, "cycle %llu: descriptor withdrawn before it was taken", (unsigned long long)cyc);
             }
             prev_held = r.m_rxd_valid && !r.m_rxd_ready;
-            prev_op = r.m_rxd_op; prev_status = r.m_rxd_status; prev_len = r.m_rxd_len;
+            prev_op = r.m_rxd_op; prev_flags = r.m_rxd_flags; prev_status = r.m_rxd_status; prev_len = r.m_rxd_len;
             prev_ctx = r.m_rxd_ctx; prev_addr_hi = r.m_rxd_addr_hi; prev_src = r.m_rxd_src;
             prev_tag = r.m_rxd_tag; prev_addr = r.m_rxd_addr; prev_mask = r.m_rxd_mask;
             std::memcpy(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload);
@@ -253,10 +265,17 @@ struct Tb {
 
 static void good_frames(Tb &tb)
 {
-    const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP};
     for (int rep = 0; rep < 3; rep++)
-        for (uint8_t op : ops)
+        for (uint8_t op : GOOD_OPS)
             for (unsigned len = 0; len <= TG_MAX_PAYLOAD; len += 8) tb.good(op, (uint8_t)len);
+    // every flags value gets through unchanged
+    for (unsigned f = 0; f < 256; f++) {
+        tg_frame_hdr h = tb.good_hdr(GOOD_OPS[f % NGOOD_OPS], (uint8_t)(8 * tb.rng.below(9)));
+        h.flags = (uint8_t)f;
+        uint8_t p[TG_MAX_PAYLOAD];
+        for (auto &b : p) b = (uint8_t)tb.rng.next();
+        tb.send(encode(h, p), ACCEPT, "good frame, every flags value", &h, p);
+    }
     tb.run();
 }
 
@@ -352,7 +371,7 @@ static void length_errors(Tb &tb)
 static void opcode_errors(Tb &tb, bool all)
 {
     for (unsigned op = 0; op < 256; op++) {
-        if (op == TG_OP_WRITE || op == TG_OP_READ_REQ || op == TG_OP_READ_RESP) continue;
+        if (good_op(op)) continue;
         if (!all && op > 16 && !tb.rng.chance(10)) continue;
         tg_frame_hdr h = tb.good_hdr((uint8_t)op, (uint8_t)(8 * tb.rng.below(9)));
         tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "unknown opcode");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the frame transmitter: every frame matches the reference
-// encoder byte for byte (header fields, payload, FCS), in order and once,
+// encoder byte for byte (header fields including flags, payload, FCS), in
+// order and once,
 // under random descriptor gaps and stream backpressure, with the AXI-Stream
 // stability rule, the descriptor handshake and the event pulses checked.
 #include "Vtg_eth_tx.h"
@@ -12,7 +13,7 @@
 #include <memory>
 
 struct Desc {
-    uint8_t op, status, len, ctx;
+    uint8_t op, flags, status, len, ctx;
     uint16_t dst, tag;
     uint32_t addr;
     uint64_t mask;
@@ -21,7 +22,8 @@ struct Desc {
 
 static const uint8_t OPS[] = {
     TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_ATOMIC, TG_OP_ATOMIC_RESP,
-    TG_OP_REQ,   TG_OP_ACK,      TG_OP_NAK,       0x00,         0xFF,
+    TG_OP_REQ,   TG_OP_REQ_RESP, TG_OP_ACK,       TG_OP_NAK,    0x00,
+    0xFF,
 };
 static const unsigned NOPS = sizeof OPS / sizeof OPS[0];
 
@@ -47,6 +49,7 @@ struct Tb {
     {
         Vtg_eth_tx &t = *m;
         t.s_txd_op = d.op;
+        t.s_txd_flags = d.flags;
         t.s_txd_status = d.status;
         t.s_txd_dst = d.dst;
         t.s_txd_addr = d.addr;
@@ -73,7 +76,7 @@ struct Tb {
         } else {
             Desc junk;
             for (auto &b : junk.payload) b = (uint8_t)rng.next();
-            junk.op = (uint8_t)rng.next(); junk.status = (uint8_t)rng.next();
+            junk.op = (uint8_t)rng.next(); junk.flags = (uint8_t)rng.next(); junk.status = (uint8_t)rng.next();
             junk.len = (uint8_t)rng.next(); junk.ctx = (uint8_t)rng.next();
             junk.dst = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
             junk.addr = (uint32_t)rng.next(); junk.mask = rng.next();
@@ -143,6 +146,7 @@ struct Tb {
         tg_frame_hdr h{};
         h.ver = TG_PROTO_VERSION;
         h.op = d.op;
+        h.flags = d.flags;
         h.status = d.status;
         h.src = node;
         h.dst = d.dst;
@@ -158,9 +162,9 @@ struct Tb {
                  (unsigned long long)frames, f.size());
         TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + TG_FCS_BYTES + d.len, "frame %llu: %zu bytes for len %u",
                  (unsigned long long)frames, f.size(), d.len);
-        TB_CHECK(g.ver == TG_PROTO_VERSION && g.op == d.op && g.flags == 0 && g.status == d.status,
-                 "frame %llu: ver %u op %u/%u flags %u status %u/%u", (unsigned long long)frames, g.ver, g.op, d.op,
-                 g.flags, g.status, d.status);
+        TB_CHECK(g.ver == TG_PROTO_VERSION && g.op == d.op && g.flags == d.flags && g.status == d.status,
+                 "frame %llu: ver %u op %u/%u flags %02x/%02x status %u/%u", (unsigned long long)frames, g.ver, g.op,
+                 d.op, g.flags, d.flags, g.status, d.status);
         TB_CHECK(g.src == node && g.dst == d.dst, "frame %llu: src %04x/%04x dst %04x/%04x",
                  (unsigned long long)frames, g.src, node, g.dst, d.dst);
         TB_CHECK(g.seq == 0 && g.ack == 0 && g.key == 0 && g.rsvd == 0, "frame %llu: seq/ack/key/rsvd not zero",
@@ -191,6 +195,12 @@ struct Tb {
         d.op = op;
         d.len = len;
         d.status = (uint8_t)rng.next();
+        switch (rng.below(4)) {
+        case 0: d.flags = 0; break;
+        case 1: d.flags = TG_FLAG_RETRY; break;
+        case 2: d.flags = (uint8_t)(1u << rng.below(8)); break;   // one bit, each position
+        default: d.flags = (uint8_t)rng.next(); break;
+        }
         d.ctx = (uint8_t)rng.next();
         d.dst = (uint16_t)rng.next();
         d.tag = (uint16_t)rng.next();

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the host target against a reference model of the BAR: write
-// bursts into WRITE descriptors, blocking remote reads and fences, CSR and
-// context-page access, fetch starts and the fetch table, and every refused
-// request, with the transmitter, the receive engine's answers and the host's
-// response port modelled under random stalls.
+// bursts into WRITE descriptors and REQ-window bursts into REQ descriptors
+// (never merged with each other), blocking remote reads and fences, CSR and
+// context-page access, fetch starts and the fetch table, failures reported
+// after a request left (the context's STATUS, first failure kept), and every
+// refused request, with the transmitter, the receive engine's answers and the
+// host's response port modelled under random stalls.
 #include "Vtg_host_if.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -47,7 +49,7 @@ struct Dec {
     unsigned win, ctx, node, page;
     uint32_t paddr;
     uint64_t reg;
-    bool mis, ctrl, remote, sync, csr, ctxpg;
+    bool mis, ctrl, remote, sync, reqw, csr, ctxpg;
 };
 
 static Dec decode(uint64_t a)
@@ -61,6 +63,7 @@ static Dec decode(uint64_t a)
     d.ctrl = d.win == TG_WIN_CTRL;
     d.remote = d.win == TG_WIN_REMOTE;
     d.sync = d.win == TG_WIN_SYNC;
+    d.reqw = d.win == TG_WIN_REQ;
     uint64_t off = a & ((1ull << TG_BAR_WIN_SHIFT) - 1);
     if (d.ctrl && off < TG_PAGE_SIZE) {
         d.csr = true;
@@ -82,7 +85,7 @@ struct TxD {
     bool sync = false;       // a fence: address and mask are not part of the contract
     bool fetch = false;      // tag carries a table index chosen by the module
     bool resolved = false;   // fetch: index known
-    bool is_write = false;
+    bool burst = false;      // a WRITE or REQ: carries the burst's words
 };
 
 struct Ent {
@@ -96,6 +99,7 @@ struct Ent {
 struct Model {
     // burst being assembled
     bool b_active = false;
+    bool b_req = false;      // beats of the REQ window, not the remote one
     unsigned b_ctx = 0, b_node = 0, b_cnt = 0;
     uint32_t b_first = 0;
     uint64_t b_data[WORDS] = {}, b_mask = 0;
@@ -143,15 +147,16 @@ struct Model {
 
     bool continues(const Beat &b, const Dec &d) const
     {
-        return b_active && d.remote && b.write && !d.mis && d.ctx == b_ctx && d.node == b_node &&
+        return b_active && (d.remote || d.reqw) && d.reqw == b_req && b.write && !d.mis && d.ctx == b_ctx &&
+               d.node == b_node &&
                (d.paddr / TG_MAX_BURST_BYTES) == (b_first / TG_MAX_BURST_BYTES) &&
                (d.paddr % TG_MAX_BURST_BYTES) / 8 == (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt;
     }
     void emit_burst()
     {
         TxD t;
-        t.op = TG_OP_WRITE;
-        t.is_write = true;
+        t.op = b_req ? TG_OP_REQ : TG_OP_WRITE;
+        t.burst = true;
         t.dst = (uint16_t)b_node;
         t.ctx = (uint8_t)b_ctx;
         t.addr = b_first;
@@ -197,9 +202,10 @@ struct Model {
             if (ctx_of(d, c)) set_status(c, ST_DONTCARE);
             return;
         }
-        if (d.remote && b.write) {
+        if ((d.remote || d.reqw) && b.write) {
             if (!b_active) {
                 b_active = true;
+                b_req = d.reqw;
                 b_ctx = d.ctx;
                 b_node = d.node;
                 b_first = d.paddr;
@@ -332,9 +338,11 @@ struct Tb {
     uint64_t ans_data = 0;
     unsigned ans_strays = 0;
     unsigned err_status_pct = 15;
+    unsigned fail_pct = 2;       // chance of a failure report (s_err) in a cycle
     // seen
     uint64_t cyc = 0, seen_err = 0, seen_stray = 0, seen_req = 0, seen_resp = 0;
     uint64_t n_desc = 0, n_resp = 0, n_stall_full = 0, n_wait_writes = 0, n_lookup_hits = 0;
+    uint64_t n_fail = 0, n_fail_kept = 0, n_req_desc = 0;
     bool prev_txd_stalled = false, prev_resp_stalled = false;
     uint32_t prev_txd[24];
     uint64_t prev_resp = 0;
@@ -364,10 +372,11 @@ struct Tb {
     }
     // `n` beats from word `w0` of the block at `blk`; `last` on the final
     // beat when asked.
-    void burst(unsigned ctx, unsigned node, uint32_t blk, unsigned w0, unsigned n, bool last)
+    void burst(unsigned ctx, unsigned node, uint32_t blk, unsigned w0, unsigned n, bool last,
+               unsigned win = TG_WIN_REMOTE)
     {
         for (unsigned i = 0; i < n; i++)
-            push(Beat{true, bar(TG_WIN_REMOTE, ctx, node, blk + 8 * (w0 + i)), rng.next(), random_strobe(),
+            push(Beat{true, bar(win, ctx, node, blk + 8 * (w0 + i)), rng.next(), random_strobe(),
                       last && i + 1 == n});
     }
     uint32_t random_block() { return (uint32_t)(rng.next() & ~(uint64_t)(TG_MAX_BURST_BYTES - 1)); }
@@ -427,7 +436,8 @@ struct Tb {
         TB_CHECK(h.m_txd_op == w.op && h.m_txd_len == w.len && h.m_txd_ctx == w.ctx && h.m_txd_dst == w.dst,
                  "cycle %llu: descriptor op %u/%u len %u/%u ctx %u/%u dst %04x/%04x", (unsigned long long)cyc,
                  h.m_txd_op, w.op, h.m_txd_len, w.len, h.m_txd_ctx, w.ctx, h.m_txd_dst, w.dst);
-        if (!w.is_write)
+        // (a burst's tag is not part of the contract: the REQ sender sets it)
+        if (!w.burst)
             TB_CHECK(h.m_txd_tag == w.tag, "cycle %llu: descriptor tag %04x, want %04x", (unsigned long long)cyc,
                      h.m_txd_tag, w.tag);
         if (!w.sync)
@@ -435,11 +445,12 @@ struct Tb {
                      "cycle %llu: descriptor (op %u len %u) addr %08x/%08x mask %016llx/%016llx",
                      (unsigned long long)cyc, w.op, w.len, h.m_txd_addr, w.addr,
                      (unsigned long long)h.m_txd_mask, (unsigned long long)w.mask);
-        // a WRITE carries the burst; a READ_REQ's payload bytes mean nothing
-        for (unsigned k = 0; w.is_write && k < w.len / 8u && k < WORDS; k++) {
+        // a WRITE or REQ carries the burst; a READ_REQ's payload bytes mean nothing
+        for (unsigned k = 0; w.burst && k < w.len / 8u && k < WORDS; k++) {
             uint64_t got = (uint64_t)h.m_txd_payload[2 * k] | ((uint64_t)h.m_txd_payload[2 * k + 1] << 32);
-            TB_CHECK(got == w.words[k], "cycle %llu: WRITE to %08x word %u = %016llx, want %016llx",
-                     (unsigned long long)cyc, w.addr, k, (unsigned long long)got, (unsigned long long)w.words[k]);
+            TB_CHECK(got == w.words[k], "cycle %llu: %s to %08x word %u = %016llx, want %016llx",
+                     (unsigned long long)cyc, w.op == TG_OP_REQ ? "REQ" : "WRITE", w.addr, k,
+                     (unsigned long long)got, (unsigned long long)w.words[k]);
         }
     }
 
@@ -494,6 +505,18 @@ struct Tb {
                 h.s_hrd_valid = 1;
                 h.s_hrd_tag = (uint16_t)(ref.seq ^ (1u << rng.below(16)));   // never the tag in flight
             }
+        }
+        // a request that failed after it left: never in the same cycle as a
+        // write (a STATUS write clears what it would set)
+        bool fail = false;
+        h.s_err_valid = 0;
+        h.s_err_ctx = (uint8_t)rng.below(16);
+        h.s_err_status = (uint8_t)rng.next();
+        if (!rst && rng.chance(fail_pct) && (!h.s_host_req_valid || !hq.front().write)) {
+            const uint8_t codes[] = {TG_ST_NO_QUEUE, TG_ST_MALFORMED, TG_ST_PEER_GONE};
+            fail = true;
+            h.s_err_valid = 1;
+            h.s_err_status = rng.chance(75) ? codes[rng.below(3)] : (uint8_t)(1 + rng.below(8));
         }
         h.m_host_resp_ready = !rng.chance(resp_stall_pct);
         h.m_txd_ready = !rng.chance(txd_stall_pct);
@@ -552,6 +575,7 @@ struct Tb {
                     check_txd(t);
                     n_desc++;
                     if (t.fetch) ref.ft[h.m_txd_tag & 15].sent = true;
+                    if (t.op == TG_OP_REQ) n_req_desc++;
                     if (t.op == TG_OP_READ_REQ && !t.fetch) {
                         TB_CHECK(!ans_active && ref.waiting, "cycle %llu: read request with no read waiting",
                                  (unsigned long long)cyc);
@@ -638,6 +662,13 @@ struct Tb {
                     }
                     resp_info.push_back(ri);
                 }
+            }
+            // a failure report marks its context after this cycle's request
+            // (a read of STATUS in this cycle still sees the old value)
+            if (fail) {
+                n_fail++;
+                n_fail_kept += ref.status[h.s_err_ctx] == TG_ST_OK;
+                ref.set_status(h.s_err_ctx, h.s_err_status);
             }
             // CSR writes pass through in the cycle they are accepted
             if (h.csr_wr_en) {
@@ -755,15 +786,16 @@ static void ctx_phase(Tb &tb)
     tb.run("context pages");
 }
 
-// Every start word and beat count, each burst one WRITE.
-static void burst_phase(Tb &tb)
+// Every start word and beat count, each burst one WRITE (remote window) or
+// one REQ (REQ window).
+static void burst_phase(Tb &tb, unsigned win)
 {
     for (unsigned w0 = 0; w0 < WORDS; w0++) {
         for (unsigned n = 1; n + w0 <= WORDS; n++) {
             for (int full_without_last = 0; full_without_last < 2; full_without_last++) {
                 if (full_without_last && n + w0 != WORDS) continue;
                 uint64_t before = tb.ref.descs;
-                tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, n, !full_without_last);
+                tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, n, !full_without_last, win);
                 tb.run("burst");
                 TB_CHECK(tb.ref.descs == before + 1 && !tb.ref.b_active,
                          "burst of %u beats from word %u%s: %llu descriptors", n, w0,
@@ -774,28 +806,34 @@ static void burst_phase(Tb &tb)
     // back to back, no gaps between bursts
     for (int i = 0; i < 200; i++) {
         unsigned w0 = tb.rng.below(WORDS);
-        tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
+        tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true,
+                 win);
     }
     tb.run("back-to-back bursts");
 }
 
 // A burst cut short by a request that does not continue it.
-static void interrupt_phase(Tb &tb)
+static void interrupt_phase(Tb &tb, unsigned win)
 {
+    unsigned other = win == TG_WIN_REQ ? TG_WIN_REMOTE : TG_WIN_REQ;
     for (int i = 0; i < 150; i++) {
         unsigned ctx = tb.rng.below(16), node = tb.rng.below(256);
         uint32_t blk = tb.random_block();
         unsigned w0 = tb.rng.below(WORDS - 1), k = 1 + tb.rng.below(WORDS - 1 - w0);
-        tb.burst(ctx, node, blk, w0, k, false);
+        tb.burst(ctx, node, blk, w0, k, false, win);
         unsigned next = w0 + k;   // the word that would continue it
-        switch (tb.rng.below(12)) {
-        case 0: tb.burst(ctx ^ (1 + tb.rng.below(15)), node, blk, next, 1, true); break;        // other context
-        case 1: tb.burst(ctx, node ^ (1 + tb.rng.below(255)), blk, next, 1, true); break;       // other node
-        case 2: tb.burst(ctx, node, blk ^ TG_MAX_BURST_BYTES, next, 1, true); break;           // other block
-        case 3: tb.burst(ctx, node, blk, (next + 1 + tb.rng.below(WORDS - 1)) % WORDS, 1, true); break;  // skips or goes back
-        case 4: tb.burst(ctx, node, blk, w0, WORDS - w0, true); break;                           // restarts
-        case 5: tb.wr(bar(TG_WIN_REMOTE, ctx, node, blk + 8 * next + 1 + tb.rng.below(7)), 1); break;  // misaligned
-        case 6: tb.rd(bar(TG_WIN_REMOTE, ctx, node, blk + 8 * next)); break;
+        switch (tb.rng.below(14)) {
+        case 0: tb.burst(ctx ^ (1 + tb.rng.below(15)), node, blk, next, 1, true, win); break;   // other context
+        case 1: tb.burst(ctx, node ^ (1 + tb.rng.below(255)), blk, next, 1, true, win); break;  // other node
+        case 2: tb.burst(ctx, node, blk ^ TG_MAX_BURST_BYTES, next, 1, true, win); break;      // other block
+        case 3: tb.burst(ctx, node, blk, (next + 1 + tb.rng.below(WORDS - 1)) % WORDS, 1, true, win); break;  // skips or goes back
+        case 4: tb.burst(ctx, node, blk, w0, WORDS - w0, true, win); break;                      // restarts
+        case 5: tb.wr(bar(win, ctx, node, blk + 8 * next + 1 + tb.rng.below(7)), 1); break;     // misaligned
+        case 6: tb.rd(bar(win, ctx, node, blk + 8 * next)); break;   // a remote read; a REQ-window read is refused
+        case 12:  // the other window, exactly where the burst would go on: a burst of its own
+            tb.burst(ctx, node, blk, next, 1 + tb.rng.below(WORDS - next), tb.rng.chance(80), other);
+            break;
+        case 13: tb.rd(bar(other, ctx, node, blk + 8 * next)); break;
         case 7: tb.rd(csr(8 * tb.rng.below(32))); break;
         case 8: tb.wr(csr(TG_CSR_REG_SCRATCH), tb.rng.next()); break;
         case 9: tb.wr(ctxreg(ctx, TG_CTX_REG_OPERAND), tb.rng.next()); break;
@@ -919,7 +957,8 @@ static void table_full_phase(Tb &tb)
     TB_CHECK(tb.n_stall_full > 100, "a full table stalled the host only %llu cycles", (unsigned long long)tb.n_stall_full);
 }
 
-// Misaligned addresses in every window, and the windows not served.
+// Misaligned addresses in every window, loads from the REQ window, and the
+// windows not served.
 static void error_phase(Tb &tb)
 {
     for (int i = 0; i < 60; i++) {
@@ -932,7 +971,17 @@ static void error_phase(Tb &tb)
     }
     tb.read_statuses();
     tb.run("misaligned");
-    for (unsigned win = TG_WIN_REQ; win < 8; win++) {
+    // the REQ window takes stores only: a load is refused with BAD_OP
+    for (int i = 0; i < 24; i++) {
+        unsigned ctx = tb.rng.below(NUM_CTX);
+        tb.rd(bar(TG_WIN_REQ, ctx, tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u));
+        if (tb.rng.chance(30)) tb.rd(ctxreg(ctx, TG_CTX_REG_STATUS));
+        if (tb.rng.chance(20)) tb.wr(ctxreg(ctx, TG_CTX_REG_STATUS), 0);
+    }
+    tb.read_statuses();
+    tb.clear_statuses();
+    tb.run("loads from the REQ window");
+    for (unsigned win = TG_WIN_FAA; win < 8; win++) {
         for (int i = 0; i < 8; i++) {
             uint64_t a = bar(win, tb.rng.below(16), tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u);
             if (tb.rng.below(2)) tb.rd(a);
@@ -990,6 +1039,62 @@ static void seq_wrap_phase(Tb &tb)
     tb.ans_max = saved_max;
 }
 
+// Beats of one block that alternate between the remote and the REQ window
+// at random points: each run of one window is a descriptor of its own.
+static void window_switch_phase(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned ctx = tb.rng.below(16), node = tb.rng.below(256);
+        uint32_t blk = tb.random_block();
+        unsigned w = tb.rng.below(WORDS), win = tb.rng.below(2) ? TG_WIN_REQ : TG_WIN_REMOTE;
+        uint64_t before = tb.ref.descs;
+        unsigned runs = 0;
+        while (w < WORDS) {
+            unsigned len = 1 + tb.rng.below(WORDS - w);
+            tb.burst(ctx, node, blk, w, len, w + len == WORDS && tb.rng.chance(50), win);
+            w += len;
+            runs++;
+            win = win == TG_WIN_REQ ? TG_WIN_REMOTE : TG_WIN_REQ;
+        }
+        tb.run("window switches");
+        TB_CHECK(tb.ref.descs == before + runs, "%u runs of alternating windows made %llu descriptors", runs,
+                 (unsigned long long)(tb.ref.descs - before));
+    }
+}
+
+// Failures reported after a request left set the context's STATUS, the
+// first one since it was cleared kept, among REQ bursts, reads and clears.
+static void failure_phase(Tb &tb, unsigned n)
+{
+    unsigned saved = tb.fail_pct;
+    tb.clear_statuses();
+    tb.run("clear");
+    tb.fail_pct = 25;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned ctx = tb.rng.below(NUM_CTX);
+        switch (tb.rng.below(6)) {
+        case 0: tb.rd(ctxreg(ctx, TG_CTX_REG_STATUS)); break;
+        case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_STATUS), tb.rng.next()); break;
+        case 2: tb.rd(bar(TG_WIN_REQ, ctx, tb.rng.below(256), 0)); break;   // refused: BAD_OP may come first
+        case 3: tb.read_statuses(); break;
+        default: {
+            unsigned w0 = tb.rng.below(WORDS);
+            tb.burst(ctx, tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true, TG_WIN_REQ);
+            break;
+        }
+        }
+        if (tb.rng.chance(10)) {
+            tb.run("failures");
+            for (unsigned k = 0, m = tb.rng.below(40); k < m; k++) tb.tick();   // failures with the port idle
+        }
+    }
+    tb.read_statuses();
+    tb.run("failures");
+    tb.clear_statuses();
+    tb.run("clear");
+    tb.fail_pct = saved;
+}
+
 static void random_phase(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -998,7 +1103,7 @@ static void random_phase(Tb &tb, unsigned n)
         if (k < 8) {
             unsigned w0 = tb.rng.below(WORDS);
             tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0),
-                     tb.rng.chance(90));
+                     tb.rng.chance(90), tb.rng.chance(30) ? TG_WIN_REQ : TG_WIN_REMOTE);
         } else if (k < 10) {
             tb.rd(bar(TG_WIN_REMOTE, ctx, tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u));
         } else if (k < 11) {
@@ -1043,7 +1148,7 @@ int main(int argc, char **argv)
         {70, 10, 50, 1, 5, 30, 1},
         {10, 50, 0, 20, 100, 2, 10},
     };
-    uint64_t seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0;
+    uint64_t seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0, fails = 0, kept = 0, reqs = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0xA54FF53Au);
@@ -1061,8 +1166,12 @@ int main(int argc, char **argv)
             tb.run("statuses after reset");
             csr_phase(tb);
             ctx_phase(tb);
-            burst_phase(tb);
-            interrupt_phase(tb);
+            burst_phase(tb, TG_WIN_REMOTE);
+            burst_phase(tb, TG_WIN_REQ);
+            interrupt_phase(tb, TG_WIN_REMOTE);
+            interrupt_phase(tb, TG_WIN_REQ);
+            window_switch_phase(tb, 150);
+            failure_phase(tb, 400);
             read_phase(tb, 150);
             wait_phase(tb, 40);
             fetch_phase(tb, 200);
@@ -1097,12 +1206,18 @@ int main(int argc, char **argv)
             cycles += tb.cyc;
             waits += tb.n_wait_writes;
             hits += tb.n_lookup_hits;
+            fails += tb.n_fail;
+            kept += tb.n_fail_kept;
+            reqs += tb.n_req_desc;
         }
     }
-    std::printf("%llu descriptors, %llu host responses, %llu table hits in %llu cycles\n",
-                (unsigned long long)descs, (unsigned long long)resps, (unsigned long long)hits,
-                (unsigned long long)cycles);
+    std::printf("%llu descriptors (%llu REQ), %llu host responses, %llu table hits, %llu failure reports "
+                "in %llu cycles\n", (unsigned long long)descs, (unsigned long long)reqs, (unsigned long long)resps,
+                (unsigned long long)hits, (unsigned long long)fails, (unsigned long long)cycles);
     TB_CHECK(waits > 100, "only %llu reads answered after writes overtook them", (unsigned long long)waits);
     TB_CHECK(hits > 1000, "only %llu lookups of live entries", (unsigned long long)hits);
+    TB_CHECK(reqs > 1000, "only %llu REQ descriptors", (unsigned long long)reqs);
+    TB_CHECK(kept > 500 && fails > kept + 500, "failure reports: %llu, %llu of them set a clear STATUS",
+             (unsigned long long)fails, (unsigned long long)kept);
     return tb_finish("tg_host_if");
 }

@@ -9,7 +9,9 @@
 #include "tb.hpp"
 
 #include <cstring>
+#include <algorithm>
 #include <memory>
+#include <string>
 
 static const unsigned NODE = 5;
 static const uint32_t MEM_BYTES = 1u << 20;
@@ -88,6 +90,10 @@ struct Tb {
             TB_CHECK(tg_frame_decode(f.data(), f.size(), &h) == 0, "frame %zu bytes fails decode", f.size());
             TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + h.len + TG_FCS_BYTES, "frame size %zu, len %u", f.size(), h.len);
             TB_CHECK(h.src == NODE && h.ver == TG_PROTO_VERSION, "src %u ver %u", h.src, h.ver);
+            if (getenv("TB_TRACE"))
+                std::fprintf(stderr, "cyc %llu frame op %u flags %u status %u dst %u addr %llx len %u tag %x\n",
+                             (unsigned long long)cyc, h.op, h.flags, h.status, h.dst,
+                             (unsigned long long)h.addr, h.len, h.tag);
             if (loopback) rx.frames.push_back(f);
         }
     }
@@ -412,6 +418,195 @@ static void latency_phase(Tb &tb)
              (unsigned long long)tb.tx_frames);
 }
 
+// ---------------------------------------------------------------- remote enqueue
+struct Queue {
+    uint32_t base;
+    unsigned size_log2, esize_log2;
+    unsigned idx;
+};
+
+static void queue_setup(Tb &tb, const Queue &q)
+{
+    uint32_t size = 1u << q.size_log2;
+    std::memset(&tb.mem.mem[q.base], 0, size);
+    auto put = [&](uint32_t off, uint64_t v) { std::memcpy(&tb.mem.mem[q.base + off], &v, 8); };
+    put(TG_Q_TAIL, TG_Q_SLOTS);
+    put(TG_Q_HEAD, TG_Q_SLOTS);
+    put(TG_Q_SIZE, q.size_log2 | (q.esize_log2 << 8));
+    tb.write(csr(TG_CSR_REG_QSEL), q.idx);
+    tb.write(csr(TG_CSR_REG_QBASE), q.base);
+    tb.write(csr(TG_CSR_REG_QTAIL), TG_Q_SLOTS);
+    tb.write(csr(TG_CSR_REG_QCFG), q.size_log2 | (q.esize_log2 << 8) | TG_QCFG_ENABLE);
+}
+
+// Consumer in host memory: takes every entry between head and tail.
+static void queue_drain(Tb &tb, const Queue &q, std::vector<std::vector<uint64_t>> &got)
+{
+    uint32_t size = 1u << q.size_log2, esz = 1u << q.esize_log2;
+    uint64_t head = tb.mem.load64(q.base + TG_Q_HEAD), tail = tb.mem.load64(q.base + TG_Q_TAIL);
+    TB_CHECK(head >= TG_Q_SLOTS && head < size && tail >= TG_Q_SLOTS && tail < size,
+             "head %llx tail %llx", (unsigned long long)head, (unsigned long long)tail);
+    while (head != tail) {
+        std::vector<uint64_t> e;
+        for (unsigned w = 0; w < esz / 8; w++) e.push_back(tb.mem.load64(q.base + (uint32_t)head + 8 * w));
+        got.push_back(e);
+        head += esz;
+        if (head >= size) head = TG_Q_SLOTS;
+    }
+    std::memcpy(&tb.mem.mem[q.base + TG_Q_HEAD], &head, 8);
+}
+
+// The driver's overflow handler: take the entries out (as a grown buffer
+// would hold them), reset the buffer, reopen the queue.
+static void queue_overflow(Tb &tb, const Queue &q, std::vector<std::vector<uint64_t>> &got)
+{
+    uint64_t st = tb.read(csr(TG_CSR_REG_IRQ_STATUS));
+    TB_CHECK(st & (1u << q.idx), "overflow cause for queue %u: %llx", q.idx, (unsigned long long)st);
+    tb.write(csr(TG_CSR_REG_QSEL), q.idx);
+    uint64_t cfg = tb.read(csr(TG_CSR_REG_QCFG));
+    TB_CHECK(cfg & TG_QCFG_FULL, "queue %u not marked full: %llx", q.idx, (unsigned long long)cfg);
+    queue_drain(tb, q, got);
+    uint64_t slots = TG_Q_SLOTS;
+    std::memcpy(&tb.mem.mem[q.base + TG_Q_HEAD], &slots, 8);
+    std::memcpy(&tb.mem.mem[q.base + TG_Q_TAIL], &slots, 8);
+    tb.write(csr(TG_CSR_REG_QTAIL), TG_Q_SLOTS);
+    tb.write(csr(TG_CSR_REG_QCFG), q.size_log2 | (q.esize_log2 << 8) | TG_QCFG_ENABLE);
+    tb.write(csr(TG_CSR_REG_IRQ_STATUS), 1u << q.idx);
+}
+
+static void enq(Tb &tb, const Queue &q, const std::vector<uint64_t> &words, unsigned node = NODE)
+{
+    for (size_t w = 0; w < words.size(); w++)
+        tb.hq.push_back(Beat{true, bar(TG_WIN_REQ, 1, node, q.base + 8 * (uint32_t)w), words[w], 0xFF,
+                             w + 1 == words.size()});
+}
+
+static void check_entries(const std::vector<std::vector<uint64_t>> &got,
+                          const std::vector<std::vector<uint64_t>> &sent, unsigned j)
+{
+    TB_CHECK(got.size() == sent.size(), "queue %u: %zu entries arrived, %zu sent", j, got.size(), sent.size());
+    size_t n = std::min(got.size(), sent.size()), bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != sent[i] && bad++ < 3) {
+            std::string g, w;
+            for (size_t k = 0; k < got[i].size(); k++) {
+                char buf[40];
+                std::snprintf(buf, sizeof buf, " %llx", (unsigned long long)got[i][k]);
+                g += buf;
+                std::snprintf(buf, sizeof buf, " %llx", (unsigned long long)(k < sent[i].size() ? sent[i][k] : 0));
+                w += buf;
+            }
+            TB_CHECK(false, "queue %u entry %zu: got%s, sent%s", j, i, g.c_str(), w.c_str());
+        }
+}
+
+// Tick until the host port has taken every queued request.
+static void drain_host(Tb &tb, const char *what)
+{
+    uint64_t end = tb.cyc + 200000;
+    while (!tb.hq.empty() && tb.cyc < end) tb.tick();
+    TB_CHECK(tb.hq.empty(), "%s: host port stalled", what);
+    if (!tb.hq.empty()) std::exit(tb_finish("tg_nic"));
+}
+
+static std::vector<uint64_t> make_entry(Tb &tb, const Queue &q, unsigned k, unsigned i,
+                                        std::vector<std::vector<uint64_t>> &sent)
+{
+    std::vector<uint64_t> e;
+    unsigned words = 1 + tb.rng.below(1u << (q.esize_log2 - 3));
+    for (unsigned w = 0; w < words; w++) e.push_back(((uint64_t)k << 60) | ((uint64_t)i << 8) | w);
+    std::vector<uint64_t> full = e;
+    full.resize(1u << (q.esize_log2 - 3), 0);   // a short entry is zero-filled
+    sent.push_back(full);
+    return e;
+}
+
+static void req_phase(Tb &tb)
+{
+    const Queue qs[2] = {{0x40000, 10, 3, 0}, {0x48000, 9, 6, 5}};   // 8-byte and 64-byte entries
+    for (const Queue &q : qs) queue_setup(tb, q);
+    tb.write(csr(TG_CSR_REG_IRQ_MASK), 0xFFFF);
+    tb.write(csr(TG_CSR_REG_REQ_BACKOFF), 64);
+    uint64_t acc0 = tb.read(csr(TG_CSR_REG_REQ_ACCEPTED));
+    uint64_t retry0 = tb.read(csr(TG_CSR_REG_REQ_RETRIES));
+    std::vector<std::vector<uint64_t>> sent[2], got[2];
+    unsigned seq = 0;
+
+    // A consumer that keeps up: entries interleaved with remote writes to
+    // other memory, the queue drained after each one.
+    for (unsigned i = 0; i < 300; i++) {
+        unsigned k = tb.rng.below(2);
+        enq(tb, qs[k], make_entry(tb, qs[k], k, seq++, sent[k]));
+        if (tb.rng.chance(30)) tb.write(bar(TG_WIN_REMOTE, 2, NODE, 0x2000 + 8 * tb.rng.below(64)), tb.rng.next());
+        drain_host(tb, "entries with a consumer");
+        // take what has arrived (each queue holds at least 5 entries and at
+        // most 4 REQs are unanswered, so neither can fill)
+        for (unsigned j = 0; j < 2; j++) queue_drain(tb, qs[j], got[j]);
+    }
+    tb.run_until_idle();
+    TB_CHECK(!tb.m->irq, "overflow while the consumer keeps up");
+
+    // Overflow: more entries than fit, back to back, nobody consuming. The
+    // extra ones are refused (nothing written), the overflow interrupt
+    // rises, the driver takes the entries out and reopens the queue, and
+    // the sender's retries land in order.
+    for (unsigned round = 0; round < 3; round++) {
+        for (unsigned k = 0; k < 2; k++) {
+            const Queue &q = qs[k];
+            unsigned cap = ((1u << q.size_log2) - TG_Q_SLOTS) / (1u << q.esize_log2) - 1;
+            unsigned extra = 1 + tb.rng.below(3);
+            queue_drain(tb, q, got[k]);
+            for (unsigned i = 0; i < cap + extra; i++) {
+                enq(tb, q, make_entry(tb, q, k, seq++, sent[k]));
+                drain_host(tb, "entries into a full queue");
+            }
+            uint64_t end = tb.cyc + 200000;
+            while (!tb.m->irq && tb.cyc < end) tb.tick();
+            TB_CHECK(tb.m->irq, "no overflow interrupt for queue %u", k);
+            queue_overflow(tb, q, got[k]);
+            tb.run_until_idle();
+            TB_CHECK(!tb.m->irq, "interrupt still raised");
+        }
+    }
+    for (unsigned j = 0; j < 2; j++) {
+        queue_drain(tb, qs[j], got[j]);
+        check_entries(got[j], sent[j], j);
+    }
+    uint64_t acc = tb.read(csr(TG_CSR_REG_REQ_ACCEPTED)) - acc0;
+    uint64_t retries = tb.read(csr(TG_CSR_REG_REQ_RETRIES)) - retry0;
+    TB_CHECK(acc == sent[0].size() + sent[1].size(), "REQ_ACCEPTED %llu", (unsigned long long)acc);
+    TB_CHECK(retries > 0, "no retries");
+    std::printf("REQ: %zu entries, %llu retries\n", sent[0].size() + sent[1].size(), (unsigned long long)retries);
+
+    // a REQ to an address that is no queue: refused, nothing written
+    Ref before;
+    std::memcpy(before.mem.data(), tb.mem.mem.data(), MEM_BYTES);
+    tb.write(ctxreg(1, TG_CTX_REG_STATUS), 0);
+    enq(tb, qs[0], {0xDEAD}, NODE);
+    tb.hq.back().addr += 0x100;   // not the base of any queue
+    tb.run_until_idle();
+    check_mem(tb, before, "after a REQ to no queue");
+    TB_CHECK(tb.read(ctxreg(1, TG_CTX_REG_STATUS)) == TG_ST_NO_QUEUE, "status after a REQ to no queue");
+    // an entry longer than the queue's entry size: refused
+    tb.write(ctxreg(1, TG_CTX_REG_STATUS), 0);
+    enq(tb, qs[0], {1, 2});
+    tb.run_until_idle();
+    check_mem(tb, before, "after an oversized entry");
+    TB_CHECK(tb.read(ctxreg(1, TG_CTX_REG_STATUS)) == TG_ST_MALFORMED, "status after an oversized entry");
+
+    // latency of one REQ into an empty queue
+    queue_drain(tb, qs[0], got[0]);
+    tb.write(bar(TG_WIN_REQ, 0, NODE, qs[0].base), 77);
+    tb.run_until_idle();
+    uint64_t req = tb.read(csr(TG_CSR_REG_TS_HOST_REQ)), done = tb.read(csr(TG_CSR_REG_TS_ENQ_DONE));
+    TB_CHECK(done > req, "enqueue timestamps %llu %llu", (unsigned long long)req, (unsigned long long)done);
+    std::printf("loopback REQ: store to entry and tail in memory %llu cycles\n", (unsigned long long)(done - req));
+    for (const Queue &q : qs) {
+        tb.write(csr(TG_CSR_REG_QSEL), q.idx);
+        tb.write(csr(TG_CSR_REG_QCFG), 0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
@@ -440,6 +635,7 @@ int main(int argc, char **argv)
         error_phase(tb, ref);
         bad_frames_phase(tb, ref);
         latency_phase(tb);
+        req_phase(tb);
         // reset in the middle of traffic, then traffic again
         random_burst(tb, ref, 0x1000, 0x1000);
         for (int i = 0; i < 7; i++) tb.tick();

@@ -2,25 +2,37 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the receive engine against a reference memory: remote
 // writes, read requests, host read responses and fetch responses (data,
-// then the completion word only once every data write is answered), with
-// refusals and stray responses, under random memory wait states and
-// transmitter backpressure.
+// then the completion word only once every data write is answered), remote
+// enqueues against a model of the queue table (every REQ outcome, the entry
+// zero-filled past the payload, the tail written only once the entry is in
+// memory, nothing written on a refusal, the per-source block and the retry
+// flag) and answers to this node's REQs, with refusals and stray responses,
+// under random memory wait states and transmitter backpressure.
 #include "Vtg_rx_engine.h"
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 static const uint32_t MEM_BYTES = 1u << 16;
 
 struct Rxd {
-    uint8_t op, status, len, ctx;
+    uint8_t op, flags, status, len, ctx;
     bool addr_hi;
     uint16_t src, tag;
     uint32_t addr;
     uint64_t mask;
     uint8_t payload[TG_MAX_PAYLOAD];
+    int want_st = -1;   // a REQ: the outcome the generator meant (checks the bench's model)
+};
+
+// One entry of the queue table as the engine sees it.
+struct QEntry {
+    bool en = false, full = false;
+    uint32_t base = 0, tail = 0;
+    unsigned size_log2 = 0, esize_log2 = 0;
 };
 
 struct FtEntry {
@@ -51,6 +63,22 @@ struct Exec {
     bool want_stray = false, stray_seen = false;
     bool want_done = false, done_seen = false;
     bool want_free = false, free_seen = false;
+    uint8_t txd_op = TG_OP_READ_RESP;
+    // remote enqueue
+    bool is_req = false;
+    int want_st = -1;                  // outcome the generator meant (a check of the bench)
+    unsigned qidx = 0;
+    bool want_head = false, head_done = false;
+    uint32_t head_addr = 0;
+    bool want_entry = false;
+    bool want_qtail = false, qtail_done = false;
+    uint32_t qtail_addr = 0;
+    uint64_t qtail_data = 0;
+    bool want_upd_tail = false, upd_tail_seen = false;
+    bool want_upd_full = false, upd_full_seen = false;
+    bool want_acc = false, acc_seen = false, enq_seen = false;
+    bool want_req_ref = false, req_ref_seen = false;
+    bool want_qresp = false, qresp_done = false;
 };
 
 struct Tb {
@@ -68,6 +96,13 @@ struct Tb {
     bool prev_txd_stalled = false;
     uint32_t prev_txd[16 + 8];
     uint64_t n_writes = 0, n_reads = 0, n_cpl = 0, cpl_wait = 0;
+    // remote enqueue
+    QEntry qt[16];
+    bool blocked[256] = {};
+    std::deque<std::vector<uint64_t>> qexp[16];   // entries appended, not yet consumed
+    enum { RK_OK, RK_NO_QUEUE, RK_BLOCKED, RK_FULL_FLAG, RK_FULL_HEAD, RK_MALFORMED, RK_RETRY_OPEN, RK_NKINDS };
+    uint64_t req_kinds[RK_NKINDS] = {};
+    uint64_t n_qresp = 0, tail_wait = 0, n_zero_words = 0, n_consumed = 0, n_wraps = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_rx_engine), rng(seed), mem(MEM_BYTES), ref(MEM_BYTES, 0) {}
 
@@ -84,10 +119,112 @@ struct Tb {
         return v;
     }
 
+    // The table as the engine's lookup sees it: lowest enabled index with
+    // this base (32 bits: the table holds nothing else).
+    int lookup(uint32_t base) const
+    {
+        for (unsigned i = 0; i < 16; i++)
+            if (qt[i].en && qt[i].base == base) return (int)i;
+        return -1;
+    }
+    static bool cfg_bad(const QEntry &e, uint32_t addr)
+    {
+        if (e.size_log2 < TG_Q_MIN_LOG2 || e.size_log2 > TG_Q_MAX_LOG2) return true;
+        if (e.esize_log2 < 3 || e.esize_log2 > 6) return true;
+        uint64_t size = 1ull << e.size_log2, esz = 1ull << e.esize_log2;
+        return e.tail < TG_Q_SLOTS || e.tail + esz > size || e.tail % esz != 0 || addr % size != 0;
+    }
+
+    void plan_req(const Rxd &d)
+    {
+        ex.is_req = true;
+        ex.want_txd = true;
+        ex.txd_op = TG_OP_REQ_RESP;
+        ex.txd_len = 0;
+        ex.want_st = d.want_st;
+        unsigned s8 = d.src & 0xFF;
+        bool retry = (d.flags & TG_FLAG_RETRY) != 0;
+        if (retry && blocked[s8]) req_kinds[RK_RETRY_OPEN]++;
+        if (retry) blocked[s8] = false;   // a retry opens its source again
+        // an address with bits 63:32 set is the base of no queue
+        int idx = d.addr_hi ? -1 : lookup(d.addr);
+        ex.qidx = idx < 0 ? 0 : (unsigned)idx;
+        ex.want_req_ref = true;
+        if (idx < 0) {
+            ex.what = d.addr_hi ? "REQ to an address above 4 GiB" : "REQ to no queue";
+            ex.txd_status = TG_ST_NO_QUEUE;
+            req_kinds[RK_NO_QUEUE]++;
+            return;
+        }
+        QEntry &e = qt[idx];
+        if (blocked[s8] || e.full) {
+            ex.what = blocked[s8] ? "REQ from a blocked source" : "REQ to a queue marked full";
+            req_kinds[blocked[s8] ? RK_BLOCKED : RK_FULL_FLAG]++;
+            ex.txd_status = TG_ST_NOT_READY;
+            blocked[s8] = true;
+            return;
+        }
+        uint32_t esz = 1u << (e.esize_log2 & 7);
+        if (cfg_bad(e, d.addr) || d.len == 0 || d.len > esz || d.len > TG_MAX_PAYLOAD) {
+            ex.what = cfg_bad(e, d.addr) ? "REQ to a badly configured queue" : "REQ of a bad length";
+            ex.txd_status = TG_ST_MALFORMED;
+            req_kinds[RK_MALFORMED]++;
+            return;
+        }
+        uint32_t size = 1u << e.size_log2;
+        ex.want_head = true;
+        ex.head_addr = d.addr | (uint32_t)TG_Q_HEAD;
+        uint64_t head = ref64(ex.head_addr);
+        uint32_t next = e.tail + esz >= size ? (uint32_t)TG_Q_SLOTS : e.tail + esz;
+        if (next == head) {
+            ex.what = "REQ to a queue whose buffer is full";
+            ex.txd_status = TG_ST_NOT_READY;
+            ex.want_upd_full = true;
+            blocked[s8] = true;
+            req_kinds[RK_FULL_HEAD]++;
+            return;
+        }
+        ex.what = "REQ";
+        ex.want_req_ref = false;
+        ex.txd_status = TG_ST_OK;
+        ex.want_entry = true;
+        ex.base = d.addr + e.tail;
+        ex.words = esz / 8;
+        std::vector<uint64_t> entry;
+        for (unsigned w = 0; w < ex.words; w++) {
+            ex.strb[w] = 0xFF;
+            ex.wdata[w] = w < d.len / 8u ? payload_word(d, w) : 0;   // zero past the payload
+            n_zero_words += w >= d.len / 8u;
+            entry.push_back(ex.wdata[w]);
+            for (unsigned b = 0; b < 8; b++) ref[ex.base + 8 * w + b] = (uint8_t)(ex.wdata[w] >> (8 * b));
+        }
+        qexp[idx].push_back(entry);
+        ex.want_qtail = true;
+        ex.qtail_addr = d.addr | (uint32_t)TG_Q_TAIL;
+        ex.qtail_data = next;
+        for (unsigned b = 0; b < 8; b++) ref[ex.qtail_addr + b] = (uint8_t)(ex.qtail_data >> (8 * b));
+        ex.want_upd_tail = true;
+        ex.want_acc = true;
+        n_wraps += next == TG_Q_SLOTS;
+        req_kinds[RK_OK]++;
+    }
+
     // Work out what the descriptor must do (called when it is first shown).
     void plan(const Rxd &d)
     {
         ex = Exec();
+        if (d.op == TG_OP_REQ) {
+            plan_req(d);
+            if (ex.want_st >= 0)
+                TB_CHECK(ex.want_st == ex.txd_status, "bench: a REQ meant to end %d ends %u (%s)", ex.want_st,
+                         ex.txd_status, ex.what);
+            return;
+        }
+        if (d.op == TG_OP_REQ_RESP) {
+            ex.what = "answer to a REQ";
+            ex.want_qresp = true;
+            return;
+        }
         unsigned words = d.len / 8;
         bool is_fetch = (d.tag & TG_TAG_FETCH) != 0;
         bool misaligned = (d.addr & 7) != 0;
@@ -161,6 +298,7 @@ struct Tb {
     {
         Vtg_rx_engine &r = *m;
         r.s_rxd_op = d.op;
+        r.s_rxd_flags = d.flags;
         r.s_rxd_status = d.status;
         r.s_rxd_src = d.src;
         r.s_rxd_addr = d.addr;
@@ -199,6 +337,10 @@ struct Tb {
         }
         uint32_t a = r.m_mem_req_addr;
         TB_CHECK((a & 7) == 0, "cycle %llu, %s: memory address %08x not aligned", (unsigned long long)cyc, what, a);
+        if (ex.is_req) {
+            check_req_mem(r, out_after);
+            return;
+        }
         if (ex.want_cpl && a == ex.cpl_addr && r.m_mem_req_write) {
             n_cpl++;
             TB_CHECK(!ex.cpl_done, "cycle %llu, %s: second completion write", (unsigned long long)cyc, what);
@@ -241,6 +383,57 @@ struct Tb {
         }
     }
 
+    // A memory request while a REQ executes: the head read, then the entry's
+    // words, then (every entry write answered) the tail; nothing else.
+    void check_req_mem(Vtg_rx_engine &r, uint64_t out_after)
+    {
+        uint32_t a = r.m_mem_req_addr;
+        unsigned long long c = cyc;
+        if (!r.m_mem_req_write) {
+            n_reads++;
+            TB_CHECK(ex.want_head && !ex.head_done && a == ex.head_addr, "cycle %llu, %s: unexpected read of %08x",
+                     c, ex.what, a);
+            TB_CHECK(out_after == 0, "cycle %llu, %s: head read with %llu requests unanswered", c, ex.what,
+                     (unsigned long long)out_after);
+            ex.head_done = true;
+            return;
+        }
+        n_writes++;
+        if (ex.want_qtail && a == ex.qtail_addr) {
+            TB_CHECK(!ex.qtail_done, "cycle %llu, %s: tail written twice", c, ex.what);
+            TB_CHECK(all_writes_done(), "cycle %llu, %s: tail written before the whole entry", c, ex.what);
+            TB_CHECK(out_after == 0, "cycle %llu, %s: tail written with %llu entry writes unanswered", c, ex.what,
+                     (unsigned long long)out_after);
+            TB_CHECK(r.m_mem_req_wstrb == 0xFF && r.m_mem_req_wdata == ex.qtail_data,
+                     "cycle %llu, %s: tail %016llx strobes %02x, want %016llx", c, ex.what,
+                     (unsigned long long)r.m_mem_req_wdata, r.m_mem_req_wstrb, (unsigned long long)ex.qtail_data);
+            ex.qtail_done = true;
+            return;
+        }
+        bool in = ex.want_entry && a >= ex.base && a < ex.base + 8 * ex.words;
+        TB_CHECK(in && ex.head_done && !ex.qtail_done, "cycle %llu, %s: unexpected write to %08x strobes %02x", c,
+                 ex.what, a, r.m_mem_req_wstrb);
+        if (!in) return;
+        unsigned w = (a - ex.base) / 8;
+        bool first = true;
+        for (unsigned k = 0; k < ex.words; k++) first &= !ex.written[k];
+        if (first)
+            TB_CHECK(out_after == 0, "cycle %llu, %s: entry written before the head read was answered", c, ex.what);
+        TB_CHECK(!ex.written[w], "cycle %llu, %s: entry word %u written twice", c, ex.what, w);
+        TB_CHECK(r.m_mem_req_wstrb == 0xFF && r.m_mem_req_wdata == ex.wdata[w],
+                 "cycle %llu, %s: entry word %u = %016llx strobes %02x, want %016llx", c, ex.what, w,
+                 (unsigned long long)r.m_mem_req_wdata, r.m_mem_req_wstrb, (unsigned long long)ex.wdata[w]);
+        ex.written[w] = true;
+    }
+
+    bool req_complete() const
+    {
+        return ex.want_head == ex.head_done && ex.want_qtail == ex.qtail_done &&
+               ex.want_upd_tail == ex.upd_tail_seen && ex.want_upd_full == ex.upd_full_seen &&
+               ex.want_acc == ex.acc_seen && ex.want_acc == ex.enq_seen && ex.want_req_ref == ex.req_ref_seen &&
+               ex.want_qresp == ex.qresp_done;
+    }
+
     void check_txd(Vtg_rx_engine &r, const Rxd &d)
     {
         TB_CHECK(ex.want_txd && !ex.txd_done, "cycle %llu, %s: unexpected response descriptor",
@@ -248,9 +441,20 @@ struct Tb {
         if (!ex.want_txd) return;
         TB_CHECK(all_reads_done() && outstanding == 0, "cycle %llu, %s: response offered before the data was read",
                  (unsigned long long)cyc, ex.what);
-        TB_CHECK(r.m_txd_op == TG_OP_READ_RESP && r.m_txd_status == ex.txd_status && r.m_txd_len == ex.txd_len,
-                 "cycle %llu, %s: op %u status %u/%u len %u/%u", (unsigned long long)cyc, ex.what, r.m_txd_op,
-                 r.m_txd_status, ex.txd_status, r.m_txd_len, ex.txd_len);
+        TB_CHECK(r.m_txd_op == ex.txd_op && r.m_txd_status == ex.txd_status && r.m_txd_len == ex.txd_len,
+                 "cycle %llu, %s: op %u/%u status %u/%u len %u/%u", (unsigned long long)cyc, ex.what, r.m_txd_op,
+                 ex.txd_op, r.m_txd_status, ex.txd_status, r.m_txd_len, ex.txd_len);
+        TB_CHECK(r.m_txd_flags == 0, "cycle %llu, %s: response flags %02x", (unsigned long long)cyc, ex.what,
+                 r.m_txd_flags);
+        if (ex.is_req) {
+            // answered only once the entry and the tail are in memory and
+            // the table is updated (or, refused, with nothing done)
+            TB_CHECK(req_complete() && all_writes_done() && outstanding == 0,
+                     "cycle %llu, %s: answered before its execution was complete", (unsigned long long)cyc, ex.what);
+            TB_CHECK(r.m_txd_dst == d.src && r.m_txd_tag == d.tag, "cycle %llu, %s: dst %04x/%04x tag %04x/%04x",
+                     (unsigned long long)cyc, ex.what, r.m_txd_dst, d.src, r.m_txd_tag, d.tag);
+            return;
+        }
         // back to the requester, with its tag, and the byte mask it asked
         // for (a fetch writes the response's mask ANDed with its own)
         TB_CHECK(r.m_txd_dst == d.src && r.m_txd_tag == d.tag && r.m_txd_mask == d.mask,
@@ -292,7 +496,8 @@ struct Tb {
             drive(q.front());
         } else {
             Rxd junk;
-            junk.op = (uint8_t)(1 + rng.below(3));
+            junk.op = (uint8_t)(1 + rng.below(7));
+            junk.flags = (uint8_t)rng.next();
             junk.status = (uint8_t)rng.next(); junk.len = (uint8_t)(8 * rng.below(9)); junk.ctx = 0;
             junk.addr_hi = rng.below(2); junk.src = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
             junk.addr = (uint32_t)rng.next(); junk.mask = rng.next();
@@ -315,6 +520,23 @@ struct Tb {
         r.fetch_lookup_laddr = e.laddr;
         r.fetch_lookup_cpl = e.cpl;
         r.fetch_lookup_mask = e.mask;
+        // the queue table answers the base the engine looks up
+        int qi = lookup(r.q_lk_base);
+        r.q_lk_hit = qi >= 0;
+        if (qi >= 0) {
+            const QEntry &q = qt[qi];
+            r.q_lk_idx = (uint8_t)qi;
+            r.q_lk_size_log2 = (uint8_t)q.size_log2;
+            r.q_lk_esize_log2 = (uint8_t)q.esize_log2;
+            r.q_lk_tail = q.tail;
+            r.q_lk_full = q.full;
+        } else {   // on a miss the rest means nothing
+            r.q_lk_idx = (uint8_t)rng.below(16);
+            r.q_lk_size_log2 = (uint8_t)rng.below(32);
+            r.q_lk_esize_log2 = (uint8_t)rng.below(8);
+            r.q_lk_tail = (uint32_t)rng.next() & 0xFFFFFF;
+            r.q_lk_full = rng.below(2);
+        }
         r.eval();
 
         if (!rst) {
@@ -367,6 +589,50 @@ struct Tb {
                 }
                 ex.free_seen = true;
             }
+            unsigned long long c = cyc;
+            if (r.m_qresp_valid) {
+                TB_CHECK(active && ex.want_qresp && !ex.qresp_done, "cycle %llu, %s: unexpected m_qresp_valid", c, what);
+                if (active) {
+                    const Rxd &d = q.front();
+                    TB_CHECK(r.m_qresp_src == d.src && r.m_qresp_tag == d.tag && r.m_qresp_status == d.status,
+                             "cycle %llu: REQ answer src %04x/%04x tag %04x/%04x status %u/%u", c, r.m_qresp_src,
+                             d.src, r.m_qresp_tag, d.tag, r.m_qresp_status, d.status);
+                }
+                ex.qresp_done = true;
+                n_qresp++;
+            }
+            if (r.ev_req_refused) {
+                TB_CHECK(active && ex.want_req_ref && !ex.req_ref_seen, "cycle %llu, %s: unexpected ev_req_refused",
+                         c, what);
+                ex.req_ref_seen = true;
+            }
+            bool req_done = ex.qtail_done && all_writes_done() && out_after == 0 && !req;
+            if (r.ev_req_accepted) {
+                TB_CHECK(active && ex.want_acc && !ex.acc_seen && req_done,
+                         "cycle %llu, %s: unexpected or early ev_req_accepted", c, what);
+                ex.acc_seen = true;
+            }
+            if (r.ev_enq_done) {
+                TB_CHECK(active && ex.want_acc && !ex.enq_seen && req_done,
+                         "cycle %llu, %s: unexpected or early ev_enq_done", c, what);
+                ex.enq_seen = true;
+            }
+            if (r.q_upd_tail_valid) {
+                TB_CHECK(active && ex.want_upd_tail && !ex.upd_tail_seen && req_done,
+                         "cycle %llu, %s: unexpected or early table tail update", c, what);
+                TB_CHECK(r.q_upd_idx == ex.qidx && r.q_upd_tail == ex.qtail_data,
+                         "cycle %llu, %s: table update of entry %u tail %06x, want entry %u tail %06llx", c, what,
+                         r.q_upd_idx, r.q_upd_tail, ex.qidx, (unsigned long long)ex.qtail_data);
+                ex.upd_tail_seen = true;
+            }
+            if (r.q_upd_full_valid) {
+                TB_CHECK(active && ex.want_upd_full && !ex.upd_full_seen && ex.head_done && out_after == 0,
+                         "cycle %llu, %s: unexpected full mark", c, what);
+                TB_CHECK(r.q_upd_idx == ex.qidx, "cycle %llu, %s: entry %u marked full, want %u", c, what,
+                         r.q_upd_idx, ex.qidx);
+                ex.upd_full_seen = true;
+            }
+            TB_CHECK(!(r.q_upd_tail_valid && r.q_upd_full_valid), "cycle %llu: tail update and full mark at once", c);
             uint32_t snap[24];
             snapshot_txd(r, snap);
             if (prev_txd_stalled) {
@@ -388,7 +654,7 @@ struct Tb {
                                 ex.want_refused == ex.refused_seen && ex.want_stray == ex.stray_seen &&
                                 ex.want_done == ex.done_seen && ex.want_free == ex.free_seen &&
                                 ex.want_cpl == ex.cpl_done && ex.want_txd == ex.txd_done &&
-                                ex.want_hrd == ex.hrd_done;
+                                ex.want_hrd == ex.hrd_done && req_complete();
                 TB_CHECK(complete, "cycle %llu, %s: consumed before its execution was complete "
                          "(writes %u reads %u outstanding %llu refused %u/%u stray %u/%u done %u/%u free %u/%u "
                          "cpl %u/%u txd %u/%u hrd %u/%u)", (unsigned long long)cyc, what, all_writes_done(),
@@ -401,6 +667,10 @@ struct Tb {
                 done_descs++;
             }
             if (ex.want_cpl && !ex.cpl_done && all_writes_done() && out_after) cpl_wait++;
+            if (ex.want_qtail && !ex.qtail_done && all_writes_done() && out_after) tail_wait++;
+            // the table takes the engine's updates at the clock edge
+            if (r.q_upd_tail_valid) qt[r.q_upd_idx & 15].tail = r.q_upd_tail;
+            if (r.q_upd_full_valid) qt[r.q_upd_idx & 15].full = true;
             if (req) outstanding++;
             mem.request(cyc, r.m_mem_req_valid, r.m_mem_req_write, r.m_mem_req_addr, r.m_mem_req_wdata,
                         r.m_mem_req_wstrb, rng);
@@ -441,6 +711,7 @@ struct Tb {
         prev_txd_stalled = false;
         ex = Exec();
         ref = mem.mem;                 // whatever it had written stays
+        for (bool &b : blocked) b = false;   // no source is blocked after a reset
     }
 
     // ---------------------------------------------------------------- generators
@@ -459,6 +730,7 @@ struct Tb {
     {
         Rxd d;
         d.op = op;
+        d.flags = (uint8_t)rng.next();   // means nothing but to a REQ
         d.len = len;
         d.status = TG_ST_OK;
         d.ctx = (uint8_t)rng.next();
@@ -545,6 +817,278 @@ struct Tb {
     }
 };
 
+// ---------------------------------------------------------------- remote enqueue
+static const uint16_t REQ_SRCS[] = {0x03, 0x07, 0x20, 0xFE};
+static const uint32_t Q_AREA = 0x4000;        // queue buffers live in [Q_AREA, 2 * Q_AREA)
+static const uint32_t Q_BAD_AREA = 0x7000;    // bases of badly configured entries
+
+struct ReqGen {
+    Tb &tb;
+    std::vector<uint32_t> good;      // bases of usable queues
+    std::vector<uint32_t> bad;       // bases whose entry is badly configured
+    std::vector<uint32_t> none;      // bases of disabled entries only
+
+    explicit ReqGen(Tb &t) : tb(t) {}
+
+    void put64(uint32_t a, uint64_t v)
+    {
+        for (unsigned b = 0; b < 8; b++) tb.mem.mem[a + b] = tb.ref[a + b] = (uint8_t)(v >> (8 * b));
+    }
+
+    // A fresh table: six usable queues (two of them with a second, enabled
+    // entry of the same base at a higher index, one shadowed by a disabled
+    // entry at a lower index), six badly configured entries, a disabled one.
+    void setup()
+    {
+        for (unsigned i = 0; i < 16; i++) {
+            tb.qt[i] = QEntry();
+            tb.qexp[i].clear();
+        }
+        good.clear();
+        bad.clear();
+        none.clear();
+        unsigned perm[16];
+        for (unsigned i = 0; i < 16; i++) perm[i] = i;
+        for (unsigned i = 15; i > 0; i--) std::swap(perm[i], perm[tb.rng.below(i + 1)]);
+        unsigned n = 0;
+        for (unsigned k = 0; k < 6; k++) {
+            QEntry e;
+            e.en = true;
+            e.base = Q_AREA + 0x800 * k;
+            e.size_log2 = TG_Q_MIN_LOG2 + tb.rng.below(4);
+            e.esize_log2 = 3 + tb.rng.below(4);
+            if (k == 0) { e.size_log2 = 8; e.esize_log2 = 6; }   // room for one entry
+            if (k == 1) { e.size_log2 = 8; e.esize_log2 = 3; }   // fifteen, wraps often
+            if (k == 5) e.size_log2 = 11;                        // room for at least 29
+            e.tail = TG_Q_SLOTS;
+            tb.qt[perm[n++]] = e;
+            put64(e.base | (uint32_t)TG_Q_HEAD, TG_Q_SLOTS);
+            put64(e.base | (uint32_t)TG_Q_TAIL, TG_Q_SLOTS);
+            if (k == 2 || k == 3) {
+                // the same base again, enabled, another shape: never used
+                // while the first one (lower index) is enabled
+                QEntry d = e;
+                d.esize_log2 = e.esize_log2 == 3 ? 4 : 3;
+                d.tail = TG_Q_SLOTS + 64;
+                unsigned a = perm[n++];
+                unsigned lo = std::min(a, perm[n - 2]), hi = std::max(a, perm[n - 2]);
+                tb.qt[hi] = d;
+                tb.qt[lo] = e;
+            }
+            if (k == 4) {
+                // a disabled entry of the same base, at a lower index
+                unsigned a = perm[n++], b = perm[n - 2];
+                QEntry d = e;
+                d.en = false;
+                d.size_log2 = 5;
+                tb.qt[std::max(a, b)] = e;
+                tb.qt[std::min(a, b)] = d;
+            }
+            good.push_back(e.base);
+        }
+        for (unsigned k = 0; k < 6; k++) {
+            QEntry e;
+            e.en = true;
+            e.base = Q_BAD_AREA + 0x100 * k;
+            e.size_log2 = 8;
+            e.esize_log2 = 4;
+            e.tail = TG_Q_SLOTS;
+            switch (k) {
+            case 0: e.size_log2 = tb.rng.below(2) ? TG_Q_MIN_LOG2 - 1 - tb.rng.below(TG_Q_MIN_LOG2)
+                                                  : TG_Q_MAX_LOG2 + 1 + tb.rng.below(31 - TG_Q_MAX_LOG2); break;
+            case 1: e.esize_log2 = tb.rng.below(2) ? tb.rng.below(3) : 7; break;
+            case 2: e.tail = 8 * tb.rng.below(TG_Q_SLOTS / 8); break;               // inside the header
+            case 3: e.tail = 256; break;                                            // entry past the end
+            case 4: e.tail = TG_Q_SLOTS + 8; break;                                 // not a whole slot
+            default: e.size_log2 = 9 + tb.rng.below(3); break;                       // base not aligned
+            }
+            tb.qt[perm[n++]] = e;
+            bad.push_back(e.base);
+        }
+        QEntry d;
+        d.base = Q_BAD_AREA + 0x800;
+        d.size_log2 = 8;
+        d.esize_log2 = 3;
+        d.tail = TG_Q_SLOTS;
+        tb.qt[perm[n++]] = d;   // disabled: its base is no queue
+        none.push_back(d.base);
+        for (uint32_t b : good) TB_CHECK(tb.lookup(b) >= 0, "bench: queue %08x not in the table", b);
+    }
+
+    uint32_t no_queue_addr()
+    {
+        switch (tb.rng.below(3)) {
+        case 0: return none[tb.rng.below((unsigned)none.size())];
+        case 1: return good[tb.rng.below((unsigned)good.size())] + 8 * (1 + tb.rng.below(31));
+        default: {
+            uint32_t a;
+            do a = 8 * tb.rng.below(MEM_BYTES / 8); while (tb.lookup(a) >= 0);
+            return a;
+        }
+        }
+    }
+
+    void req_to(uint16_t src, uint32_t addr, uint8_t len, uint8_t flags, int want = -1, bool addr_hi = false)
+    {
+        Rxd d = tb.base_rxd(TG_OP_REQ, len);
+        d.src = src;
+        d.addr = addr;
+        d.addr_hi = addr_hi;
+        d.flags = flags;
+        d.want_st = want;
+        tb.q.push_back(d);
+    }
+
+    // A REQ from one of a few sources: mostly to a usable queue, some to a
+    // badly configured entry or to no queue, some of a bad length.
+    void random_req()
+    {
+        uint16_t src = REQ_SRCS[tb.rng.below(4)];
+        uint8_t flags = (uint8_t)((tb.rng.chance(15) ? TG_FLAG_RETRY : 0) |
+                                  (tb.rng.chance(30) ? (tb.rng.next() & 0xFE) : 0));
+        unsigned k = tb.rng.below(100);
+        if (k < 78) {
+            uint32_t base = good[tb.rng.below((unsigned)good.size())];
+            unsigned words = 1u << (tb.qt[tb.lookup(base)].esize_log2 - 3);
+            unsigned j = tb.rng.below(25);
+            unsigned w = j == 0 ? 0 : (j == 1 && words < 8) ? words + 1 + tb.rng.below(8 - words)
+                                                           : 1 + tb.rng.below(words);
+            req_to(src, base, (uint8_t)(8 * w), flags);
+        } else if (k < 88) {
+            req_to(src, bad[tb.rng.below((unsigned)bad.size())], (uint8_t)(8 * tb.rng.below(9)), flags);
+        } else {
+            req_to(src, no_queue_addr(), (uint8_t)(8 * tb.rng.below(9)), flags);
+        }
+    }
+
+    // An answer to one of this node's REQs: passed on, nothing else done.
+    void qresp()
+    {
+        Rxd d = tb.base_rxd(TG_OP_REQ_RESP, 0);
+        d.tag = (uint16_t)(TG_TAG_REQ | (tb.rng.next() & 0x3FFF));
+        d.status = tb.rng.chance(50) ? TG_ST_OK : (uint8_t)tb.rng.next();
+        tb.q.push_back(d);
+    }
+
+    // A remote write below the queue area.
+    void write_low()
+    {
+        Rxd d = tb.base_rxd(TG_OP_WRITE, (uint8_t)(8 * tb.rng.below(9)));
+        uint32_t top = std::min<uint32_t>(Q_AREA, tb.mem_size);
+        if (top < d.len + 8u) return;
+        d.addr = 8 * tb.rng.below((top - d.len) / 8 + 1);
+        tb.q.push_back(d);
+    }
+
+    // The host consumes up to `max_n` entries of the queue at `base` (idle
+    // engine only): each must be what the REQs carried, in order.
+    void consume(uint32_t base, unsigned max_n)
+    {
+        int idx = tb.lookup(base);
+        if (idx < 0) return;
+        QEntry &e = tb.qt[idx];
+        uint32_t size = 1u << e.size_log2, esz = 1u << e.esize_log2;
+        uint64_t head = tb.mem.load64(base | (uint32_t)TG_Q_HEAD), tail = tb.mem.load64(base | (uint32_t)TG_Q_TAIL);
+        TB_CHECK(tail == e.tail, "queue %08x: tail %llx in memory, %x in the table", base, (unsigned long long)tail,
+                 e.tail);
+        for (unsigned n = 0; n < max_n && head != tail; n++) {
+            TB_CHECK(!tb.qexp[idx].empty(), "queue %08x: entry at %llx was never sent", base, (unsigned long long)head);
+            if (tb.qexp[idx].empty()) break;
+            const std::vector<uint64_t> &want = tb.qexp[idx].front();
+            for (unsigned w = 0; w < esz / 8; w++) {
+                uint64_t got = tb.mem.load64(base + (uint32_t)head + 8 * w);
+                TB_CHECK(got == want[w], "queue %08x entry at %llx word %u = %016llx, want %016llx", base,
+                         (unsigned long long)head, w, (unsigned long long)got, (unsigned long long)want[w]);
+            }
+            tb.qexp[idx].pop_front();
+            tb.n_consumed++;
+            head += esz;
+            if (head >= size) head = TG_Q_SLOTS;
+        }
+        put64(base | (uint32_t)TG_Q_HEAD, head);
+    }
+    // The driver empties a queue marked full and opens it again.
+    void reopen(uint32_t base)
+    {
+        int idx = tb.lookup(base);
+        if (idx < 0 || !tb.qt[idx].full) return;
+        consume(base, ~0u);
+        tb.qt[idx].full = false;
+    }
+    void consume_all()
+    {
+        for (uint32_t b : good) {
+            consume(b, ~0u);
+            TB_CHECK(tb.qexp[tb.lookup(b)].empty(), "queue %08x: %zu entries sent never arrived", b,
+                     tb.qexp[tb.lookup(b)].size());
+        }
+    }
+};
+
+// Random REQs from a few sources, answers to this node's REQs, writes and
+// reads, with a host consuming entries and reopening full queues between.
+static void req_phase(Tb &tb, unsigned n)
+{
+    ReqGen g(tb);
+    tb.run();
+    g.setup();
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = tb.rng.below(20);
+        if (k < 12) g.random_req();
+        else if (k < 14) g.qresp();
+        else if (k < 15) g.write_low();
+        else if (k < 16) tb.read_req();
+        else if (k < 17) {
+            tb.run();
+            for (uint32_t b : g.good) {
+                if (tb.rng.chance(40)) g.consume(b, tb.rng.below(6));
+                if (tb.rng.chance(50)) g.reopen(b);
+            }
+        }
+    }
+    tb.run();
+    g.consume_all();
+    tb.check_mem("after remote enqueues");
+}
+
+// The block of a source, step by step: set by a refusal, kept across
+// queues, cleared by a retry, one source's block not another's.
+static void block_phase(Tb &tb)
+{
+    ReqGen g(tb);
+    tb.run();
+    g.setup();
+    const uint16_t S = REQ_SRCS[0], T = REQ_SRCS[1];
+    const uint32_t A = g.good[0], B = g.good[5];   // A holds one entry
+    const uint8_t R = TG_FLAG_RETRY;
+    const int OK = TG_ST_OK, NR = TG_ST_NOT_READY, NQ = TG_ST_NO_QUEUE, MF = TG_ST_MALFORMED;
+    g.req_to(S, A, 8, R, OK);       // the one entry A holds (the retry opens S whatever came before)
+    g.req_to(S, A, 16, 0, NR);      // no room: A marked full, S blocked
+    g.req_to(S, B, 8, 0, NR);       // S blocked at every queue
+    g.req_to(T, B, 8, R, OK);       // T is not
+    g.req_to(T, B, 8, 0, OK);
+    g.req_to(S, B, 8, R, OK);       // the retry opens S
+    g.req_to(S, B, 8, 0, OK);
+    g.req_to(T, A, 8, 0, NR);       // A is marked full: T blocked
+    g.req_to(T, B, 8, 0, NR);
+    g.req_to(S, B, 8, 0, OK);       // T's block is not S's
+    g.req_to(S, g.none[0], 8, 0, NQ);
+    g.req_to(T, g.none[0], 8, R, NQ);   // no queue, but the retry opens T
+    g.req_to(T, B, 8, 0, OK);
+    g.req_to(S, A, 8, R, NR);       // the retry opens S, the full mark refuses it again
+    g.req_to(S, g.bad[0], 8, 0, NR);    // blocked comes before a bad configuration
+    g.req_to(S, g.bad[0], 8, R, MF);
+    g.req_to(S, B, 8, 0, OK);
+    g.req_to(S, B, 0, 0, MF);       // empty entry
+    tb.run();
+    g.reopen(A);
+    g.req_to(S, A, 64, 0, OK);      // reopened
+    g.req_to(T, B, 8, R, OK);
+    tb.run();
+    g.consume_all();
+    tb.check_mem("after the block sequence");
+}
+
 static void writes_phase(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -604,6 +1148,7 @@ int main(int argc, char **argv)
         {50, 1, 3, 70, 80},
     };
     uint64_t seed = 1, cpl_wait = 0, cpls = 0, descs = 0, cycles = 0, writes = 0, reads = 0;
+    uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x3C6EF372u);
@@ -621,6 +1166,8 @@ int main(int argc, char **argv)
             reads_phase(tb, 400);
             responses_phase(tb, 400);
             mixed_phase(tb, 800);
+            req_phase(tb, 1500);
+            block_phase(tb);
 
             // a smaller exported window, then none at all
             tb.mem_size = 0x2000 + tb.rng.below(0x1000);
@@ -643,12 +1190,18 @@ int main(int argc, char **argv)
 
             // reset in the middle of execution, then traffic again
             for (int k = 0; k < 3; k++) {
-                for (int i = 0; i < 10; i++) tb.write_ok();
+                ReqGen g(tb);
+                g.setup();
+                for (int i = 0; i < 10; i++) {
+                    tb.write_ok();
+                    g.random_req();
+                }
                 tb.read_req();
                 for (unsigned i = 0, n = 5 + tb.rng.below(60); i < n; i++) tb.tick();
                 tb.reset();
                 tb.q.clear();
                 mixed_phase(tb, 40);
+                req_phase(tb, 60);
             }
             cpl_wait += tb.cpl_wait;
             cpls += tb.n_cpl;
@@ -656,8 +1209,42 @@ int main(int argc, char **argv)
             cycles += tb.cyc;
             writes += tb.n_writes;
             reads += tb.n_reads;
+            for (unsigned k = 0; k < Tb::RK_NKINDS; k++) kinds[k] += tb.req_kinds[k];
+            qresps += tb.n_qresp;
+            tail_wait += tb.tail_wait;
+            zero_words += tb.n_zero_words;
+            consumed += tb.n_consumed;
+            wraps += tb.n_wraps;
         }
     }
+    // A REQ whose address has bits 63:32 set names no queue, whatever
+    // queue its low half matches: refused, nothing read or written.
+    {
+        Tb tb(0x5BE0CD19u);
+        tb.reset();
+        ReqGen g(tb);
+        g.setup();
+        g.req_to(REQ_SRCS[2], g.good[1], 8, TG_FLAG_RETRY, TG_ST_NO_QUEUE, true);
+        tb.run();
+        tb.check_mem("after a REQ above 4 GiB");
+    }
+    std::printf("REQs: %llu appended (%llu zero-filled words, %llu wrapped, %llu consumed), %llu no queue, "
+                "%llu blocked, %llu to a full mark, %llu found full, %llu malformed, %llu retries that opened "
+                "their source; %llu answers passed on; the tail waited %llu cycles for entry writes\n",
+                (unsigned long long)kinds[Tb::RK_OK], (unsigned long long)zero_words, (unsigned long long)wraps,
+                (unsigned long long)consumed, (unsigned long long)kinds[Tb::RK_NO_QUEUE],
+                (unsigned long long)kinds[Tb::RK_BLOCKED], (unsigned long long)kinds[Tb::RK_FULL_FLAG],
+                (unsigned long long)kinds[Tb::RK_FULL_HEAD], (unsigned long long)kinds[Tb::RK_MALFORMED],
+                (unsigned long long)kinds[Tb::RK_RETRY_OPEN], (unsigned long long)qresps,
+                (unsigned long long)tail_wait);
+    static const char *const KIND[] = {"appended", "no queue", "blocked", "full mark", "found full", "malformed",
+                                       "retry opening its source"};
+    for (unsigned k = 0; k < Tb::RK_NKINDS; k++)
+        TB_CHECK(kinds[k] > 200, "only %llu REQs %s", (unsigned long long)kinds[k], KIND[k]);
+    TB_CHECK(zero_words > 1000 && wraps > 100 && consumed > 1000 && qresps > 1000 && tail_wait > 100,
+             "REQ coverage: %llu zero-filled words, %llu wraps, %llu consumed, %llu answers, tail waited %llu",
+             (unsigned long long)zero_words, (unsigned long long)wraps, (unsigned long long)consumed,
+             (unsigned long long)qresps, (unsigned long long)tail_wait);
     std::printf("%llu descriptors, %llu memory writes, %llu reads, %llu completions in %llu cycles\n",
                 (unsigned long long)descs, (unsigned long long)writes, (unsigned long long)reads,
                 (unsigned long long)cpls, (unsigned long long)cycles);

@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Remote enqueue from libtg: queue creation through the driver, the dequeue protocol, waiting, and the REQ stores. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tg/tg_barrier.h"
+#include "tg_internal.h"
+
+#define WALK_MAX       (1u << 20)     /* buffers in a chain, at most (guards a corrupt one) */
+#define NAP_NS         1000000ull     /* longest futex sleep before re-checking */
+#define STEP_CHUNK     16u            /* in-process: cycles simulated per wait round */
+
+struct tg_queue {
+	struct tg_dev *dev;
+	uint64_t paddr;            /* first buffer */
+	unsigned idx;              /* NIC queue-table entry */
+	unsigned log2, elog2;
+	int owner;                 /* made by tg_queue_open: destroy at close */
+	uint64_t tag;              /* our value in the lock word */
+	pthread_mutex_t mu;        /* threads sharing this handle */
+	void (*hook)(struct tg_queue *q, void *arg);
+	void *hook_arg;
+};
+
+static uint64_t *qword(const struct tg_queue *q, uint64_t buf, uint64_t off)
+{
+	return (uint64_t *)(q->dev->mem + buf + off);
+}
+
+/* A next pointer we may follow: a buffer of this queue's size inside memory. */
+static int buf_ok(const struct tg_queue *q, uint64_t b)
+{
+	uint64_t sz = 1ULL << q->log2;
+
+	return b && !(b & (sz - 1)) && b < q->dev->mem_size && q->dev->mem_size - b >= sz;
+}
+
+static struct tg_queue *qalloc(struct tg_dev *dev, uint64_t paddr, unsigned log2, unsigned elog2)
+{
+	struct tg_queue *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return NULL;
+	if (pthread_mutex_init(&q->mu, NULL)) {
+		free(q);
+		errno = ENOMEM;
+		return NULL;
+	}
+	q->dev = dev;
+	q->paddr = paddr;
+	q->log2 = log2;
+	q->elog2 = elog2;
+	q->tag = ((uint64_t)(uint32_t)getpid() << 20) | ((uint64_t)dev->ctx << 16) | 1u;
+	return q;
+}
+
+struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned entry_bytes)
+{
+	struct tg_queue *q;
+	unsigned elog2 = 0;
+	uint64_t ans = 0, id;
+	int rc;
+
+	if (!dev || entry_bytes < 8 || entry_bytes > 64 || (entry_bytes & (entry_bytes - 1)) ||
+	    log2_bytes < TG_Q_MIN_LOG2 || log2_bytes > TG_Q_MAX_LOG2) {
+		errno = EINVAL;
+		return NULL;
+	}
+	while ((1u << elog2) < entry_bytes)
+		elog2++;
+	rc = tg__drv_call(dev, TG_SIMP_OP_QCREATE, log2_bytes | elog2 << 8, 0, &ans);
+	/* the driver's table writes went to the host port ahead of this
+	 * read: once it answers, the NIC knows the queue */
+	if (!rc)
+		rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_ID), &id);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	q = qalloc(dev, ans & 0xffffffffu, log2_bytes, elog2);
+	if (!q) {
+		tg__drv_call(dev, TG_SIMP_OP_QDESTROY, ans & 0xffffffffu, 0, NULL);
+		return NULL;
+	}
+	q->idx = (unsigned)(ans >> 32) & 15u;
+	q->owner = 1;
+	return q;
+}
+
+struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
+{
+	struct tg_queue *q;
+	uint64_t sz, ans = 0;
+	unsigned log2, elog2;
+	int rc;
+
+	if (!dev || !paddr || paddr >= dev->mem_size || paddr & ((1ULL << TG_Q_MIN_LOG2) - 1)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* written by the driver before the queue's address was handed out */
+	sz = TG_HOST_LOAD_ACQ64(dev->mem + paddr + TG_Q_SIZE);
+	log2 = (unsigned)(sz & 0xffu);
+	elog2 = (unsigned)(sz >> 8 & 0xffu);
+	if (log2 < TG_Q_MIN_LOG2 || log2 > TG_Q_MAX_LOG2 || elog2 < 3 || elog2 > 6 ||
+	    paddr & ((1ULL << log2) - 1) || dev->mem_size - paddr < (1ULL << log2)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	q = qalloc(dev, paddr, log2, elog2);
+	if (!q)
+		return NULL;
+	/* the driver answers a grow request with the queue's table index
+	 * (whose wake-up counter tg_deq_wait sleeps on); for an open queue
+	 * the request changes nothing */
+	rc = tg__drv_call(dev, TG_SIMP_OP_QGROW, paddr, 0, &ans);
+	if (rc) {
+		tg_queue_close(q);
+		errno = -rc;
+		return NULL;
+	}
+	q->idx = (unsigned)ans & 15u;
+	return q;
+}
+
+void tg_queue_close(struct tg_queue *q)
+{
+	if (!q)
+		return;
+	if (q->owner)
+		tg__drv_call(q->dev, TG_SIMP_OP_QDESTROY, q->paddr, 0, NULL);
+	pthread_mutex_destroy(&q->mu);
+	free(q);
+}
+
+uint64_t tg_queue_paddr(const struct tg_queue *q)
+{
+	return q ? q->paddr : 0;
+}
+
+unsigned tg_queue_entry_bytes(const struct tg_queue *q)
+{
+	return q ? 1u << q->elog2 : 0;
+}
+
+void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg), void *arg)
+{
+	if (!q)
+		return;
+	q->hook = fn;
+	q->hook_arg = arg;
+}
+
+uint64_t tg_cycles(const struct tg_dev *dev)
+{
+	/* a clock reading; nothing is published with it */
+	return dev ? TG_ATOMIC_LOAD_CLOCK(&dev->ctl->cycles) : 0;
+}
+
+int tg_queue_grow(struct tg_queue *q)
+{
+	if (!q)
+		return -EINVAL;
+	return tg__drv_call(q->dev, TG_SIMP_OP_QGROW, q->paddr, 0, NULL);
+}
+
+/* Consumers of one queue in different handles (threads, processes) take
+ * the lock word of the first buffer. */
+static int lock_word(struct tg_queue *q)
+{
+	uint64_t *lw = qword(q, q->paddr, TG_QSW_LOCK);
+	unsigned spins = 0;
+
+	for (;;) {
+		uint64_t expect = 0;
+
+		/* acquire: the last holder's head updates are visible */
+		if (TG_HOST_CAS64(lw, &expect, q->tag))
+			return 0;
+		if (q->dev->step) {
+			/* in-process: another handle holds it only inside its own
+			 * tg_deq, which cannot be running while we are */
+			return -EDEADLK;
+		}
+		if (++spins < 64)
+			TG_CPU_RELAX();
+		else
+			sched_yield();
+	}
+}
+
+static void unlock_word(struct tg_queue *q)
+{
+	/* release: our head updates go out with the free lock */
+	TG_HOST_STORE_REL64(qword(q, q->paddr, TG_QSW_LOCK), 0);
+}
+
+/* Set QF_DNP, waiting while the driver holds QF_DRIVER (it is moving the
+ * buffers: a short, bounded step in the simulator). */
+static int take_dnp(struct tg_queue *q)
+{
+	uint64_t *flags = qword(q, q->paddr, TG_Q_FLAGS);
+	uint64_t f = TG_HOST_LOAD_ACQ64(flags);  /* current bits */
+	int rc;
+
+	for (;;) {
+		if (!(f & TG_QF_DRIVER)) {
+			/* acquire: whatever the driver moved is visible after */
+			if (TG_HOST_CAS64(flags, &f, f | TG_QF_DNP))
+				return 0;
+			continue;       /* f reloaded by the failed CAS */
+		}
+		if ((rc = tg__wait(q->dev)))
+			return rc;
+		f = TG_HOST_LOAD_ACQ64(flags);  /* the driver's release of QF_DRIVER */
+	}
+}
+
+/* The last (oldest) buffer of the chain and the one before it (0 if the
+ * last is the first). */
+static int last_buffer(struct tg_queue *q, uint64_t *last, uint64_t *prev)
+{
+	uint64_t b = q->paddr, p = 0, n;
+
+	for (unsigned i = 0; i < WALK_MAX; i++) {
+		/* the driver released the link after filling the buffer */
+		n = TG_HOST_LOAD_ACQ64(qword(q, b, TG_Q_NEXT));
+		if (!n) {
+			*last = b;
+			*prev = p;
+			return 0;
+		}
+		if (!buf_ok(q, n))
+			return -EIO;
+		p = b;
+		b = n;
+	}
+	return -EIO;
+}
+
+/* The dequeue proper, with QF_DNP held. */
+static int deq_locked(struct tg_queue *q, void *buf)
+{
+	uint64_t sz = 1ULL << q->log2, esz = 1ULL << q->elog2, b, prev, h, t;
+	int rc;
+
+	for (;;) {
+		if ((rc = last_buffer(q, &b, &prev)))
+			return rc;
+		/* head: only dequeuers (under QF_DNP) and the driver (under
+		 * QF_DRIVER, excluded now) write it */
+		h = TG_HOST_LOAD_OWN64(qword(q, b, TG_Q_HEAD));
+		/* tail: the NIC wrote the entries below it before it */
+		t = TG_DEV_LOAD_ACQ64(qword(q, b, TG_Q_TAIL));
+		if (h < TG_Q_SLOTS || h >= sz || t < TG_Q_SLOTS || t >= sz || (h | t) & (esz - 1))
+			return -EIO;
+		if (h != t)
+			break;
+		if (b == q->paddr)
+			return -EAGAIN;
+		/* an older buffer ran empty: unlink it (release: nothing of
+		 * it is read after) and hand it back to the driver */
+		TG_HOST_STORE_REL64(qword(q, prev, TG_Q_NEXT), 0);
+		tg__drv_post(q->dev, TG_SIMP_OP_QFREEBUF, q->paddr, b);
+	}
+	memcpy(buf, q->dev->mem + b + h, esz);
+	h += esz;
+	if (h == sz)
+		h = TG_Q_SLOTS;
+	/* the copy is done before the NIC may reuse the slot */
+	TG_HOST_STORE_REL64(qword(q, b, TG_Q_HEAD), h);
+	return 0;
+}
+
+int tg_deq(struct tg_queue *q, void *buf, size_t len)
+{
+	uint64_t old;
+	int rc;
+
+	if (!q || !buf || len < (1u << q->elog2))
+		return -EINVAL;
+	pthread_mutex_lock(&q->mu);
+	rc = lock_word(q);
+	if (rc)
+		goto out_mu;
+	rc = take_dnp(q);
+	if (rc)
+		goto out_lock;
+	if (q->hook)
+		q->hook(q, q->hook_arg);
+	rc = deq_locked(q, buf);
+	/* release our head update; acquire QF_FULL the driver set meanwhile */
+	old = TG_HOST_FETCH_AND64(qword(q, q->paddr, TG_Q_FLAGS), ~TG_QF_DNP);
+	unlock_word(q);
+	pthread_mutex_unlock(&q->mu);
+	if (old & TG_QF_FULL) {
+		/* the buffer overflowed while we held QF_DNP: the driver left
+		 * the queue closed for us to call it */
+		int g = tg_queue_grow(q);
+
+		if (g && rc == 0)
+			rc = g;
+	}
+	return rc;
+out_lock:
+	unlock_word(q);
+out_mu:
+	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
+{
+	struct tg_dev *dev;
+	_Atomic uint32_t *wake;
+	uint64_t id, t0, limit;
+	int rc;
+
+	rc = tg_deq(q, buf, len);
+	if (rc != -EAGAIN)
+		return rc;
+	dev = q->dev;
+	/* in-process: simulated time; tg-sim: wall-clock time */
+	t0 = dev->step ? tg_cycles(dev) : mono_ns();
+	limit = timeout_ns;
+	if (dev->step)
+		limit = timeout_ns > UINT64_MAX / 1000u ? UINT64_MAX :
+			timeout_ns * 1000u / (dev->ctl->ps_per_cycle ? dev->ctl->ps_per_cycle : 1);
+	for (;;) {
+		uint32_t w = 0;
+		uint64_t now, left;
+
+		wake = &tg_simp_qnode(dev->ctl, dev->node)->wake[q->idx];
+		w = TG_ATOMIC_LOAD_ACQ(wake);  /* then arm and look again */
+		rc = tg__drv_post(dev, TG_SIMP_OP_QARM, q->paddr, 0);
+		/* the QARM write went to the host port ahead of this read:
+		 * once it answers, the next entry raises the notification */
+		if (!rc)
+			rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_ID), &id);
+		if (rc)
+			return rc;
+		rc = tg_deq(q, buf, len);
+		if (rc != -EAGAIN)
+			return rc;
+		now = dev->step ? tg_cycles(dev) : mono_ns();
+		if (now - t0 >= limit)
+			return -ETIMEDOUT;
+		left = limit - (now - t0);
+		if (dev->step) {
+			/* in-process: let time pass until the count moves */
+			for (unsigned i = 0; i < 1024u && TG_ATOMIC_LOAD_ACQ(wake) == w; i++) {
+				if (tg_cycles(dev) - t0 >= limit)
+					break;
+				dev->step(dev->sim, STEP_CHUNK);
+			}
+			continue;
+		}
+		/* set by the simulator as it stops */
+		if (TG_ATOMIC_LOAD_ACQ(&dev->ctl->stopping))
+			return -ENOTCONN;
+		if (left > NAP_NS)
+			left = NAP_NS;
+		struct timespec ts = { (time_t)(left / 1000000000ull), (long)(left % 1000000000ull) };
+
+		/* sleeps only while the count is still w */
+		syscall(SYS_futex, wake, FUTEX_WAIT, w, &ts, NULL, 0);
+	}
+}
+
+int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		   unsigned n)
+{
+	int rc;
+
+	if (node >= dev->nodes || !n || n > TG_MAX_BURST_BYTES / 8u)
+		return -EINVAL;
+	rc = tg__async_err(dev);
+	if (rc)
+		return rc;
+	/* one burst to consecutive words from the queue's base: one REQ */
+	return tg__mmio_write(dev, tg_bar_data_addr(TG_WIN_REQ, dev->ctx, node, qpaddr), words,
+			      NULL, n);
+}
+
+int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		 unsigned n)
+{
+	if (!dev || !words || !n || n > TG_MAX_BURST_BYTES / 8u || !__tg_enq_addr_ok(qpaddr))
+		return -EINVAL;
+	return __tg_enq_store(dev, node, qpaddr, words, n);
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Sender side of remote enqueue: keeps every REQ until its target answers,
+// and sends refused REQs again, in their original order, after a backoff;
+// other requests pass straight through.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_req_tx #(
+    parameter MAX_REQS = 4     // REQs awaiting an answer (1..16)
+) (
+    input  wire         clk,
+    input  wire         rst,
+
+    input  wire [31:0]  cfg_backoff,     // cycles between a refusal round and the resend
+    input  wire [31:0]  cfg_timeout,     // cycles a REQ waits for its answer (0: forever)
+
+    // requests from the host port
+    input  wire         s_txd_valid,
+    output reg          s_txd_ready,
+    input  wire [7:0]   s_txd_op,
+    input  wire [15:0]  s_txd_dst,
+    input  wire [31:0]  s_txd_addr,
+    input  wire [63:0]  s_txd_mask,
+    input  wire [7:0]   s_txd_len,
+    input  wire [7:0]   s_txd_ctx,
+    input  wire [15:0]  s_txd_tag,
+    input  wire [511:0] s_txd_payload,
+
+    // requests to the transmitter
+    output reg          m_txd_valid,
+    input  wire         m_txd_ready,
+    output reg  [7:0]   m_txd_op,
+    output reg  [7:0]   m_txd_flags,
+    output reg  [15:0]  m_txd_dst,
+    output reg  [31:0]  m_txd_addr,
+    output reg  [63:0]  m_txd_mask,
+    output reg  [7:0]   m_txd_len,
+    output reg  [7:0]   m_txd_ctx,
+    output reg  [15:0]  m_txd_tag,
+    output reg  [511:0] m_txd_payload,
+
+    // answers to REQs (REQ_RESP frames)
+    input  wire         s_qresp_valid,
+    input  wire [15:0]  s_qresp_src,
+    input  wire [15:0]  s_qresp_tag,
+    input  wire [7:0]   s_qresp_status,
+
+    // a REQ that failed for good: its context and the reason
+    output reg          m_err_valid,
+    output reg  [3:0]   m_err_ctx,
+    output reg  [7:0]   m_err_status,
+
+    output reg          ev_req_retry,
+    output reg          ev_req_stray
+);
+
+initial begin
+    if (MAX_REQS < 1 || MAX_REQS > 16) begin
+        $error("%m: MAX_REQS must be in 1..16");
+    end
+end
+
+localparam [1:0] E_FREE = 2'd0, E_SENT = 2'd1, E_REFUSED = 2'd2;
+
+// ---------------------------------------------------------------- state
+reg [1:0]   st_reg    [0:15];
+reg [1:0]   st_next   [0:15];
+reg [31:0]  seq_reg   [0:15];
+reg [31:0]  seq_next  [0:15];
+reg [7:0]   gen_reg   [0:15];     // tag generation: a late answer to an older REQ in the slot never matches
+reg [7:0]   gen_next  [0:15];
+reg [15:0]  dst_reg   [0:15];
+reg [15:0]  dst_next  [0:15];
+reg [31:0]  addr_reg  [0:15];
+reg [31:0]  addr_next [0:15];
+reg [63:0]  mask_reg  [0:15];
+reg [63:0]  mask_next [0:15];
+reg [7:0]   len_reg   [0:15];
+reg [7:0]   len_next  [0:15];
+reg [7:0]   ctx_reg   [0:15];
+reg [7:0]   ctx_next  [0:15];
+reg [511:0] data_reg  [0:15];
+reg [511:0] data_next [0:15];
+reg [31:0]  age_reg   [0:15];
+reg [31:0]  age_next  [0:15];
+
+reg [31:0]  seq_ctr_reg, seq_ctr_next;    // order in which REQs were first issued
+reg [15:0]  resent_reg,  resent_next;     // entries already sent again in this round
+reg [15:0]  phase_reg,   phase_next;      // entries still to resend in this round
+reg [31:0]  wait_reg,    wait_next;       // backoff cycles waited
+reg         lock_reg,    lock_next;       // an offer is on the output, not yet taken
+reg         lock_rs_reg, lock_rs_next;    // ... and it is a resend
+reg [3:0]   lock_idx_reg, lock_idx_next;
+reg         flags_lock_reg, flags_lock_next;
+
+// ---------------------------------------------------------------- bookkeeping
+reg         any_sent, any_refused, free_found;
+reg [3:0]   free_idx;
+reg         pick_found;
+reg [3:0]   pick_idx;
+reg [31:0]  pick_dist;
+integer     e;
+
+always @* begin
+    any_sent    = 1'b0;
+    any_refused = 1'b0;
+    free_found  = 1'b0;
+    free_idx    = 4'd0;
+    pick_found  = 1'b0;
+    pick_idx    = 4'd0;
+    pick_dist   = 32'd0;
+    for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
+        if (st_reg[e] == E_SENT) begin
+            any_sent = 1'b1;
+        end
+        if (st_reg[e] == E_REFUSED) begin
+            any_refused = 1'b1;
+        end
+        if (st_reg[e] == E_FREE) begin
+            free_found = 1'b1;
+            free_idx   = e[3:0];
+        end
+    end
+    // the oldest entry of this round goes first
+    for (e = 0; e < MAX_REQS; e = e + 1) begin
+        if (phase_reg[e] && (!pick_found || (seq_ctr_reg - seq_reg[e]) > pick_dist)) begin
+            pick_found = 1'b1;
+            pick_idx   = e[3:0];
+            pick_dist  = seq_ctr_reg - seq_reg[e];
+        end
+    end
+end
+
+// a resend opens its target's queue again only if it is the first one to
+// that node in this round
+reg pick_first;
+always @* begin
+    pick_first = 1'b1;
+    for (e = 0; e < MAX_REQS; e = e + 1) begin
+        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx]) begin
+            pick_first = 1'b0;
+        end
+    end
+end
+
+// the lowest-numbered REQ whose answer is overdue
+reg       to_found;
+reg [3:0] to_idx;
+always @* begin
+    to_found = 1'b0;
+    to_idx   = 4'd0;
+    for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
+        if (st_reg[e] == E_SENT && cfg_timeout != 32'd0 && age_reg[e] >= cfg_timeout &&
+            !(lock_reg && lock_rs_reg && lock_idx_reg == e[3:0])) begin
+            to_found = 1'b1;
+            to_idx   = e[3:0];
+        end
+    end
+end
+
+wire recovering = any_refused || (phase_reg != 16'd0);
+wire is_req     = (s_txd_op == `TG_OP_REQ);
+
+// ---------------------------------------------------------------- output selection
+reg       use_rs;     // output a resend this cycle
+reg [3:0] rs_idx;
+
+always @* begin
+    if (lock_reg) begin
+        use_rs = lock_rs_reg;
+        rs_idx = lock_idx_reg;
+    end else begin
+        use_rs = pick_found;
+        rs_idx = pick_idx;
+    end
+
+    m_txd_valid   = 1'b0;
+    s_txd_ready   = 1'b0;
+    m_txd_op      = s_txd_op;
+    m_txd_flags   = 8'd0;
+    m_txd_dst     = s_txd_dst;
+    m_txd_addr    = s_txd_addr;
+    m_txd_mask    = s_txd_mask;
+    m_txd_len     = s_txd_len;
+    m_txd_ctx     = s_txd_ctx;
+    m_txd_tag     = is_req ? (`TG_TAG_REQ | {4'd0, gen_reg[lock_reg ? lock_idx_reg : free_idx], 4'd0} |
+                              {12'd0, (lock_reg ? lock_idx_reg : free_idx)}) : s_txd_tag;
+    m_txd_payload = s_txd_payload;
+
+    if (use_rs) begin
+        m_txd_valid   = 1'b1;
+        m_txd_op      = `TG_OP_REQ;
+        // the RETRY flag of a resend is fixed when it is first offered
+        m_txd_flags   = (lock_reg ? flags_lock_reg : pick_first) ? `TG_FLAG_RETRY : 8'd0;
+        m_txd_dst     = dst_reg[rs_idx];
+        m_txd_addr    = addr_reg[rs_idx];
+        m_txd_mask    = mask_reg[rs_idx];
+        m_txd_len     = len_reg[rs_idx];
+        m_txd_ctx     = ctx_reg[rs_idx];
+        m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
+        m_txd_payload = data_reg[rs_idx];
+    end else if (s_txd_valid && (!is_req || lock_reg || (!recovering && free_found))) begin
+        m_txd_valid = 1'b1;
+        s_txd_ready = m_txd_ready;
+    end else if (s_txd_valid && is_req && recovering && free_found) begin
+        // refusals are being resolved: keep the new REQ, unsent, behind
+        // the refused ones; it goes out in order with the next round
+        s_txd_ready = 1'b1;
+    end
+end
+
+
+// ---------------------------------------------------------------- next state
+wire [3:0] resp_idx   = s_qresp_tag[3:0];
+wire       resp_match = s_qresp_valid && ((s_qresp_tag & `TG_TAG_REQ) != 16'd0) &&
+                        ({1'b0, resp_idx} < MAX_REQS[4:0]) &&
+                        (st_reg[resp_idx] == E_SENT) && (dst_reg[resp_idx] == s_qresp_src) &&
+                        (s_qresp_tag[13:12] == 2'd0) && (s_qresp_tag[11:4] == gen_reg[resp_idx]);
+
+always @* begin
+    seq_ctr_next    = seq_ctr_reg;
+    resent_next     = resent_reg;
+    phase_next      = phase_reg;
+    wait_next       = wait_reg;
+    lock_next       = m_txd_valid && !m_txd_ready;
+    lock_rs_next    = use_rs;
+    lock_idx_next   = use_rs ? rs_idx : (lock_reg ? lock_idx_reg : free_idx);
+    flags_lock_next = lock_reg ? flags_lock_reg : (m_txd_flags != 8'd0);
+    m_err_valid     = 1'b0;
+    m_err_ctx       = 4'd0;
+    m_err_status    = 8'd0;
+    ev_req_retry    = 1'b0;
+    ev_req_stray    = 1'b0;
+    for (e = 0; e < 16; e = e + 1) begin
+        st_next[e]   = st_reg[e];
+        seq_next[e]  = seq_reg[e];
+        gen_next[e]  = gen_reg[e];
+        dst_next[e]  = dst_reg[e];
+        addr_next[e] = addr_reg[e];
+        mask_next[e] = mask_reg[e];
+        len_next[e]  = len_reg[e];
+        ctx_next[e]  = ctx_reg[e];
+        data_next[e] = data_reg[e];
+        age_next[e]  = (st_reg[e] == E_SENT) ? age_reg[e] + 32'd1 : 32'd0;
+    end
+
+    // a new REQ goes out: keep it
+    if (m_txd_valid && m_txd_ready && !use_rs && is_req) begin
+        st_next[lock_idx_next]   = E_SENT;
+        seq_next[lock_idx_next]  = seq_ctr_reg;
+        dst_next[lock_idx_next]  = s_txd_dst;
+        addr_next[lock_idx_next] = s_txd_addr;
+        mask_next[lock_idx_next] = s_txd_mask;
+        len_next[lock_idx_next]  = s_txd_len;
+        ctx_next[lock_idx_next]  = s_txd_ctx;
+        data_next[lock_idx_next] = s_txd_payload;
+        age_next[lock_idx_next]  = 32'd0;
+        resent_next[lock_idx_next] = 1'b0;
+        seq_ctr_next = seq_ctr_reg + 32'd1;
+    end
+    // a new REQ parked during recovery
+    if (s_txd_valid && s_txd_ready && !m_txd_valid) begin
+        st_next[free_idx]   = E_REFUSED;
+        seq_next[free_idx]  = seq_ctr_reg;
+        dst_next[free_idx]  = s_txd_dst;
+        addr_next[free_idx] = s_txd_addr;
+        mask_next[free_idx] = s_txd_mask;
+        len_next[free_idx]  = s_txd_len;
+        ctx_next[free_idx]  = s_txd_ctx;
+        data_next[free_idx] = s_txd_payload;
+        resent_next[free_idx] = 1'b0;
+        seq_ctr_next = seq_ctr_reg + 32'd1;
+    end
+    // a refused REQ goes out again
+    if (m_txd_valid && m_txd_ready && use_rs) begin
+        st_next[rs_idx]  = E_SENT;
+        age_next[rs_idx] = 32'd0;
+        phase_next[rs_idx] = 1'b0;
+        resent_next[rs_idx] = 1'b1;
+        ev_req_retry = 1'b1;
+    end
+
+    // the target answered
+    if (s_qresp_valid) begin
+        if (!resp_match) begin
+            ev_req_stray = 1'b1;
+        end else if (s_qresp_status == `TG_ST_NOT_READY) begin
+            st_next[resp_idx] = E_REFUSED;
+        end else begin
+            st_next[resp_idx]  = E_FREE;
+            gen_next[resp_idx] = gen_reg[resp_idx] + 8'd1;
+            if (s_qresp_status != `TG_ST_OK) begin
+                m_err_valid  = 1'b1;
+                m_err_ctx    = ctx_reg[resp_idx][3:0];
+                m_err_status = s_qresp_status;
+            end
+        end
+    end else if (to_found) begin
+        // no answer in time: give up on one such REQ a cycle
+        st_next[to_idx]  = E_FREE;
+        gen_next[to_idx] = gen_reg[to_idx] + 8'd1;
+        m_err_valid      = 1'b1;
+        m_err_ctx        = ctx_reg[to_idx][3:0];
+        m_err_status     = `TG_ST_PEER_GONE;
+    end
+
+    // a new round of resends starts once every REQ in flight is answered
+    // and the backoff has passed
+    // (a new REQ still on offer from before the refusal goes out first)
+    if (phase_reg == 16'd0 && any_refused && !any_sent && !(lock_reg && !lock_rs_reg)) begin
+        wait_next = wait_reg + 32'd1;
+        if (wait_reg >= cfg_backoff) begin
+            wait_next   = 32'd0;
+            resent_next = 16'd0;
+            for (e = 0; e < MAX_REQS; e = e + 1) begin
+                phase_next[e] = (st_reg[e] == E_REFUSED);
+            end
+        end
+    end else begin
+        wait_next = 32'd0;
+    end
+end
+
+always @(posedge clk) begin
+    seq_ctr_reg    <= seq_ctr_next;
+    resent_reg     <= resent_next;
+    phase_reg      <= phase_next;
+    wait_reg       <= wait_next;
+    lock_reg       <= lock_next;
+    lock_rs_reg    <= lock_rs_next;
+    lock_idx_reg   <= lock_idx_next;
+    flags_lock_reg <= flags_lock_next;
+    for (e = 0; e < 16; e = e + 1) begin
+        st_reg[e]   <= (e < MAX_REQS) ? st_next[e] : E_FREE;
+        seq_reg[e]  <= seq_next[e];
+        gen_reg[e]  <= gen_next[e];
+        dst_reg[e]  <= dst_next[e];
+        addr_reg[e] <= addr_next[e];
+        mask_reg[e] <= mask_next[e];
+        len_reg[e]  <= len_next[e];
+        ctx_reg[e]  <= ctx_next[e];
+        data_reg[e] <= data_next[e];
+        age_reg[e]  <= age_next[e];
+    end
+    if (rst) begin
+        seq_ctr_reg <= 32'd0;
+        resent_reg  <= 16'd0;
+        phase_reg   <= 16'd0;
+        wait_reg    <= 32'd0;
+        lock_reg    <= 1'b0;
+        for (e = 0; e < 16; e = e + 1) begin
+            st_reg[e]  <= E_FREE;
+            gen_reg[e] <= 8'd0;
+        end
+    end
+end
+
+endmodule
+
+`default_nettype wire
