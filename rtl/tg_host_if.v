@@ -70,6 +70,10 @@ module tg_host_if #(
     output wire [63:0]  fetch_lookup_mask,
     input  wire         fetch_free_valid,
     input  wire [3:0]   fetch_free_idx,
+    // a fetch whose answer is overdue, for the receive engine to complete
+    output wire         m_fto_valid,
+    input  wire         m_fto_ready,
+    output wire [3:0]   m_fto_idx,
 
     // events
     output reg          ev_host_error,
@@ -170,6 +174,9 @@ reg [63:0]  ctx_compare_next[0:15];
 
 // fetch table (entries past MAX_READS are never allocated)
 reg [15:0]  ft_valid_reg, ft_valid_next;
+reg [15:0]  ft_late_reg,  ft_late_next;   // overdue: completed with PEER_GONE, answer ignored
+reg [31:0]  ft_age_reg   [0:15];
+reg [31:0]  ft_age_next  [0:15];
 reg [15:0]  ft_node_reg  [0:15];
 reg [15:0]  ft_node_next [0:15];
 reg [31:0]  ft_laddr_reg [0:15];
@@ -196,7 +203,7 @@ assign m_txd_payload = txd_data_reg;
 assign csr_addr  = req_off[11:0];
 assign csr_wdata = s_host_req_wdata;
 
-assign fetch_lookup_valid = ft_valid_reg[fetch_lookup_idx];
+assign fetch_lookup_valid = ft_valid_reg[fetch_lookup_idx] && !ft_late_reg[fetch_lookup_idx];
 assign fetch_lookup_node  = ft_node_reg[fetch_lookup_idx];
 assign fetch_lookup_laddr = ft_laddr_reg[fetch_lookup_idx];
 assign fetch_lookup_cpl   = ft_cpl_reg[fetch_lookup_idx];
@@ -230,6 +237,24 @@ always @* begin
         go_mask[gb] = (gb[6:0] >= go_lo) && (gb[6:0] < go_hi);
     end
 end
+
+// the lowest-numbered overdue fetch
+reg        fto_found;
+reg [3:0]  fto_idx;
+integer    ti;
+always @* begin
+    fto_found = 1'b0;
+    fto_idx   = 4'd0;
+    for (ti = MAX_READS - 1; ti >= 0; ti = ti - 1) begin
+        if (ft_valid_reg[ti] && !ft_late_reg[ti] && cfg_read_timeout != 32'd0 &&
+            ft_age_reg[ti] >= cfg_read_timeout) begin
+            fto_found = 1'b1;
+            fto_idx   = ti[3:0];
+        end
+    end
+end
+assign m_fto_valid = fto_found;
+assign m_fto_idx   = fto_idx;
 
 // first free fetch-table entry
 reg        ft_free_found;
@@ -302,7 +327,12 @@ always @* begin
         ctx_compare_next[c] = ctx_compare_reg[c];
     end
     ft_valid_next = ft_valid_reg;
+    ft_late_next  = ft_late_reg;
+    if (m_fto_valid && m_fto_ready) begin
+        ft_late_next[fto_idx] = 1'b1;
+    end
     for (f = 0; f < 16; f = f + 1) begin
+        ft_age_next[f] = (ft_valid_reg[f] && !ft_late_reg[f]) ? ft_age_reg[f] + 32'd1 : 32'd0;
         ft_node_next[f]  = ft_node_reg[f];
         ft_laddr_next[f] = ft_laddr_reg[f];
         ft_cpl_next[f]   = ft_cpl_reg[f];
@@ -320,6 +350,7 @@ always @* begin
     // receive engine finished with a fetch
     if (fetch_free_valid) begin
         ft_valid_next[fetch_free_idx] = 1'b0;
+        ft_late_next[fetch_free_idx]  = 1'b0;
     end
 
     // a REQ refused for good
@@ -585,8 +616,10 @@ always @(posedge clk) begin
         ctx_compare_reg[c] <= ctx_compare_next[c];
     end
     ft_valid_reg <= ft_valid_next;
+    ft_late_reg  <= ft_late_next;
     for (f = 0; f < 16; f = f + 1) begin
         ft_node_reg[f]  <= ft_node_next[f];
+        ft_age_reg[f]   <= ft_age_next[f];
         ft_laddr_reg[f] <= ft_laddr_next[f];
         ft_cpl_reg[f]   <= ft_cpl_next[f];
         ft_mask_reg[f]  <= ft_mask_next[f];
@@ -599,6 +632,7 @@ always @(posedge clk) begin
         rd_seq_reg     <= 15'd0;
         resp_valid_reg <= 1'b0;
         ft_valid_reg   <= 16'd0;
+        ft_late_reg    <= 16'd0;
         for (c = 0; c < 16; c = c + 1) begin
             ctx_status_reg[c] <= 8'd0;
             ctx_laddr_reg[c]  <= 32'd0;

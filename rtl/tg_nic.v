@@ -181,6 +181,8 @@ wire [31:0]  fetch_lookup_laddr, fetch_lookup_cpl;
 wire [63:0]  fetch_lookup_mask;
 wire         fetch_free_valid;
 wire [3:0]   fetch_free_idx;
+wire         fto_valid, fto_ready;
+wire [3:0]   fto_idx;
 
 tg_host_if #(
     .NUM_CTX   (NUM_CTX),
@@ -230,6 +232,9 @@ tg_host_if #(
     .fetch_lookup_mask  (fetch_lookup_mask),
     .fetch_free_valid   (fetch_free_valid),
     .fetch_free_idx     (fetch_free_idx),
+    .m_fto_valid        (fto_valid),
+    .m_fto_ready        (fto_ready),
+    .m_fto_idx          (fto_idx),
     .ev_host_error      (ev_host_error),
     .ev_host_req        (ev_host_req),
     .ev_host_resp       (ev_host_resp),
@@ -349,6 +354,9 @@ tg_rx_engine tg_rx_engine_inst (
     .fetch_lookup_mask  (fetch_lookup_mask),
     .fetch_free_valid   (fetch_free_valid),
     .fetch_free_idx     (fetch_free_idx),
+    .s_fto_valid        (fto_valid),
+    .s_fto_ready        (fto_ready),
+    .s_fto_idx          (fto_idx),
     .ev_refused         (ev_refused),
     .ev_stray           (ev_rx_stray),
     .ev_rx_done         (ev_rx_done),

@@ -88,6 +88,10 @@ module tg_rx_engine (
     input  wire [63:0]  fetch_lookup_mask,
     output reg          fetch_free_valid,
     output wire [3:0]   fetch_free_idx,
+    // a fetch whose answer is overdue: write its completion word (PEER_GONE)
+    input  wire         s_fto_valid,
+    output reg          s_fto_ready,
+    input  wire [3:0]   s_fto_idx,
 
     // events
     output reg          ev_refused,
@@ -120,6 +124,8 @@ reg [3:0]   nw_reg,     nw_next;         // words to write or read
 reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
 reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
 reg [255:0] blk_reg,    blk_next;        // sources whose REQs are refused until a retry
+reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
+reg         fto_reg,    fto_next;        // ... because it is overdue (no frame to retire)
 reg [3:0]   idx_reg,    idx_next;        // next word to issue
 reg [3:0]   rcv_reg,    rcv_next;        // read data words received
 reg [4:0]   pend_reg,   pend_next;       // memory requests not yet answered
@@ -159,8 +165,9 @@ wire        q_len_bad = (s_rxd_len == 8'd0) || ({1'b0, s_rxd_len[6:0]} > {1'b0, 
 wire [23:0] q_next    = (q_tail_end >= q_size) ? 24'd`TG_Q_SLOTS : q_tail_end[23:0];
 reg  [63:0] head_reg, head_next;                                 // the host's head word
 
-assign fetch_lookup_idx = s_rxd_tag[3:0];
-assign fetch_free_idx   = s_rxd_tag[3:0];
+// the fetch being completed: from the response's tag, or an overdue one
+assign fetch_lookup_idx = (state_reg == S_IDLE) ? s_rxd_tag[3:0] : fidx_reg;
+assign fetch_free_idx   = fidx_reg;
 
 assign m_hrd_src    = s_rxd_src;
 assign m_hrd_tag    = s_rxd_tag;
@@ -195,6 +202,9 @@ always @* begin
     qnext_next = qnext_reg;
     blk_next   = blk_reg;
     head_next  = head_reg;
+    fidx_next  = fidx_reg;
+    fto_next   = fto_reg;
+    s_fto_ready = 1'b0;
 
     s_rxd_ready      = 1'b0;
     m_mem_req_valid  = 1'b0;
@@ -234,7 +244,17 @@ always @* begin
             st_next    = `TG_ST_OK;
             rop_next   = `TG_OP_READ_RESP;
             nw_next    = words;
-            if (s_rxd_valid) begin
+            fidx_next  = s_rxd_tag[3:0];
+            fto_next   = 1'b0;
+            if (s_fto_valid) begin
+                // an overdue fetch first: report PEER_GONE in its
+                // completion word; a late answer will find no entry
+                s_fto_ready = 1'b1;
+                fidx_next   = s_fto_idx;
+                fto_next    = 1'b1;
+                st_next     = `TG_ST_PEER_GONE;
+                state_next  = S_CPL;
+            end else if (s_rxd_valid) begin
                 case (s_rxd_op)
                     `TG_OP_WRITE: begin
                         if (bad_align || bad_range) begin
@@ -350,7 +370,7 @@ always @* begin
                     N_CPL:  state_next = S_CPL;
                     N_FREE: begin
                         fetch_free_valid = 1'b1;
-                        s_rxd_ready      = 1'b1;
+                        s_rxd_ready      = !fto_reg;
                         state_next       = S_IDLE;
                     end
                     N_QTAIL: state_next = S_QTAIL;
@@ -458,6 +478,8 @@ always @(posedge clk) begin
     qnext_reg <= qnext_next;
     blk_reg   <= blk_next;
     head_reg  <= head_next;
+    fidx_reg  <= fidx_next;
+    fto_reg   <= fto_next;
     if (rst) begin
         state_reg <= S_IDLE;
         after_reg <= N_DONE;

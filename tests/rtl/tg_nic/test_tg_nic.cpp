@@ -310,6 +310,32 @@ static void error_phase(Tb &tb, Ref &ref)
     TB_CHECK(tb.read(ctxreg(4, TG_CTX_REG_STATUS)) == TG_ST_PEER_GONE, "status after timeout");
     TB_CHECK(tb.read(bar(TG_WIN_SYNC, 4, NODE + 4, 0)) == TG_ST_PEER_GONE, "fence to a silent node");
     TB_CHECK(tb.read(bar(TG_WIN_REMOTE, 4, NODE, 0x1000)) == ref.load64(0x1000), "read after timeouts");
+
+    // fetches from a silent node: every table entry (and one more doorbell,
+    // which waits for a free entry) completes with PEER_GONE, none hangs,
+    // nothing is written but the completion words
+    const unsigned nf = 9;
+    for (unsigned i = 0; i < nf; i++) {
+        uint32_t cpl = 0xD000 + 8 * i;
+        std::memset(&tb.mem.mem[cpl], 0, 8);
+        std::memset(&ref.mem[cpl], 0, 8);
+        tb.write(ctxreg(4, TG_CTX_REG_FETCH_LADDR), 0xE000 + 64 * i);
+        tb.write(ctxreg(4, TG_CTX_REG_FETCH_CPL), cpl);
+        tb.write(ctxreg(4, TG_CTX_REG_FETCH_GO), 0x1000 | ((uint64_t)(NODE + 4) << 32) | (16ull << 48));
+    }
+    // (silence is longer than run_until_idle waits for: poll the words)
+    uint64_t end = tb.cyc + 20000;
+    while (tb.cyc < end && (tb.mem.load64(0xD000 + 8 * (nf - 1)) == 0 || !tb.hq.empty())) tb.tick();
+    tb.run_until_idle();
+    uint64_t want = TG_FETCH_CPL_DONE | ((uint64_t)TG_ST_PEER_GONE << 8);
+    for (unsigned i = 0; i < nf; i++) {
+        uint64_t w = tb.mem.load64(0xD000 + 8 * i);
+        TB_CHECK(w == want, "silent fetch %u completion %llx", i, (unsigned long long)w);
+        std::memcpy(&ref.mem[0xD000 + 8 * i], &want, 8);
+    }
+    check_mem(tb, ref, "after fetches that timed out");
+    uint32_t cpl = 0xD100;
+    fetch(tb, ref, 4, 0x1008, 0xE800, 24, cpl);   // a good fetch afterwards
     tb.write(csr(TG_CSR_REG_READ_TIMEOUT), TG_READ_TIMEOUT_RESET);
     tb.run_until_idle();
 }
