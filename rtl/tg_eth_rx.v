@@ -134,7 +134,8 @@ wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
 wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
                 (f_op == `TG_OP_READ_RESP) || (f_op == `TG_OP_REQ) ||
                 (f_op == `TG_OP_REQ_RESP);
-wire [8:0] want_bytes = {1'b0, f_len} + 9'd66;   // header + payload + FCS
+// header + payload + FCS; a read request carries no payload
+wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + 9'd66;
 
 wire bad_fcs   = (crc_reg != CRC_RESIDUE);
 wire bad_size  = over_reg || (bytes_reg < 8'd66);

@@ -137,7 +137,8 @@ always @* begin
         if (s_txd_valid) begin
             busy_next  = 1'b1;
             frame_next = frame_img;
-            words_next = s_txd_len[6:3];
+            // a read request names its length but carries no payload
+            words_next = (s_txd_op == `TG_OP_READ_REQ) ? 4'd0 : s_txd_len[6:3];
             beat_next  = 5'd0;
             crc_next   = 32'hFFFFFFFF;
         end

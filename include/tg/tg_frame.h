@@ -58,8 +58,16 @@ static inline void tg_node_mac(uint8_t mac[6], uint16_t node)
 	__tg_put_be(mac + 4, node, 2);
 }
 
+/** Payload bytes a frame carries: h->len, except for a read request,
+ *  whose len is the length asked for. */
+static inline unsigned tg_frame_payload_bytes(uint8_t op, uint8_t len)
+{
+	return op == TG_OP_READ_REQ ? 0u : len;
+}
+
 /** Encode a frame into @p buf (at least TG_MAX_FRAME_BYTES); @p payload
- *  holds h->len bytes.  Returns the frame length including the FCS. */
+ *  holds tg_frame_payload_bytes(h->op, h->len) bytes.  Returns the frame
+ *  length including the FCS. */
 static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 				     const uint8_t *payload)
 {
@@ -84,9 +92,10 @@ static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 	x[TG_H_CTX] = h->ctx;
 	__tg_put_be(x + TG_H_TAG, h->tag, 2);
 	__tg_put_be(x + TG_H_RSVD, h->rsvd, 4);
-	if (h->len)
-		memcpy(buf + TG_PAYLOAD_OFF, payload, h->len);
-	n = TG_PAYLOAD_OFF + h->len;
+	n = tg_frame_payload_bytes(h->op, h->len);
+	if (n)
+		memcpy(buf + TG_PAYLOAD_OFF, payload, n);
+	n += TG_PAYLOAD_OFF;
 	uint32_t fcs = ~tg_crc32_update(0xFFFFFFFFu, buf, n);
 	for (int i = 0; i < 4; i++)
 		buf[n + i] = (uint8_t)(fcs >> (8 * i));

@@ -168,7 +168,7 @@ struct Tb {
                  (unsigned long long)r.m_rxd_mask, (unsigned long long)h.mask, r.m_rxd_len, h.len, r.m_rxd_ctx,
                  h.ctx, r.m_rxd_tag, h.tag);
         unsigned bad = 0, first = 0;
-        for (unsigned i = 0; i < h.len && i < TG_MAX_PAYLOAD; i++) {
+        for (unsigned i = 0; i < tg_frame_payload_bytes(h.op, h.len) && i < TG_MAX_PAYLOAD; i++) {
             uint8_t b = (uint8_t)(r.m_rxd_payload[i / 4] >> (8 * (i % 4)));
             if (b != w.payload[i] && bad++ == 0) first = i;
         }
@@ -357,13 +357,22 @@ static void length_errors(Tb &tb)
             if (k == 0) carried = field + 8;
             if (k == 1 && field >= 8) carried = field - 8;
             if (carried == field) continue;
-            h = tb.good_hdr(tb.random_op(), (uint8_t)carried);
+            uint8_t op = (uint8_t)tb.random_op();
+            while (op == TG_OP_READ_REQ) op = (uint8_t)tb.random_op();   // carries no payload: below
+            h = tb.good_hdr(op, (uint8_t)carried);
             Bytes f = encode(h, tb.payload_buf);
             f[TG_HDR_OFF + TG_H_LEN] = (uint8_t)field;
             refcs(f);
             tb.bad(f, DROP_MALFORMED, carried > field ? "frame longer than its length field"
                                                       : "frame shorter than its length field");
         }
+        // a read request with payload bytes after its header
+        h = tb.good_hdr(TG_OP_WRITE, (uint8_t)(8 + tb.rng.below(8) * 8));
+        Bytes f = encode(h, tb.payload_buf);
+        f[TG_HDR_OFF + TG_H_OP] = TG_OP_READ_REQ;
+        f[TG_HDR_OFF + TG_H_LEN] = (uint8_t)field;
+        refcs(f);
+        tb.bad(f, DROP_MALFORMED, "read request carrying a payload");
     }
     tb.run();
 }

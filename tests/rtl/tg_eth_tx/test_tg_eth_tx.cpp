@@ -160,7 +160,8 @@ struct Tb {
         tg_frame_hdr g{};
         TB_CHECK(tg_frame_decode(f.data(), f.size(), &g) == 0, "frame %llu (%zu bytes) does not decode",
                  (unsigned long long)frames, f.size());
-        TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + TG_FCS_BYTES + d.len, "frame %llu: %zu bytes for len %u",
+        TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + TG_FCS_BYTES + tg_frame_payload_bytes(d.op, d.len),
+                 "frame %llu: %zu bytes for len %u",
                  (unsigned long long)frames, f.size(), d.len);
         TB_CHECK(g.ver == TG_PROTO_VERSION && g.op == d.op && g.flags == d.flags && g.status == d.status,
                  "frame %llu: ver %u op %u/%u flags %02x/%02x status %u/%u", (unsigned long long)frames, g.ver, g.op,

@@ -88,7 +88,8 @@ struct Tb {
             tx_frames++;
             tg_frame_hdr h;
             TB_CHECK(tg_frame_decode(f.data(), f.size(), &h) == 0, "frame %zu bytes fails decode", f.size());
-            TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + h.len + TG_FCS_BYTES, "frame size %zu, len %u", f.size(), h.len);
+            TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + tg_frame_payload_bytes(h.op, h.len) + TG_FCS_BYTES,
+                     "frame size %zu, op %u, len %u", f.size(), h.op, h.len);
             TB_CHECK(h.src == NODE && h.ver == TG_PROTO_VERSION, "src %u ver %u", h.src, h.ver);
             if (getenv("TB_TRACE"))
                 std::fprintf(stderr, "cyc %llu frame op %u flags %u status %u dst %u addr %llx len %u tag %x\n",
