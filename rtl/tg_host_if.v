@@ -280,6 +280,38 @@ wire [7:0] st_peer_gone = `TG_ST_PEER_GONE;
 wire txd_free  = !txd_valid_reg;
 wire resp_free = !resp_valid_reg;
 
+// Offer one descriptor to the transmitter (the caller checked txd_free).
+task send_txd;
+    input [7:0]   op;
+    input [15:0]  dst;
+    input [31:0]  addr;
+    input [63:0]  mask;
+    input [7:0]   len;
+    input [7:0]   ctx;
+    input [15:0]  tag;
+    input [511:0] data;
+    begin
+        txd_valid_next = 1'b1;
+        txd_op_next    = op;
+        txd_dst_next   = dst;
+        txd_addr_next  = addr;
+        txd_mask_next  = mask;
+        txd_len_next   = len;
+        txd_ctx_next   = ctx;
+        txd_tag_next   = tag;
+        txd_data_next  = data;
+    end
+endtask
+
+// Send the burst being assembled.
+task send_burst;
+    begin
+        send_txd(bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, bst_node_reg}, bst_addr_reg,
+                 bst_mask_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0, bst_data_reg);
+        bst_active_next = 1'b0;
+    end
+endtask
+
 integer c, f;
 
 always @* begin
@@ -394,16 +426,7 @@ always @* begin
         if (bst_active_reg && !bst_continues) begin
             // any other request first sends the burst being assembled
             if (txd_free) begin
-                txd_valid_next  = 1'b1;
-                txd_op_next     = bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE;
-                txd_dst_next    = {8'd0, bst_node_reg};
-                txd_addr_next   = bst_addr_reg;
-                txd_mask_next   = bst_mask_reg;
-                txd_len_next    = {1'b0, bst_cnt_reg, 3'd0};
-                txd_ctx_next    = {4'd0, bst_ctx_reg};
-                txd_tag_next    = 16'd0;
-                txd_data_next   = bst_data_reg;
-                bst_active_next = 1'b0;
+                send_burst;
             end
         end else if (req_misaligned) begin
             // refused: not an 8-byte aligned beat
@@ -443,15 +466,8 @@ always @* begin
                     cnt = cnt + 4'd1;
                     if (s_host_req_last || (first[5:3] + cnt[2:0] == 3'd0)) begin
                         if (txd_free) begin
-                            txd_valid_next  = 1'b1;
-                            txd_op_next     = is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE;
-                            txd_dst_next    = {8'd0, req_node};
-                            txd_addr_next   = first;
-                            txd_mask_next   = mask;
-                            txd_len_next    = {1'b0, cnt[3:0], 3'd0};
-                            txd_ctx_next    = {4'd0, req_ctx};
-                            txd_tag_next    = 16'd0;
-                            txd_data_next   = data;
+                            send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, mask,
+                                     {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, data);
                             bst_active_next = 1'b0;
                         end else begin
                             // block full but the transmitter is busy: keep it
@@ -474,15 +490,9 @@ always @* begin
             if (txd_free && resp_free && !rd_wait_reg) begin
                 s_host_req_ready = 1'b1;
                 ev_host_req      = 1'b1;
-                txd_valid_next   = 1'b1;
-                txd_op_next      = `TG_OP_READ_REQ;
-                txd_dst_next     = {8'd0, req_node};
-                txd_addr_next    = is_sync ? 32'd0 : req_paddr;
-                txd_mask_next    = is_sync ? 64'd0 : 64'h00000000000000FF;
-                txd_len_next     = is_sync ? 8'd0 : 8'd8;
-                txd_ctx_next     = {4'd0, req_ctx};
-                txd_tag_next     = {1'b0, rd_seq_reg};
-                txd_data_next    = 512'd0;
+                send_txd(`TG_OP_READ_REQ, {8'd0, req_node}, is_sync ? 32'd0 : req_paddr,
+                         is_sync ? 64'd0 : 64'h00000000000000FF, is_sync ? 8'd0 : 8'd8,
+                         {4'd0, req_ctx}, {1'b0, rd_seq_reg}, 512'd0);
                 rd_wait_next     = 1'b1;
                 rd_sync_next     = is_sync;
                 rd_ctx_next      = req_ctx;
@@ -509,15 +519,9 @@ always @* begin
                     end else if (txd_free && ft_free_found) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
-                        txd_valid_next   = 1'b1;
-                        txd_op_next      = `TG_OP_READ_REQ;
-                        txd_dst_next     = go_node;
-                        txd_addr_next    = {go_paddr[31:3], 3'd0};
-                        txd_mask_next    = go_mask;
-                        txd_len_next     = {1'b0, go_words, 3'd0};
-                        txd_ctx_next     = {4'd0, pg_ctx};
-                        txd_tag_next     = `TG_TAG_FETCH | {12'd0, ft_free_idx};
-                        txd_data_next    = 512'd0;
+                        send_txd(`TG_OP_READ_REQ, go_node, {go_paddr[31:3], 3'd0}, go_mask,
+                                 {1'b0, go_words, 3'd0}, {4'd0, pg_ctx},
+                                 `TG_TAG_FETCH | {12'd0, ft_free_idx}, 512'd0);
                         ft_valid_next[ft_free_idx] = 1'b1;
                         ft_node_next[ft_free_idx]  = go_node;
                         ft_laddr_next[ft_free_idx] = {go_laddr[31:3], 3'd0};
@@ -564,16 +568,7 @@ always @* begin
         end
     end else if (bst_active_reg && txd_free && (bst_addr_reg[5:3] + bst_cnt_reg[2:0] == 3'd0)) begin
         // a full block left waiting for the transmitter
-        txd_valid_next  = 1'b1;
-        txd_op_next     = bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE;
-        txd_dst_next    = {8'd0, bst_node_reg};
-        txd_addr_next   = bst_addr_reg;
-        txd_mask_next   = bst_mask_reg;
-        txd_len_next    = {1'b0, bst_cnt_reg, 3'd0};
-        txd_ctx_next    = {4'd0, bst_ctx_reg};
-        txd_tag_next    = 16'd0;
-        txd_data_next   = bst_data_reg;
-        bst_active_next = 1'b0;
+        send_burst;
     end
 end
 
