@@ -38,7 +38,14 @@ struct tg_dev {
 	uint64_t spins;
 	struct tg_mr *mrs;           /* live regions, freed at close */
 	struct tg_mr *bounce;        /* tg_read's fetch buffers and completion words */
+	/* last values written to the context's FETCH_LADDR, FETCH_CPL, OPERAND
+	 * and COMPARE registers (bit i of creg_known: creg[i] is valid) */
+	uint64_t creg[4];
+	unsigned creg_known;
 };
+
+/* Context registers tg__ctx_reg_set caches. */
+enum { TG__CREG_LADDR, TG__CREG_CPL, TG__CREG_OPERAND, TG__CREG_COMPARE };
 
 /* Attach dev (ctl, mem and, in-process, step set) to a context of `node`. */
 int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags);
@@ -70,6 +77,10 @@ int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, u
 
 /* Driver call answered only on error (reported by a later call). */
 int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data);
+
+/* Write context register `which` (TG__CREG_*) unless it already holds val
+ * (posted).  Returns 0 or -errno. */
+int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val);
 
 /* Take (and clear) the first error reported for a posted request. */
 int tg__async_err(struct tg_dev *dev);

@@ -91,12 +91,10 @@ static int fetch_go(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t 
 	/* the completion word is clear before the doorbell can set it */
 	TG_HOST_STORE_REL64(dev->mem + cpl_paddr, 0);
 	TG_WMB();  /* the clearing store is visible before the doorbell below */
-	v = laddr;
-	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_LADDR), &v, NULL, 1);
+	rc = tg__ctx_reg_set(dev, TG__CREG_LADDR, laddr);
 	if (rc)
 		return rc;
-	v = cpl_paddr;
-	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_CPL), &v, NULL, 1);
+	rc = tg__ctx_reg_set(dev, TG__CREG_CPL, cpl_paddr);
 	if (rc)
 		return rc;
 	v = (raddr & 0xffffffffULL) | (uint64_t)node << 32 | (uint64_t)len << 48;

@@ -49,7 +49,8 @@ module tg_csr #(
     input  wire        ev_rx_end,
     input  wire        ev_rx_done,
     input  wire        ev_host_resp,
-    input  wire        ev_enq_done
+    input  wire        ev_enq_done,
+    input  wire        ev_atomic
 );
 
 initial begin
@@ -58,7 +59,7 @@ initial begin
     end
 end
 
-localparam NCNT = 11;
+localparam NCNT = 12;
 localparam NTS  = 6;
 
 reg [63:0]      cycles_reg,   cycles_next;
@@ -71,7 +72,7 @@ reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
 reg [63:0]      ts_next  [0:NTS-1];
 
-wire [NCNT-1:0] cnt_ev = {ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
+wire [NCNT-1:0] cnt_ev = {ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
                           ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
 wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
 
@@ -103,6 +104,7 @@ always @* begin
         `TG_CSR_REG_REQ_REFUSED:    csr_rdata = widen(cnt_reg[9]);
         `TG_CSR_REG_REQ_RETRIES:    csr_rdata = widen(cnt_reg[10]);
         `TG_CSR_REG_REQ_BACKOFF:    csr_rdata = {32'd0, backoff_reg};
+        `TG_CSR_REG_ATOMICS:        csr_rdata = widen(cnt_reg[11]);
         `TG_CSR_REG_TS_ENQ_DONE:    csr_rdata = ts_reg[5];
         `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};

@@ -133,7 +133,8 @@ wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
 
 wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
                 (f_op == `TG_OP_READ_RESP) || (f_op == `TG_OP_REQ) ||
-                (f_op == `TG_OP_REQ_RESP);
+                (f_op == `TG_OP_REQ_RESP) || (f_op == `TG_OP_FAA) || (f_op == `TG_OP_SWAP) ||
+                (f_op == `TG_OP_CAS) || (f_op == `TG_OP_ATOMIC_RESP);
 // header + payload + FCS; a read request carries no payload
 wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + 9'd66;
 

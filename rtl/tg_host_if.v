@@ -2,8 +2,8 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Host target: decodes the BAR (CSR page, context pages, remote, sync and
 // shadow windows), assembles write bursts into WRITE and REQ requests,
-// issues blocking remote reads and non-blocking fetches, and answers the
-// host.
+// issues blocking remote reads and atomics, non-blocking fetches and
+// atomics, and answers the host.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -107,6 +107,11 @@ wire is_ctrl   = (req_win == `TG_WIN_CTRL);
 wire is_remote = (req_win == `TG_WIN_REMOTE);
 wire is_sync   = (req_win == `TG_WIN_SYNC);
 wire is_reqwin = (req_win == `TG_WIN_REQ);
+// atomic windows: a store sets the context's operand, a load runs the atomic
+wire is_finc   = (req_win == `TG_WIN_FINC);
+wire is_atomwin = (req_win == `TG_WIN_FAA) || (req_win == `TG_WIN_SWAP) ||
+                  (req_win == `TG_WIN_CAS) || is_finc;
+wire req_ctx_ok = ({1'b0, req_ctx} < NUM_CTX[4:0]);
 wire is_burst  = (is_remote || is_reqwin) && s_host_req_write;   // beats that form frames
 wire is_csr    = is_ctrl && !ctrl_high_bits && !req_off[16] && (req_page == 4'd0);
 wire is_ctxpg  = is_ctrl && !ctrl_high_bits && req_off[16] &&
@@ -255,6 +260,25 @@ always @* begin
 end
 assign m_fto_valid = fto_found;
 assign m_fto_idx   = fto_idx;
+
+// ATOMIC_GO data: [31:0] remote paddr, [47:32] node, [57:56] function;
+// the old value goes to FETCH_LADDR (8 bytes), then the completion word
+wire [1:0]  ago_fn       = s_host_req_wdata[57:56];
+wire        ago_bad_fn   = (ago_fn != `TG_AOP_FAA) && (ago_fn != `TG_AOP_SWAP) &&
+                           (ago_fn != `TG_AOP_CAS);
+wire        ago_bad_align = (go_paddr[2:0] != 3'd0) || (go_laddr[2:0] != 3'd0) ||
+                            (go_cpl[2:0] != 3'd0);
+wire [32:0] ago_lend     = {1'b0, go_laddr} + 33'd8;
+wire        ago_bad_range = (ago_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b0, cfg_mem_size});
+wire [7:0]  ago_op       = (ago_fn == `TG_AOP_FAA)  ? `TG_OP_FAA :
+                           (ago_fn == `TG_AOP_SWAP) ? `TG_OP_SWAP : `TG_OP_CAS;
+// an atomic request's payload: word 0 operand, word 1 compare
+wire [511:0] ago_payload = {384'd0, ctx_compare_reg[pg_ctx], ctx_operand_reg[pg_ctx]};
+// a blocking atomic from a window load
+wire [7:0]   win_aop     = (req_win == `TG_WIN_SWAP) ? `TG_OP_SWAP :
+                           (req_win == `TG_WIN_CAS)  ? `TG_OP_CAS  : `TG_OP_FAA;
+wire [63:0]  win_operand = is_finc ? 64'd1 : ctx_operand_reg[req_ctx];
+wire [511:0] win_payload = {384'd0, ctx_compare_reg[req_ctx], win_operand};
 
 // first free fetch-table entry
 reg        ft_free_found;
@@ -437,6 +461,9 @@ always @* begin
                     resp_valid_next = 1'b1;
                     resp_data_next  = {64{1'b1}};
                 end
+                if (!is_ctrl && req_ctx_ok && ctx_status_reg[req_ctx] == `TG_ST_OK) begin
+                    ctx_status_next[req_ctx] = `TG_ST_MISALIGNED;
+                end
             end
         end else if (is_burst) begin
             // one beat of a write or REQ burst; the last beat sends the frame
@@ -485,6 +512,29 @@ always @* begin
                     bst_mask_next = mask;
                 end
             end
+        end else if (is_atomwin && req_ctx_ok && s_host_req_write && !is_finc) begin
+            // a store to an atomic window sets the operand of its context
+            s_host_req_ready = 1'b1;
+            if (s_host_req_wstrb == 8'hFF) begin
+                ctx_operand_next[req_ctx] = s_host_req_wdata;
+            end else begin
+                ev_host_error = 1'b1;
+                if (ctx_status_reg[req_ctx] == `TG_ST_OK) begin
+                    ctx_status_next[req_ctx] = `TG_ST_MISALIGNED;
+                end
+            end
+        end else if (is_atomwin && req_ctx_ok && !s_host_req_write) begin
+            // blocking atomic: the load returns the old value
+            if (txd_free && resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                ev_host_req      = 1'b1;
+                send_txd(win_aop, {8'd0, req_node}, req_paddr, 64'h00000000000000FF,
+                         8'd`TG_ATOMIC_LEN, {4'd0, req_ctx}, {1'b0, rd_seq_reg}, win_payload);
+                rd_wait_next     = 1'b1;
+                rd_sync_next     = 1'b0;
+                rd_ctx_next      = req_ctx;
+                rd_node_next     = {8'd0, req_node};
+            end
         end else if ((is_remote || is_sync) && !s_host_req_write) begin
             // blocking remote read, or a fence (a read of nothing)
             if (txd_free && resp_free && !rd_wait_reg) begin
@@ -528,6 +578,25 @@ always @* begin
                         ft_cpl_next[ft_free_idx]   = go_cpl;
                         ft_mask_next[ft_free_idx]  = go_mask;
                     end
+                end else if (req_reg == `TG_CTX_REG_ATOMIC_GO / 8) begin
+                    if (ago_bad_fn || ago_bad_align || ago_bad_range) begin
+                        s_host_req_ready = 1'b1;
+                        ev_host_error    = 1'b1;
+                        if (ctx_status_reg[pg_ctx] == `TG_ST_OK) begin
+                            ctx_status_next[pg_ctx] = ago_bad_fn    ? `TG_ST_BAD_OP :
+                                                      ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
+                        end
+                    end else if (txd_free && ft_free_found) begin
+                        s_host_req_ready = 1'b1;
+                        ev_host_req      = 1'b1;
+                        send_txd(ago_op, go_node, go_paddr, 64'h00000000000000FF, 8'd`TG_ATOMIC_LEN,
+                                 {4'd0, pg_ctx}, `TG_TAG_FETCH | {12'd0, ft_free_idx}, ago_payload);
+                        ft_valid_next[ft_free_idx] = 1'b1;
+                        ft_node_next[ft_free_idx]  = go_node;
+                        ft_laddr_next[ft_free_idx] = go_laddr;
+                        ft_cpl_next[ft_free_idx]   = go_cpl;
+                        ft_mask_next[ft_free_idx]  = 64'h00000000000000FF;
+                    end
                 end else begin
                     s_host_req_ready = 1'b1;
                     case (req_reg)
@@ -560,8 +629,7 @@ always @* begin
                     resp_valid_next = 1'b1;
                     resp_data_next  = {64{1'b1}};
                 end
-                if (!is_ctrl && ctx_status_reg[req_ctx] == `TG_ST_OK &&
-                    {1'b0, req_ctx} < NUM_CTX[4:0]) begin
+                if (!is_ctrl && req_ctx_ok && ctx_status_reg[req_ctx] == `TG_ST_OK) begin
                     ctx_status_next[req_ctx] = `TG_ST_BAD_OP;
                 end
             end

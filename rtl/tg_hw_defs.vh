@@ -25,10 +25,11 @@
 `define TG_WIN_CTRL                     0  // CSR page and context pages
 `define TG_WIN_REMOTE                   1  // load = blocking remote read, store = posted remote write
 `define TG_WIN_SYNC                     2  // load = fence: returns status once earlier ops to node are done
-`define TG_WIN_REQ                      3  // store = remote enqueue (reserved)
-`define TG_WIN_FAA                      4  // fetch-and-add shadow window (reserved)
-`define TG_WIN_SWAP                     5  // swap shadow window (reserved)
-`define TG_WIN_CAS                      6  // compare-and-swap shadow window (reserved)
+`define TG_WIN_REQ                      3  // store = remote enqueue
+`define TG_WIN_FAA                      4  // store = set the operand; load = fetch-and-add the operand, returns the old value
+`define TG_WIN_SWAP                     5  // store = set the operand; load = swap in the operand, returns the old value
+`define TG_WIN_CAS                      6  // store = set the operand; load = CAS(compare, operand), returns the old value
+`define TG_WIN_FINC                     7  // load = fetch-and-increment, returns the old value
 `define TG_CTRL_CSR_BASE                0  // CSR page offset in the control window
 `define TG_CTRL_CTX_BASE                65536  // context page c at CTX_BASE + c * PAGE_SIZE
 `define TG_PAGE_SIZE                    4096
@@ -69,6 +70,7 @@
 `define TG_CSR_REG_REQ_REFUSED          320  // RO REQs this node refused (receiver not ready, no queue, malformed)
 `define TG_CSR_REG_REQ_RETRIES          328  // RO REQs this node sent again after a refusal
 `define TG_CSR_REG_REQ_BACKOFF          336  // RW cycles to wait before sending refused REQs again
+`define TG_CSR_REG_ATOMICS              344  // RO atomic operations this node executed for the network
 `define TG_REQ_BACKOFF_RESET            256  // REQ_BACKOFF after reset
 `define TG_QCFG_ENABLE                  65536
 `define TG_QCFG_FULL                    131072
@@ -78,9 +80,13 @@
 `define TG_CTX_REG_FETCH_LADDR          8  // RW local destination of a fetch; [2:0] must equal the remote's
 `define TG_CTX_REG_FETCH_CPL            16  // RW local address of the 8-byte completion word
 `define TG_CTX_REG_FETCH_GO             24  // WO start fetch: [31:0] remote paddr, [47:32] node, [55:48] length
-`define TG_CTX_REG_OPERAND              32  // RW operand for atomics (reserved)
-`define TG_CTX_REG_COMPARE              40  // RW compare value for CAS (reserved)
+`define TG_CTX_REG_OPERAND              32  // RW operand of atomics: add value, swap value, CAS new value
+`define TG_CTX_REG_COMPARE              40  // RW compare value of CAS
+`define TG_CTX_REG_ATOMIC_GO            48  // WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR
 `define TG_FETCH_CPL_DONE               1  // completion word bit 0; status in [15:8]
+`define TG_AOP_FAA                      0  // ATOMIC_GO function: fetch-and-add
+`define TG_AOP_SWAP                     1  // ATOMIC_GO function: swap
+`define TG_AOP_CAS                      2  // ATOMIC_GO function: compare-and-swap
 
 // Queue buffer in host memory (power-of-two size, aligned to it)
 `define TG_Q_TAIL                       0  // u64 NIC-written: byte offset of the next free slot
@@ -132,12 +138,15 @@
 `define TG_OP_WRITE                     1  // payload words written under mask
 `define TG_OP_READ_REQ                  2  // read len bytes at addr; mask says which bytes are wanted
 `define TG_OP_READ_RESP                 3  // response: payload = words read, status
-`define TG_OP_ATOMIC                    4  // reserved
-`define TG_OP_ATOMIC_RESP               5  // reserved
+`define TG_OP_FAA                       4  // fetch-and-add: payload = operand, compare (16 bytes), mask 0xFF
+`define TG_OP_ATOMIC_RESP               5  // response to FAA/SWAP/CAS: payload = old value (8 bytes), status
 `define TG_OP_REQ                       6  // remote enqueue: addr = queue base, payload = entry
 `define TG_OP_REQ_RESP                  7  // response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED
 `define TG_OP_ACK                       8  // reserved: link acknowledgement
 `define TG_OP_NAK                       9  // reserved: refusal with reason in status
+`define TG_OP_SWAP                      10  // swap: payload as FAA
+`define TG_OP_CAS                       11  // compare-and-swap: payload as FAA; writes operand if the word equals compare
+`define TG_ATOMIC_LEN                   16  // payload bytes of an atomic request
 `define TG_TAG_FETCH                    32768  // tag bit 15: response goes to memory (fetch), else to the host port
 `define TG_TAG_REQ                      16384  // tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer
 `define TG_FLAG_RETRY                   1  // flags bit 0: a REQ sent again after a refusal

@@ -71,6 +71,7 @@ wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
 wire ev_refused, ev_rx_stray, ev_rx_done;
 wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
 wire ev_req_accepted, ev_req_refused, ev_enq_done, ev_req_retry, ev_req_stray;
+wire ev_atomic;
 
 // ---------------------------------------------------------------- CSR page
 wire [11:0] csr_addr;
@@ -116,7 +117,8 @@ tg_csr #(
     .ev_rx_end         (ev_rx_frame),
     .ev_rx_done        (ev_rx_done),
     .ev_host_resp      (ev_host_resp),
-    .ev_enq_done       (ev_enq_done)
+    .ev_enq_done       (ev_enq_done),
+    .ev_atomic         (ev_atomic)
 );
 
 // ---------------------------------------------------------------- queue table
@@ -362,7 +364,8 @@ tg_rx_engine tg_rx_engine_inst (
     .ev_rx_done         (ev_rx_done),
     .ev_req_accepted    (ev_req_accepted),
     .ev_req_refused     (ev_req_refused),
-    .ev_enq_done        (ev_enq_done)
+    .ev_enq_done        (ev_enq_done),
+    .ev_atomic          (ev_atomic)
 );
 
 // ---------------------------------------------------------------- REQ sender

@@ -3,8 +3,10 @@
 // Receive engine: executes accepted frames against host memory, one frame
 // at a time: writes (under the byte mask), read requests (answered with a
 // READ_RESP), read responses (to the host port or, for a fetch, into local
-// memory followed by its completion word), and remote enqueues (the REQ
-// FSM: check the queue, read its head, write the entry, then the tail).
+// memory followed by its completion word), atomics (read the word, write
+// the new value, answer the old one; nothing else reaches memory in
+// between), and remote enqueues (the REQ FSM: check the queue, read its
+// head, write the entry, then the tail).
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -99,7 +101,8 @@ module tg_rx_engine (
     output reg          ev_rx_done,
     output reg          ev_req_accepted,
     output reg          ev_req_refused,
-    output reg          ev_enq_done
+    output reg          ev_enq_done,
+    output reg          ev_atomic
 );
 
 localparam [3:0] S_IDLE  = 4'd0,  // decode the frame on s_rxd
@@ -110,11 +113,14 @@ localparam [3:0] S_IDLE  = 4'd0,  // decode the frame on s_rxd
                  S_CPL   = 4'd5,  // write a fetch's completion word
                  S_QHEAD = 4'd6,  // REQ: read the queue's head word
                  S_QCHK  = 4'd7,  // REQ: head known: full, or write the entry
-                 S_QTAIL = 4'd8;  // REQ: entry written: write the new tail
+                 S_QTAIL = 4'd8,  // REQ: entry written: write the new tail
+                 S_AREAD = 4'd9,  // atomic: read the target word
+                 S_AWAIT = 4'd10, // atomic: old value known: write the new one, or not (CAS)
+                 S_AWRITE = 4'd11; // atomic: write the new value
 
 // what S_DRAIN does next
 localparam [2:0] N_DONE = 3'd0, N_RESP = 3'd1, N_CPL = 3'd2, N_FREE = 3'd3,
-                 N_QTAIL = 3'd4, N_QDONE = 3'd5;
+                 N_QTAIL = 3'd4, N_QDONE = 3'd5, N_ARESP = 3'd6;
 
 // ---------------------------------------------------------------- state
 reg [3:0]   state_reg,  state_next;
@@ -140,6 +146,23 @@ wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
 wire        bad_range = s_rxd_addr_hi || (end_addr > {1'b0, cfg_mem_size});
 wire        bad_align = (s_rxd_addr[2:0] != 3'd0);
 wire        is_fetch  = (s_rxd_tag & `TG_TAG_FETCH) != 16'd0;
+
+// ---------------------------------------------------------------- atomic unit
+// payload word 0 is the operand, word 1 the compare value; the old value
+// is kept in rdata_reg[63:0], which the response carries
+wire [32:0] a_end      = {1'b0, s_rxd_addr} + 33'd8;
+wire        a_bad_range = s_rxd_addr_hi || (a_end > {1'b0, cfg_mem_size});
+wire [63:0] a_operand  = s_rxd_payload[63:0];
+wire [63:0] a_compare  = s_rxd_payload[127:64];
+wire [63:0] a_old      = rdata_reg[63:0];
+wire        a_cas_miss = (s_rxd_op == `TG_OP_CAS) && (a_old != a_compare);
+reg  [63:0] a_new;
+always @* begin
+    case (s_rxd_op)
+        `TG_OP_FAA:  a_new = a_old + a_operand;
+        default:     a_new = a_operand;            // SWAP, and CAS when it matches
+    endcase
+end
 
 // ---------------------------------------------------------------- REQ decode
 assign q_lk_base  = s_rxd_addr;
@@ -181,7 +204,9 @@ assign m_txd_status  = st_reg;
 assign m_txd_dst     = s_rxd_src;
 assign m_txd_addr    = s_rxd_addr;
 assign m_txd_mask    = s_rxd_mask;
-assign m_txd_len     = (st_reg == `TG_ST_OK && rop_reg == `TG_OP_READ_RESP) ? s_rxd_len : 8'd0;
+assign m_txd_len     = (st_reg != `TG_ST_OK)             ? 8'd0 :
+                       (rop_reg == `TG_OP_READ_RESP)    ? s_rxd_len :
+                       (rop_reg == `TG_OP_ATOMIC_RESP)  ? 8'd8 : 8'd0;
 assign m_txd_ctx     = s_rxd_ctx;
 assign m_txd_tag     = s_rxd_tag;
 assign m_txd_payload = rdata_reg;
@@ -221,6 +246,7 @@ always @* begin
     ev_req_accepted  = 1'b0;
     ev_req_refused   = 1'b0;
     ev_enq_done      = 1'b0;
+    ev_atomic        = 1'b0;
     q_upd_tail_valid = 1'b0;
     q_upd_full_valid = 1'b0;
     m_qresp_valid    = 1'b0;
@@ -233,6 +259,9 @@ always @* begin
         end
         if (state_reg == S_QCHK) begin
             head_next = s_mem_resp_rdata;
+        end
+        if (state_reg == S_AREAD || state_reg == S_AWAIT) begin
+            rdata_next[63:0] = s_mem_resp_rdata;
         end
     end
 
@@ -313,7 +342,26 @@ always @* begin
                         m_qresp_valid = 1'b1;
                         s_rxd_ready   = 1'b1;
                     end
-                    default: begin // TG_OP_READ_RESP: the parser lets no other opcode through
+                    `TG_OP_FAA, `TG_OP_SWAP, `TG_OP_CAS: begin
+                        rop_next  = `TG_OP_ATOMIC_RESP;
+                        base_next = s_rxd_addr;
+                        if (s_rxd_len != 8'd`TG_ATOMIC_LEN) begin
+                            st_next    = `TG_ST_MALFORMED;
+                            ev_refused = 1'b1;
+                            state_next = S_RESP;
+                        end else if (bad_align) begin
+                            st_next    = `TG_ST_MISALIGNED;
+                            ev_refused = 1'b1;
+                            state_next = S_RESP;
+                        end else if (a_bad_range) begin
+                            st_next    = `TG_ST_RANGE;
+                            ev_refused = 1'b1;
+                            state_next = S_RESP;
+                        end else begin
+                            state_next = S_AREAD;
+                        end
+                    end
+                    default: begin // READ_RESP, ATOMIC_RESP: the parser lets no other opcode through
                         if (!is_fetch) begin
                             m_hrd_valid = 1'b1;
                             s_rxd_ready = 1'b1;
@@ -374,6 +422,7 @@ always @* begin
                         state_next       = S_IDLE;
                     end
                     N_QTAIL: state_next = S_QTAIL;
+                    N_ARESP: state_next = S_RESP;
                     N_QDONE: begin
                         // entry and tail are in memory: the REQ is done
                         q_upd_tail_valid = 1'b1;
@@ -450,6 +499,41 @@ always @* begin
             m_mem_req_wstrb = 8'hFF;
             if (m_mem_req_ready) begin
                 after_next = N_QDONE;
+                state_next = S_DRAIN;
+            end
+        end
+
+        S_AREAD: begin
+            // the only memory request in flight from here to the response
+            m_mem_req_valid = 1'b1;
+            m_mem_req_write = 1'b0;
+            m_mem_req_addr  = base_reg;
+            if (m_mem_req_ready) begin
+                state_next = S_AWAIT;
+            end
+        end
+
+        S_AWAIT: begin
+            // rdata_reg holds the old value once the read is answered
+            if (pend_reg == 5'd0) begin
+                ev_atomic = 1'b1;
+                if (a_cas_miss) begin
+                    state_next = S_RESP;          // compare failed: write nothing
+                end else begin
+                    state_next = S_AWRITE;
+                end
+            end
+        end
+
+        S_AWRITE: begin
+            m_mem_req_valid = 1'b1;
+            m_mem_req_write = 1'b1;
+            m_mem_req_addr  = base_reg;
+            m_mem_req_wdata = a_new;
+            m_mem_req_wstrb = 8'hFF;
+            if (m_mem_req_ready) begin
+                // answer once the new value is in memory
+                after_next = N_ARESP;
                 state_next = S_DRAIN;
             end
         end

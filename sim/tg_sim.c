@@ -441,8 +441,6 @@ static int check_beat(unsigned s, uint32_t flags, struct beat *b)
 
 	if (b->addr & 7u || b->addr >> TG_BAR_ADDR_BITS)
 		return -EINVAL;
-	if (tg_bar_win(b->addr) > TG_WIN_CAS)
-		return -EINVAL;
 	if (s == TG_SIMP_DRV_SLOT)
 		return 0;
 	if (tg_bar_win(b->addr) != TG_WIN_CTRL) {

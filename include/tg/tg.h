@@ -171,6 +171,79 @@ int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off
  * -EAGAIN (or -ENOTCONN if the simulator stopped). */
 int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off);
 
+/* ---- Remote atomics -----------------------------------------------------
+ * Atomic operations on the 64-bit word at raddr (8-byte aligned) in node
+ * `node`'s memory, executed by that node's NIC as one read-modify-write:
+ * no other network operation on that node's memory (remote write, read,
+ * atomic or enqueue, from any node) runs between its read and its write,
+ * and each one executes once.  Every call returns the word's old value.
+ *
+ * Ordering: the NIC performs a device's requests to one node in call
+ * order, so an atomic sees every earlier tg_write of this device to that
+ * node, and a blocking atomic returns only after its write is in the
+ * target's memory (as a fence would).  Non-blocking atomics of one device
+ * to one node execute in the order they were started.
+ *
+ * The local CPU: the NIC's read-modify-write is atomic only with respect
+ * to other NIC operations.  A plain store by the target node's own CPU to
+ * a word that remote atomics update can fall between the NIC's read and
+ * write and be lost (the InfiniBand rule).  A node that takes part in the
+ * same protocol updates the word through its own NIC: call these functions
+ * with node = tg_node_id(dev) (the request goes through the switch and
+ * back, so it is ordered with the remote ones).  Plain loads of the word
+ * are fine: the NIC writes it whole.
+ *
+ * A blocking call whose answer does not arrive within READ_TIMEOUT cycles
+ * fails with -EHOSTUNREACH; the operation may or may not have executed at
+ * the target. */
+
+/* Fetch-and-add: *word += add (modulo 2^64); *old (may be NULL) gets the
+ * value before.  Blocking: one operand store and one load of the
+ * fetch-and-add window (the store is skipped when the context's operand
+ * already holds `add`).  Returns 0, -EINVAL (NULL dev, node out of range,
+ * raddr not 8-byte aligned), -ERANGE (raddr beyond 2^32), -EFAULT (raddr
+ * beyond the target's MEM_SIZE, refused by the target NIC with nothing
+ * changed), -EHOSTUNREACH, or another refusal as -errno. */
+int tg_faa(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add, uint64_t *old);
+
+/* Fetch-and-increment: tg_faa with add = 1 in a single load (the
+ * fetch-and-increment window). */
+int tg_fetch_inc(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old);
+
+/* Swap: *word = val; *old (may be NULL) gets the value before.  Errors as
+ * tg_faa. */
+int tg_swap(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val, uint64_t *old);
+
+/* Compare-and-swap: if *word == expected then *word = desired.  *old (may
+ * be NULL) gets the value the word held, so the swap happened exactly when
+ * *old == expected; on failure it is the current value.  Errors as
+ * tg_faa.  Returns 0 whether or not the swap happened. */
+int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
+	   uint64_t desired, uint64_t *old);
+
+/* Start a non-blocking atomic: aop is TG_AOP_FAA (operand = add),
+ * TG_AOP_SWAP (operand = new value) or TG_AOP_CAS (operand = desired,
+ * compare = expected; ignored by the others).  Its result is a 16-byte
+ * record at offset off (8-byte aligned) of local region mr: word 0 gets
+ * the old value, then word 1 the completion word (bit 0 done, [15:8]
+ * status), which the library clears before starting.  At most 8 fetches
+ * and atomics are in flight per NIC; a further one waits for a free
+ * entry.  Returns 0 once handed to the NIC, or -EINVAL (bad arguments,
+ * record outside mr), -ERANGE; refusals by the target arrive in the
+ * completion word. */
+int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
+		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off);
+
+/* Test the record of a non-blocking atomic (acquire load of its
+ * completion word).  Returns 0 done (*old, may be NULL, gets the old
+ * value), -EAGAIN not yet, -EINVAL bad arguments, or the target's
+ * refusal as -errno (-EFAULT beyond its memory). */
+int tg_atomic_test(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old);
+
+/* Wait for the record: as tg_atomic_test, never -EAGAIN (-ENOTCONN if the
+ * simulator stopped). */
+int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old);
+
 /* ---- Errors ------------------------------------------------------------- */
 
 /* errno value (negative) for a NIC status code (TG_ST_*); 0 for TG_ST_OK. */

@@ -25,10 +25,11 @@
 #define TG_WIN_CTRL                     0x0ULL  /* CSR page and context pages */
 #define TG_WIN_REMOTE                   0x1ULL  /* load = blocking remote read, store = posted remote write */
 #define TG_WIN_SYNC                     0x2ULL  /* load = fence: returns status once earlier ops to node are done */
-#define TG_WIN_REQ                      0x3ULL  /* store = remote enqueue (reserved) */
-#define TG_WIN_FAA                      0x4ULL  /* fetch-and-add shadow window (reserved) */
-#define TG_WIN_SWAP                     0x5ULL  /* swap shadow window (reserved) */
-#define TG_WIN_CAS                      0x6ULL  /* compare-and-swap shadow window (reserved) */
+#define TG_WIN_REQ                      0x3ULL  /* store = remote enqueue */
+#define TG_WIN_FAA                      0x4ULL  /* store = set the operand; load = fetch-and-add the operand, returns the old value */
+#define TG_WIN_SWAP                     0x5ULL  /* store = set the operand; load = swap in the operand, returns the old value */
+#define TG_WIN_CAS                      0x6ULL  /* store = set the operand; load = CAS(compare, operand), returns the old value */
+#define TG_WIN_FINC                     0x7ULL  /* load = fetch-and-increment, returns the old value */
 #define TG_CTRL_CSR_BASE                0x0ULL  /* CSR page offset in the control window */
 #define TG_CTRL_CTX_BASE                0x10000ULL  /* context page c at CTX_BASE + c * PAGE_SIZE */
 #define TG_PAGE_SIZE                    0x1000ULL
@@ -69,6 +70,7 @@
 #define TG_CSR_REG_REQ_REFUSED          0x140ULL  /* RO REQs this node refused (receiver not ready, no queue, malformed) */
 #define TG_CSR_REG_REQ_RETRIES          0x148ULL  /* RO REQs this node sent again after a refusal */
 #define TG_CSR_REG_REQ_BACKOFF          0x150ULL  /* RW cycles to wait before sending refused REQs again */
+#define TG_CSR_REG_ATOMICS              0x158ULL  /* RO atomic operations this node executed for the network */
 #define TG_REQ_BACKOFF_RESET            0x100ULL  /* REQ_BACKOFF after reset */
 #define TG_QCFG_ENABLE                  0x10000ULL
 #define TG_QCFG_FULL                    0x20000ULL
@@ -78,9 +80,13 @@
 #define TG_CTX_REG_FETCH_LADDR          0x8ULL  /* RW local destination of a fetch; [2:0] must equal the remote's */
 #define TG_CTX_REG_FETCH_CPL            0x10ULL  /* RW local address of the 8-byte completion word */
 #define TG_CTX_REG_FETCH_GO             0x18ULL  /* WO start fetch: [31:0] remote paddr, [47:32] node, [55:48] length */
-#define TG_CTX_REG_OPERAND              0x20ULL  /* RW operand for atomics (reserved) */
-#define TG_CTX_REG_COMPARE              0x28ULL  /* RW compare value for CAS (reserved) */
+#define TG_CTX_REG_OPERAND              0x20ULL  /* RW operand of atomics: add value, swap value, CAS new value */
+#define TG_CTX_REG_COMPARE              0x28ULL  /* RW compare value of CAS */
+#define TG_CTX_REG_ATOMIC_GO            0x30ULL  /* WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR */
 #define TG_FETCH_CPL_DONE               0x1ULL  /* completion word bit 0; status in [15:8] */
+#define TG_AOP_FAA                      0x0ULL  /* ATOMIC_GO function: fetch-and-add */
+#define TG_AOP_SWAP                     0x1ULL  /* ATOMIC_GO function: swap */
+#define TG_AOP_CAS                      0x2ULL  /* ATOMIC_GO function: compare-and-swap */
 
 /* Queue buffer in host memory (power-of-two size, aligned to it) */
 #define TG_Q_TAIL                       0x0ULL  /* u64 NIC-written: byte offset of the next free slot */
@@ -132,12 +138,15 @@
 #define TG_OP_WRITE                     0x1ULL  /* payload words written under mask */
 #define TG_OP_READ_REQ                  0x2ULL  /* read len bytes at addr; mask says which bytes are wanted */
 #define TG_OP_READ_RESP                 0x3ULL  /* response: payload = words read, status */
-#define TG_OP_ATOMIC                    0x4ULL  /* reserved */
-#define TG_OP_ATOMIC_RESP               0x5ULL  /* reserved */
+#define TG_OP_FAA                       0x4ULL  /* fetch-and-add: payload = operand, compare (16 bytes), mask 0xFF */
+#define TG_OP_ATOMIC_RESP               0x5ULL  /* response to FAA/SWAP/CAS: payload = old value (8 bytes), status */
 #define TG_OP_REQ                       0x6ULL  /* remote enqueue: addr = queue base, payload = entry */
 #define TG_OP_REQ_RESP                  0x7ULL  /* response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED */
 #define TG_OP_ACK                       0x8ULL  /* reserved: link acknowledgement */
 #define TG_OP_NAK                       0x9ULL  /* reserved: refusal with reason in status */
+#define TG_OP_SWAP                      0xAULL  /* swap: payload as FAA */
+#define TG_OP_CAS                       0xBULL  /* compare-and-swap: payload as FAA; writes operand if the word equals compare */
+#define TG_ATOMIC_LEN                   0x10ULL  /* payload bytes of an atomic request */
 #define TG_TAG_FETCH                    0x8000ULL  /* tag bit 15: response goes to memory (fetch), else to the host port */
 #define TG_TAG_REQ                      0x4000ULL  /* tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer */
 #define TG_FLAG_RETRY                   0x1ULL  /* flags bit 0: a REQ sent again after a refusal */

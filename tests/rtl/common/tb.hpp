@@ -181,6 +181,11 @@ struct MemModel {
         for (unsigned i = 0; i < 8; i++) v |= (uint64_t)mem[addr + i] << (8 * i);
         return v;
     }
+    // the host's own store (bypasses the request port)
+    void store64(uint32_t addr, uint64_t v)
+    {
+        for (unsigned i = 0; i < 8; i++) mem[addr + i] = (uint8_t)(v >> (8 * i));
+    }
 };
 
 // Build a frame from header fields and payload bytes.

@@ -15,7 +15,7 @@ static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
 static const unsigned NUM_QUEUES = 16;
 
-enum { NCNT = 11, NTS = 6, NEV = NCNT + NTS };
+enum { NCNT = 12, NTS = 6, NEV = NCNT + NTS };
 
 // counter registers, in the order of the event inputs set by set_events()
 static const uint64_t CNT_REG[NCNT] = {
@@ -23,10 +23,12 @@ static const uint64_t CNT_REG[NCNT] = {
     TG_CSR_REG_RX_DROP_TYPE,    TG_CSR_REG_RX_DROP_MALFORMED,
     TG_CSR_REG_RX_REFUSED,      TG_CSR_REG_HOST_ERRORS, TG_CSR_REG_RX_STRAY,
     TG_CSR_REG_REQ_ACCEPTED,    TG_CSR_REG_REQ_REFUSED, TG_CSR_REG_REQ_RETRIES,
+    TG_CSR_REG_ATOMICS,
 };
 static const char *const CNT_NAME[NCNT] = {
     "TX_FRAMES", "RX_FRAMES", "RX_DROP_FCS", "RX_DROP_TYPE", "RX_DROP_MALFORMED",
     "RX_REFUSED", "HOST_ERRORS", "RX_STRAY", "REQ_ACCEPTED", "REQ_REFUSED", "REQ_RETRIES",
+    "ATOMICS",
 };
 static const uint64_t TS_REG[NTS] = {
     TG_CSR_REG_TS_HOST_REQ, TG_CSR_REG_TS_TX_START, TG_CSR_REG_TS_RX_END,
@@ -65,12 +67,13 @@ static void set_events(Vtg_csr &m, unsigned ev)
     m.ev_req_accepted   = (ev >> 8) & 1;
     m.ev_req_refused    = (ev >> 9) & 1;
     m.ev_req_retry      = (ev >> 10) & 1;
-    m.ev_host_req       = (ev >> 11) & 1;
-    m.ev_tx_start       = (ev >> 12) & 1;
-    m.ev_rx_end         = (ev >> 13) & 1;
-    m.ev_rx_done        = (ev >> 14) & 1;
-    m.ev_host_resp      = (ev >> 15) & 1;
-    m.ev_enq_done       = (ev >> 16) & 1;
+    m.ev_atomic         = (ev >> 11) & 1;
+    m.ev_host_req       = (ev >> 12) & 1;
+    m.ev_tx_start       = (ev >> 13) & 1;
+    m.ev_rx_end         = (ev >> 14) & 1;
+    m.ev_rx_done        = (ev >> 15) & 1;
+    m.ev_host_resp      = (ev >> 16) & 1;
+    m.ev_enq_done       = (ev >> 17) & 1;
 }
 
 // How the bench's queue table answers: as the real one (its registers

@@ -13,7 +13,8 @@
 #include <memory>
 
 // the opcodes the receiver lets through
-static const uint8_t GOOD_OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ, TG_OP_REQ_RESP};
+static const uint8_t GOOD_OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ, TG_OP_REQ_RESP,
+                                   TG_OP_FAA,   TG_OP_SWAP,     TG_OP_CAS,       TG_OP_ATOMIC_RESP};
 static const unsigned NGOOD_OPS = sizeof GOOD_OPS / sizeof GOOD_OPS[0];
 static bool good_op(unsigned op)
 {

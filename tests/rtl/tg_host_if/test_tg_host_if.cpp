@@ -7,10 +7,19 @@
 // after a request left (the context's STATUS, first failure kept), and every
 // refused request, with the transmitter, the receive engine's answers and the
 // host's response port modelled under random stalls.
+// Atomics: stores to the FAA, SWAP and CAS windows set the context's OPERAND
+// (all eight strobes, else MISALIGNED), loads from the FAA, SWAP, CAS and FINC
+// windows are blocking atomics (descriptor with operand and compare words,
+// answered with OK or an error status, or never: the read timeout fails them
+// with PEER_GONE), stores to FINC are refused, and ATOMIC_GO starts a
+// non-blocking atomic through the fetch table or is refused with BAD_OP, RANGE
+// or MISALIGNED. Fetch-table entries that are overdue are offered to the
+// receive engine (m_fto) and checked cycle by cycle.
 #include "Vtg_host_if.h"
 #include "verilated.h"
 #include "tb.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -22,7 +31,6 @@ static const uint64_t ONES = ~0ull;
 static const unsigned WORDS = TG_MAX_BURST_BYTES / 8;                    // words in a burst block
 static const uint64_t CTRL_SPAN = TG_CTRL_CTX_BASE + (1ull << TG_BAR_CTX_BITS) * TG_PAGE_SIZE;
 static const uint64_t ST_ANY = 0x100;                                    // some error status, code not fixed
-static const uint64_t ST_DONTCARE = 0x200;                               // not specified until cleared
 
 static uint64_t bar(unsigned win, unsigned ctx, unsigned node, uint32_t paddr)
 {
@@ -35,8 +43,30 @@ static uint64_t fetch_go(uint32_t paddr, uint16_t node, unsigned len)
 {
     return paddr | ((uint64_t)node << 32) | ((uint64_t)(len & 0xFF) << 48);
 }
+static uint64_t atomic_go(uint32_t paddr, uint16_t node, unsigned fn)
+{
+    return paddr | ((uint64_t)node << 32) | ((uint64_t)(fn & 3) << 56);
+}
 // what the CSR block answers at each offset
 static uint64_t csr_value(unsigned off) { return 0xC5C5000000000000ull ^ ((uint64_t)(off + 1) * 0x9E3779B97F4A7C15ull); }
+
+// Coverage of the atomics, over every run (printed and checked at the end).
+enum { AW_FAA, AW_SWAP, AW_CAS, AW_FINC, AW_N };
+static const char *const AW_NAME[AW_N] = {"FAA", "SWAP", "CAS", "FINC"};
+// why an ATOMIC_GO was refused (several may hold at once)
+enum { WHY_FN, WHY_LRANGE, WHY_CRANGE, WHY_PMIS, WHY_LMIS, WHY_CMIS, WHY_N };
+static const char *const WHY_NAME[WHY_N] = {"function", "laddr range", "cpl range", "paddr align", "laddr align",
+                                            "cpl align"};
+struct Cov {
+    uint64_t blk_sent[AW_N] = {}, blk_ok[AW_N] = {}, blk_err[AW_N] = {}, blk_tmo[AW_N] = {};
+    uint64_t read_tmo = 0, fence_tmo = 0, late = 0;
+    uint64_t opnd_set = 0, opnd_bad = 0, finc_store = 0, mis_status = 0, unknown_reg = 0;
+    uint64_t ago_go[3] = {}, ago_ref_st[3] = {}, ago_why[WHY_N] = {}, ago_fn_and_more = 0, ago_range_and_mis = 0;
+    uint64_t ago_hits = 0, ago_stall_full = 0, fto = 0, fto_atomic = 0;
+    uint64_t tmo_write = 0, tmo_clear = 0;   // timeouts in the cycle a write was taken; of them, its STATUS cleared
+    uint64_t payload_known = 0;              // atomic descriptors whose operand and compare words were compared
+};
+static Cov cov;
 
 struct Beat {
     bool write;
@@ -50,6 +80,8 @@ struct Dec {
     uint32_t paddr;
     uint64_t reg;
     bool mis, ctrl, remote, sync, reqw, csr, ctxpg;
+    bool atom;     // a FAA, SWAP, CAS or FINC window of a context that exists
+    int aw;        // which of them (AW_*)
 };
 
 static Dec decode(uint64_t a)
@@ -64,6 +96,9 @@ static Dec decode(uint64_t a)
     d.remote = d.win == TG_WIN_REMOTE;
     d.sync = d.win == TG_WIN_SYNC;
     d.reqw = d.win == TG_WIN_REQ;
+    d.aw = d.win == TG_WIN_FAA ? AW_FAA : d.win == TG_WIN_SWAP ? AW_SWAP : d.win == TG_WIN_CAS ? AW_CAS
+         : d.win == TG_WIN_FINC ? AW_FINC : -1;
+    d.atom = d.aw >= 0 && d.ctx < NUM_CTX;
     uint64_t off = a & ((1ull << TG_BAR_WIN_SHIFT) - 1);
     if (d.ctrl && off < TG_PAGE_SIZE) {
         d.csr = true;
@@ -86,10 +121,15 @@ struct TxD {
     bool fetch = false;      // tag carries a table index chosen by the module
     bool resolved = false;   // fetch: index known
     bool burst = false;      // a WRITE or REQ: carries the burst's words
+    bool atomic = false;     // FAA, SWAP or CAS: words 0 and 1 are operand and compare, the rest zero
+    bool wknown[2] = {};     // atomic: whether words 0 and 1 are known to the model
 };
 
 struct Ent {
     bool busy = false, sent = false;
+    bool late = false;       // offered as overdue and taken: no longer looked up
+    bool atomic = false;     // started by ATOMIC_GO
+    uint64_t alloc = 0;      // cycle the start was accepted
     uint16_t node = 0;
     uint32_t laddr = 0, cpl = 0;
     uint64_t mask = 0;
@@ -107,11 +147,14 @@ struct Model {
     uint64_t status[16] = {};
     bool known[16][6] = {};
     uint64_t val[16][6] = {};
-    // blocking read
+    // blocking read, fence or atomic
     bool waiting = false, wait_sync = false;
     unsigned wait_ctx = 0, wait_node = 0;
+    int wait_aw = -1;        // the atomic window it came from, else -1
+    uint64_t wait_start = 0; // cycle it was accepted
     uint16_t seq = 0;
     uint32_t mem_size = 0;
+    uint64_t now = 0;        // the cycle being modelled
     // fetch table: resolved entries and allocations not yet seen
     Ent ft[16];
     std::deque<Ent> pending;
@@ -137,13 +180,6 @@ struct Model {
     {
         if (c < NUM_CTX && status[c] == TG_ST_OK) status[c] = st;
     }
-    // The context a request names, if any.
-    static bool ctx_of(const Dec &d, unsigned &c)
-    {
-        if (!d.ctrl) { c = d.ctx; return true; }
-        if (d.ctxpg) { c = d.page; return true; }
-        return false;
-    }
 
     bool continues(const Beat &b, const Dec &d) const
     {
@@ -168,6 +204,32 @@ struct Model {
         b_active = false;
     }
 
+    // registers of a context page that hold a value (index d.reg / 8 in val)
+    static bool value_reg(uint64_t reg)
+    {
+        return reg == TG_CTX_REG_FETCH_LADDR || reg == TG_CTX_REG_FETCH_CPL || reg == TG_CTX_REG_OPERAND ||
+               reg == TG_CTX_REG_COMPARE;
+    }
+    // ATOMIC_GO argument check: 0 when good, else the status it sets; `why`
+    // gets every reason that holds (WHY_* bits).
+    uint64_t atomic_error(unsigned c, uint64_t w, unsigned *why = nullptr) const
+    {
+        unsigned fn = (unsigned)(w >> 56) & 3;
+        uint32_t paddr = (uint32_t)w;
+        uint64_t laddr = val[c][1], cpl = val[c][2];
+        unsigned y = 0;
+        if (fn != TG_AOP_FAA && fn != TG_AOP_SWAP && fn != TG_AOP_CAS) y |= 1u << WHY_FN;
+        if (laddr + 8 > mem_size) y |= 1u << WHY_LRANGE;
+        if (cpl + 8 > mem_size) y |= 1u << WHY_CRANGE;
+        if (paddr & 7) y |= 1u << WHY_PMIS;
+        if (laddr & 7) y |= 1u << WHY_LMIS;
+        if (cpl & 7) y |= 1u << WHY_CMIS;
+        if (why) *why = y;
+        if (y & (1u << WHY_FN)) return TG_ST_BAD_OP;
+        if (y & ((1u << WHY_LRANGE) | (1u << WHY_CRANGE))) return TG_ST_RANGE;
+        if (y) return TG_ST_MISALIGNED;
+        return 0;
+    }
     // FETCH_GO argument check: 0 when good, else the status it sets.
     uint64_t fetch_error(unsigned c, uint64_t w) const
     {
@@ -183,11 +245,14 @@ struct Model {
         if (cross || mis) return TG_ST_MISALIGNED;
         return 0;
     }
+    // A FETCH_GO or ATOMIC_GO that will take a table entry.
     bool is_good_fetch(const Beat &b) const
     {
         Dec d = decode(b.addr);
-        return b.write && !d.mis && d.ctxpg && d.reg == TG_CTX_REG_FETCH_GO && known[d.page][1] &&
-               known[d.page][2] && fetch_error(d.page, b.wdata) == 0;
+        if (!b.write || d.mis || !d.ctxpg || !known[d.page][1] || !known[d.page][2]) return false;
+        if (d.reg == TG_CTX_REG_FETCH_GO) return fetch_error(d.page, b.wdata) == 0;
+        if (d.reg == TG_CTX_REG_ATOMIC_GO) return atomic_error(d.page, b.wdata) == 0;
+        return false;
     }
 
     void accept(const Beat &b)
@@ -197,9 +262,11 @@ struct Model {
         if (d.mis) {
             errors++;
             if (!b.write) resp.push_back(ONES);
-            // counted; whether the context's STATUS records it is not specified
-            unsigned c;
-            if (ctx_of(d, c)) set_status(c, ST_DONTCARE);
+            // a data window records it in the context's STATUS; the control window does not
+            if (!d.ctrl && d.ctx < NUM_CTX) {
+                cov.mis_status += status[d.ctx] == TG_ST_OK;
+                set_status(d.ctx, TG_ST_MISALIGNED);
+            }
             return;
         }
         if ((d.remote || d.reqw) && b.write) {
@@ -222,22 +289,52 @@ struct Model {
             if (b.last || (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt == WORDS) emit_burst();
             return;
         }
-        if ((d.remote || d.sync) && !b.write) {
+        if (d.atom && d.aw != AW_FINC && b.write) {
+            // a store to FAA, SWAP or CAS sets the operand: all eight bytes or nothing
+            if (b.wstrb == 0xFF) {
+                val[d.ctx][4] = b.wdata;
+                known[d.ctx][4] = true;
+                cov.opnd_set++;
+            } else {
+                errors++;
+                set_status(d.ctx, TG_ST_MISALIGNED);
+                cov.opnd_bad++;
+            }
+            return;
+        }
+        if ((d.remote || d.sync || d.atom) && !b.write) {
             TxD t;
-            t.op = TG_OP_READ_REQ;
             t.dst = (uint16_t)d.node;
             t.ctx = (uint8_t)d.ctx;
             t.tag = seq;
-            t.sync = d.sync;
-            t.addr = d.paddr;
-            t.len = d.sync ? 0 : 8;
-            t.mask = d.sync ? 0 : 0xFF;
+            if (d.atom) {
+                // blocking atomic: old value comes back as a read's would
+                const uint8_t ops[AW_N] = {TG_OP_FAA, TG_OP_SWAP, TG_OP_CAS, TG_OP_FAA};
+                t.op = ops[d.aw];
+                t.atomic = true;
+                t.addr = d.paddr;
+                t.len = TG_ATOMIC_LEN;
+                t.mask = 0xFF;
+                t.words[0] = d.aw == AW_FINC ? 1 : val[d.ctx][4];
+                t.wknown[0] = d.aw == AW_FINC || known[d.ctx][4];
+                t.words[1] = val[d.ctx][5];
+                t.wknown[1] = known[d.ctx][5];
+                cov.blk_sent[d.aw]++;
+            } else {
+                t.op = TG_OP_READ_REQ;
+                t.sync = d.sync;
+                t.addr = d.paddr;
+                t.len = d.sync ? 0 : 8;
+                t.mask = d.sync ? 0 : 0xFF;
+            }
             txd.push_back(t);
             descs++;
             waiting = true;
             wait_sync = d.sync;
             wait_ctx = d.ctx;
             wait_node = d.node;
+            wait_aw = d.atom ? d.aw : -1;
+            wait_start = now;
             return;
         }
         if (d.csr) {
@@ -252,9 +349,9 @@ struct Model {
             unsigned c = d.page;
             unsigned r = (unsigned)(d.reg / 8);
             if (!b.write) {
-                uint64_t v = 0;
+                uint64_t v = 0;   // FETCH_GO, ATOMIC_GO and offsets that map nothing read as zero
                 if (d.reg == TG_CTX_REG_STATUS) v = status[c];
-                else if (r < 6) v = val[c][r];
+                else if (value_reg(d.reg)) v = val[c][r];
                 resp.push_back(v);   // checked against `known` when it comes out
                 return;
             }
@@ -283,11 +380,56 @@ struct Model {
                 en.laddr = (uint32_t)val[c][1] & ~7u;
                 en.cpl = (uint32_t)val[c][2];
                 en.mask = t.mask;
+                en.alloc = now;
+                pending.push_back(en);
+                return;
+            }
+            if (d.reg == TG_CTX_REG_ATOMIC_GO) {
+                unsigned why = 0;
+                uint64_t e = atomic_error(c, b.wdata, &why);
+                if (e) {
+                    errors++;
+                    set_status(c, e);
+                    for (unsigned k = 0; k < WHY_N; k++) cov.ago_why[k] += (why >> k) & 1;
+                    cov.ago_ref_st[e == TG_ST_BAD_OP ? 0 : e == TG_ST_RANGE ? 1 : 2]++;
+                    cov.ago_fn_and_more += (why & 1) && (why & ~1u);
+                    cov.ago_range_and_mis += !(why & 1) && (why & 6) && (why & 0x38);
+                    return;
+                }
+                const uint8_t ops[3] = {TG_OP_FAA, TG_OP_SWAP, TG_OP_CAS};
+                unsigned fn = (unsigned)(b.wdata >> 56) & 3;
+                TxD t;
+                t.op = ops[fn];
+                t.fetch = true;
+                t.atomic = true;
+                t.dst = (uint16_t)(b.wdata >> 32);
+                t.ctx = (uint8_t)c;
+                t.addr = (uint32_t)b.wdata;
+                t.len = TG_ATOMIC_LEN;
+                t.mask = 0xFF;
+                t.words[0] = val[c][4];
+                t.wknown[0] = known[c][4];
+                t.words[1] = val[c][5];
+                t.wknown[1] = known[c][5];
+                txd.push_back(t);
+                descs++;
+                cov.ago_go[fn]++;
+                Ent en;
+                en.busy = true;
+                en.atomic = true;
+                en.node = t.dst;
+                en.laddr = (uint32_t)val[c][1];
+                en.cpl = (uint32_t)val[c][2];
+                en.mask = 0xFF;
+                en.alloc = now;
                 pending.push_back(en);
                 return;
             }
             if (d.reg == TG_CTX_REG_STATUS) {
                 status[c] = TG_ST_OK;
+            } else if (!value_reg(d.reg)) {
+                errors++;   // a register that cannot be written
+                cov.unknown_reg++;
             } else {
                 // LADDR and CPL hold an address, OPERAND and COMPARE 64 bits
                 bool addr_reg = d.reg == TG_CTX_REG_FETCH_LADDR || d.reg == TG_CTX_REG_FETCH_CPL;
@@ -296,10 +438,13 @@ struct Model {
             }
             return;
         }
-        // unmapped control offset, or a window the core does not serve
+        // unmapped control offset, a store to the FINC or fence window, a
+        // load from the REQ window, or an atomic window of a context past
+        // the last
         errors++;
         if (!b.write) resp.push_back(ONES);
         if (!d.ctrl) set_status(d.ctx, TG_ST_BAD_OP);
+        if (d.atom && b.write) cov.finc_store++;
     }
 
     void answer(uint8_t st, uint64_t data)
@@ -309,6 +454,20 @@ struct Model {
         answers++;
         resp.push_back(wait_sync ? st : st == TG_ST_OK ? data : ONES);
         if (st != TG_ST_OK) set_status(wait_ctx, st);
+        if (wait_aw >= 0) (st == TG_ST_OK ? cov.blk_ok : cov.blk_err)[wait_aw]++;
+    }
+    // No answer in time: the host gets all ones (a fence PEER_GONE); the
+    // caller sets the STATUS once it knows what the request in the same
+    // cycle did to it.
+    void timeout()
+    {
+        waiting = false;
+        seq = (uint16_t)((seq + 1) & 0x7FFF);
+        answers++;
+        resp.push_back(wait_sync ? (uint64_t)TG_ST_PEER_GONE : ONES);
+        if (wait_aw >= 0) cov.blk_tmo[wait_aw]++;
+        else if (wait_sync) cov.fence_tmo++;
+        else cov.read_tmo++;
     }
 };
 
@@ -339,6 +498,13 @@ struct Tb {
     unsigned ans_strays = 0;
     unsigned err_status_pct = 15;
     unsigned fail_pct = 2;       // chance of a failure report (s_err) in a cycle
+    // read timeout (cfg_read_timeout): answers may never come, or come late
+    uint32_t read_timeout = 0;
+    unsigned drop_pct = 0;       // chance a blocking request is never answered (timeout set only)
+    unsigned fto_ready_pct = 50; // chance the receive engine takes an overdue fetch in a cycle
+    bool late_active = false;    // an answer that lost to the timeout, still to arrive (a stray)
+    uint64_t late_due = 0;
+    uint16_t late_tag = 0, late_src = 0;
     // seen
     uint64_t cyc = 0, seen_err = 0, seen_stray = 0, seen_req = 0, seen_resp = 0;
     uint64_t n_desc = 0, n_resp = 0, n_stall_full = 0, n_wait_writes = 0, n_lookup_hits = 0;
@@ -411,8 +577,14 @@ struct Tb {
             TB_CHECK(!h.fetch_lookup_valid, "cycle %llu: table entry %u valid, past MAX_READS", (unsigned long long)cyc, i);
             return;
         }
+        if (e.busy && e.late) {
+            TB_CHECK(!h.fetch_lookup_valid, "cycle %llu: entry %u looked up after it was handed over as overdue",
+                     (unsigned long long)cyc, i);
+            return;
+        }
         if (e.busy) {
             n_lookup_hits++;
+            cov.ago_hits += e.atomic;
             TB_CHECK(h.fetch_lookup_valid && h.fetch_lookup_node == e.node && h.fetch_lookup_laddr == e.laddr &&
                          h.fetch_lookup_cpl == e.cpl && h.fetch_lookup_mask == e.mask,
                      "cycle %llu: entry %u valid %u node %04x/%04x laddr %08x/%08x cpl %08x/%08x mask %016llx/%016llx",
@@ -445,6 +617,16 @@ struct Tb {
                      "cycle %llu: descriptor (op %u len %u) addr %08x/%08x mask %016llx/%016llx",
                      (unsigned long long)cyc, w.op, w.len, h.m_txd_addr, w.addr,
                      (unsigned long long)h.m_txd_mask, (unsigned long long)w.mask);
+        // an atomic carries operand and compare, then zeros
+        cov.payload_known += w.atomic && w.wknown[0] && w.wknown[1];
+        for (unsigned k = 0; w.atomic && k < WORDS; k++) {
+            uint64_t got = (uint64_t)h.m_txd_payload[2 * k] | ((uint64_t)h.m_txd_payload[2 * k + 1] << 32);
+            if (k < 2 && !w.wknown[k]) continue;
+            uint64_t want = k < 2 ? w.words[k] : 0;
+            TB_CHECK(got == want, "cycle %llu: atomic op %u to %04x:%08x word %u = %016llx, want %016llx",
+                     (unsigned long long)cyc, w.op, w.dst, w.addr, k, (unsigned long long)got,
+                     (unsigned long long)want);
+        }
         // a WRITE or REQ carries the burst; a READ_REQ's payload bytes mean nothing
         for (unsigned k = 0; w.burst && k < w.len / 8u && k < WORDS; k++) {
             uint64_t got = (uint64_t)h.m_txd_payload[2 * k] | ((uint64_t)h.m_txd_payload[2 * k + 1] << 32);
@@ -459,6 +641,8 @@ struct Tb {
         Vtg_host_if &h = *m;
         h.rst = rst;
         h.cfg_mem_size = ref.mem_size;
+        h.cfg_read_timeout = read_timeout;
+        ref.now = cyc;
         if (!showing && !rst) showing = !hq.empty() && !rng.chance(host_gap_pct);
         h.s_host_req_valid = showing && !rst;
         if (h.s_host_req_valid) {
@@ -500,12 +684,24 @@ struct Tb {
                     h.s_hrd_data = ans_data;
                     if (hold_answers) n_wait_writes++;
                 }
+            } else if (late_active && cyc >= late_due) {
+                // the answer to a request that already timed out
+                stray = true;
+                late_active = false;
+                cov.late++;
+                h.s_hrd_valid = 1;
+                h.s_hrd_src = late_src;
+                h.s_hrd_tag = late_tag;
             } else if (rng.chance(stray_pct)) {
                 stray = true;
                 h.s_hrd_valid = 1;
                 h.s_hrd_tag = (uint16_t)(ref.seq ^ (1u << rng.below(16)));   // never the tag in flight
             }
         }
+        // the blocking request in flight fails in this cycle: it was accepted
+        // more than read_timeout cycles ago and nothing arrives now
+        bool tmo = !rst && ref.waiting && read_timeout != 0 && !h.s_hrd_valid &&
+                   cyc >= ref.wait_start + 1 + read_timeout;
         // a request that failed after it left: never in the same cycle as a
         // write (a STATUS write clears what it would set)
         bool fail = false;
@@ -520,6 +716,7 @@ struct Tb {
         }
         h.m_host_resp_ready = !rng.chance(resp_stall_pct);
         h.m_txd_ready = !rng.chance(txd_stall_pct);
+        h.m_fto_ready = rng.chance(fto_ready_pct);
         h.fetch_lookup_idx = (uint8_t)rng.below(16);
         int free_idx = -1;
         if (!rst && rng.chance(free_pct)) {
@@ -560,6 +757,18 @@ struct Tb {
             }
             check_lookup();
 
+            // overdue fetches: the lowest entry whose age reached the timeout
+            int overdue = -1;
+            for (unsigned i = 0; i < MAX_READS && overdue < 0 && read_timeout; i++)
+                if (ref.ft[i].busy && !ref.ft[i].late && cyc >= ref.ft[i].alloc + 1 + read_timeout) overdue = (int)i;
+            for (const Ent &p : ref.pending)
+                TB_CHECK(!read_timeout || cyc < p.alloc + 1 + read_timeout,
+                         "cycle %llu: a fetch start accepted at %llu is overdue but never showed its entry",
+                         (unsigned long long)cyc, (unsigned long long)p.alloc);
+            TB_CHECK(h.m_fto_valid == (overdue >= 0) && (overdue < 0 || h.m_fto_idx == (unsigned)overdue),
+                     "cycle %llu: overdue fetch valid %u idx %u, want valid %u idx %d", (unsigned long long)cyc,
+                     h.m_fto_valid, h.m_fto_idx, overdue >= 0, overdue);
+
             // transmitter port
             uint32_t snap[24];
             snapshot_txd(snap);
@@ -576,16 +785,28 @@ struct Tb {
                     n_desc++;
                     if (t.fetch) ref.ft[h.m_txd_tag & 15].sent = true;
                     if (t.op == TG_OP_REQ) n_req_desc++;
-                    if (t.op == TG_OP_READ_REQ && !t.fetch) {
-                        TB_CHECK(!ans_active && ref.waiting, "cycle %llu: read request with no read waiting",
-                                 (unsigned long long)cyc);
-                        ans_active = true;
-                        ans_due = cyc + ans_min + (ans_max > ans_min ? rng.below(ans_max - ans_min + 1) : 0);
-                        ans_tag = t.tag;
-                        ans_src = t.dst;
-                        ans_status = rng.chance(err_status_pct) ? (uint8_t)(1 + rng.below(8)) : TG_ST_OK;
-                        ans_data = rng.next();
-                        ans_strays = rng.below(3);
+                    if (!t.burst && !t.fetch) {
+                        // (with a timeout it may have failed while it waited for the transmitter)
+                        bool current = ref.waiting && t.tag == ref.seq;
+                        TB_CHECK(!ans_active && (current || read_timeout),
+                                 "cycle %llu: read request with no read waiting", (unsigned long long)cyc);
+                        // with a timeout some requests are never answered
+                        bool drop = read_timeout && rng.chance(drop_pct);
+                        uint64_t due = cyc + ans_min + (ans_max > ans_min ? rng.below(ans_max - ans_min + 1) : 0);
+                        if (current) {
+                            ans_active = !drop;
+                            ans_due = due;
+                            ans_tag = t.tag;
+                            ans_src = t.dst;
+                            ans_status = rng.chance(err_status_pct) ? (uint8_t)(1 + rng.below(8)) : TG_ST_OK;
+                            ans_data = rng.next();
+                            ans_strays = rng.below(3);
+                        } else if (!drop && !late_active) {
+                            late_active = true;
+                            late_due = due;
+                            late_tag = t.tag;
+                            late_src = t.dst;
+                        }
                     }
                 }
             }
@@ -629,6 +850,7 @@ struct Tb {
                              (unsigned long long)cyc, (unsigned long long)b.addr);
                 if (ref.is_good_fetch(b) && ref.ft_used() >= MAX_READS && free_idx < 0 && !ref.b_active) {
                     n_stall_full++;
+                    cov.ago_stall_full += decode(b.addr).reg == TG_CTX_REG_ATOMIC_GO;
                     TB_CHECK(!h.s_host_req_ready, "cycle %llu: FETCH_GO accepted with all %u entries busy",
                              (unsigned long long)cyc, MAX_READS);
                 }
@@ -641,11 +863,34 @@ struct Tb {
                 resp_info.push_back(RespInfo());
                 ans_active = false;
             }
+            // and so is a timeout, but the STATUS it sets gives way to what
+            // a request in the same cycle does to it (a write may be shown
+            // then: the module, not the bench, picks the cycle)
+            unsigned tmo_ctx = ref.wait_ctx;
+            bool tmo_status = tmo;
+            if (tmo) {
+                ref.timeout();
+                resp_info.push_back(RespInfo());
+                if (ans_active) {
+                    // its answer will come too late
+                    late_active = true;
+                    late_due = std::max(ans_due, cyc + 1);
+                    late_tag = ans_tag;
+                    late_src = ans_src;
+                    ans_active = false;
+                }
+            }
             if (h.s_host_req_valid && h.s_host_req_ready) {
                 const Beat b = hq.front();
                 hq.pop_front();
                 showing = false;
                 size_t before = ref.resp.size();
+                Dec bd = decode(b.addr);
+                cov.tmo_write += tmo && b.write;
+                if (tmo && b.write && !bd.mis && bd.ctxpg && bd.page == tmo_ctx && bd.reg == TG_CTX_REG_STATUS) {
+                    tmo_status = false;   // cleared in the same cycle: the write wins
+                    cov.tmo_clear++;
+                }
                 ref.accept(b);
                 if (ref.resp.size() > before) {
                     RespInfo ri;
@@ -655,14 +900,14 @@ struct Tb {
                         ri.ctx = d.page;
                         if (d.reg == TG_CTX_REG_STATUS) {
                             ri.status_any = ref.status[d.page] == ST_ANY;
-                            ri.check = ref.status[d.page] != ST_DONTCARE;
                         } else {
-                            ri.check = r < 6 && ref.known[d.page][r];
+                            ri.check = !Model::value_reg(d.reg) || ref.known[d.page][r];
                         }
                     }
                     resp_info.push_back(ri);
                 }
             }
+            if (tmo_status) ref.set_status(tmo_ctx, TG_ST_PEER_GONE);
             // a failure report marks its context after this cycle's request
             // (a read of STATUS in this cycle still sees the old value)
             if (fail) {
@@ -688,6 +933,11 @@ struct Tb {
             seen_stray += h.ev_stray;
             seen_req += h.ev_host_req;
             seen_resp += h.ev_host_resp;
+            if (overdue >= 0 && h.m_fto_ready) {
+                ref.ft[overdue].late = true;
+                cov.fto++;
+                cov.fto_atomic += ref.ft[overdue].atomic;
+            }
             if (free_idx >= 0) ref.ft[free_idx] = Ent();
         }
         h.clk = 1;
@@ -697,7 +947,7 @@ struct Tb {
 
     bool busy() const
     {
-        return !hq.empty() || !ref.txd.empty() || !ref.resp.empty() || ans_active || ref.waiting;
+        return !hq.empty() || !ref.txd.empty() || !ref.resp.empty() || ans_active || ref.waiting || late_active;
     }
 
     // Run until every request is in and answered, then check the counters.
@@ -727,6 +977,7 @@ struct Tb {
         resp_info.clear();
         showing = false;
         ans_active = false;
+        late_active = false;
         prev_txd_stalled = prev_resp_stalled = false;
         seen_err = seen_stray = seen_req = seen_resp = 0;
     }
@@ -822,7 +1073,7 @@ static void interrupt_phase(Tb &tb, unsigned win)
         unsigned w0 = tb.rng.below(WORDS - 1), k = 1 + tb.rng.below(WORDS - 1 - w0);
         tb.burst(ctx, node, blk, w0, k, false, win);
         unsigned next = w0 + k;   // the word that would continue it
-        switch (tb.rng.below(14)) {
+        switch (tb.rng.below(16)) {
         case 0: tb.burst(ctx ^ (1 + tb.rng.below(15)), node, blk, next, 1, true, win); break;   // other context
         case 1: tb.burst(ctx, node ^ (1 + tb.rng.below(255)), blk, next, 1, true, win); break;  // other node
         case 2: tb.burst(ctx, node, blk ^ TG_MAX_BURST_BYTES, next, 1, true, win); break;      // other block
@@ -837,7 +1088,9 @@ static void interrupt_phase(Tb &tb, unsigned win)
         case 7: tb.rd(csr(8 * tb.rng.below(32))); break;
         case 8: tb.wr(csr(TG_CSR_REG_SCRATCH), tb.rng.next()); break;
         case 9: tb.wr(ctxreg(ctx, TG_CTX_REG_OPERAND), tb.rng.next()); break;
-        case 10: tb.wr(bar(TG_WIN_FAA + tb.rng.below(4), ctx, node, blk + 8 * next), 1); break;
+        case 10: tb.wr(bar(TG_WIN_FAA + tb.rng.below(4), ctx, node, blk + 8 * next), 1); break;   // operand, or FINC
+        case 14: tb.rd(bar(TG_WIN_FAA + tb.rng.below(4), ctx, node, blk + 8 * next)); break;      // blocking atomic
+        case 15: tb.wr(ctxreg(ctx, TG_CTX_REG_ATOMIC_GO), atomic_go(blk + 8 * next, (uint16_t)node, tb.rng.below(4))); break;
         default: tb.rd(bar(TG_WIN_SYNC, ctx, node, 0)); break;
         }
         if (tb.rng.chance(50)) tb.run("interrupted burst");
@@ -867,12 +1120,14 @@ static void wait_phase(Tb &tb, unsigned n)
     tb.hold_answers = true;
     for (unsigned i = 0; i < n; i++) {
         unsigned ctx = tb.rng.below(NUM_CTX);
-        tb.rd(bar(TG_WIN_REMOTE, ctx, tb.rng.below(256), 8 * tb.rng.below(1000)));
+        unsigned win = tb.rng.chance(60) ? TG_WIN_REMOTE : TG_WIN_FAA + tb.rng.below(4);
+        tb.rd(bar(win, ctx, tb.rng.below(256), 8 * tb.rng.below(1000)));
         for (unsigned k = 0, m = 1 + tb.rng.below(4); k < m; k++) {
             unsigned w0 = tb.rng.below(WORDS);
-            switch (tb.rng.below(4)) {
+            switch (tb.rng.below(5)) {
             case 0: tb.wr(csr(TG_CSR_REG_SCRATCH), tb.rng.next()); break;
             case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_COMPARE), tb.rng.next()); break;
+            case 2: tb.wr(bar(TG_WIN_FAA + tb.rng.below(3), ctx, 0, 0), tb.rng.next()); break;   // next operand
             default:
                 tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
                 break;
@@ -945,7 +1200,10 @@ static void table_full_phase(Tb &tb)
     }
     for (unsigned i = 0; i < MAX_READS + 3; i++) {
         unsigned c = i % NUM_CTX;
-        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(0x40000 + 64 * i, (uint16_t)(i + 1), 1 + tb.rng.below(64)));
+        if (tb.rng.below(2))
+            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(0x40000 + 64 * i, (uint16_t)(i + 1), 1 + tb.rng.below(64)));
+        else
+            tb.wr(ctxreg(c, TG_CTX_REG_ATOMIC_GO), atomic_go(0x40000 + 64 * i, (uint16_t)(i + 1), tb.rng.below(3)));
     }
     for (int i = 0; i < 1500; i++) tb.tick();
     TB_CHECK(tb.ref.ft_used() == MAX_READS, "table holds %u entries, want %u", tb.ref.ft_used(), MAX_READS);
@@ -981,18 +1239,33 @@ static void error_phase(Tb &tb)
     tb.read_statuses();
     tb.clear_statuses();
     tb.run("loads from the REQ window");
+    // the atomic windows: a store to FAA, SWAP or CAS sets the operand (a
+    // partial one is refused with MISALIGNED), a store to FINC is refused
+    // with BAD_OP, a load is a blocking atomic; and a store to the fence
+    // window is refused with BAD_OP
     for (unsigned win = TG_WIN_FAA; win < 8; win++) {
         for (int i = 0; i < 8; i++) {
             uint64_t a = bar(win, tb.rng.below(16), tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u);
             if (tb.rng.below(2)) tb.rd(a);
-            else tb.wr(a, tb.rng.next());
+            else tb.wr(a, tb.rng.next(), tb.rng.below(2) ? 0xFF : tb.random_strobe());
         }
         tb.wr(bar(TG_WIN_SYNC, tb.rng.below(16), 1, 0), 1);   // a store to the fence window
         tb.read_statuses();
         tb.clear_statuses();
     }
     tb.read_statuses();
-    tb.run("windows not served");
+    tb.run("atomic windows, stores to the fence window");
+    // context registers that map nothing: read as zero, writes refused
+    // (ATOMIC_GO and FETCH_GO are write-only: they read as zero too)
+    for (int i = 0; i < 24; i++) {
+        unsigned c = tb.rng.below(NUM_CTX);
+        uint64_t r = tb.rng.below(3) ? TG_CTX_REG_ATOMIC_GO + 8 * tb.rng.below(TG_PAGE_SIZE / 8 - 6)
+                                     : TG_CTX_REG_FETCH_GO;
+        if (r != TG_CTX_REG_ATOMIC_GO && r != TG_CTX_REG_FETCH_GO && tb.rng.below(2)) tb.wr(ctxreg(c, r), tb.rng.next());
+        else tb.rd(ctxreg(c, r));
+    }
+    tb.read_statuses();
+    tb.run("unmapped context registers");
 }
 
 // Ranges that end past 2^32 are out of range, not wrapped round.
@@ -1011,10 +1284,23 @@ static void top_of_memory_phase(Tb &tb)
         tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), cpl);
         tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(paddr, 1, len));
     }
+    // the same for ATOMIC_GO: 8 bytes at 2^32 - 8 end past the window
+    for (int i = 0; i < 20; i++) {
+        unsigned c = tb.rng.below(NUM_CTX);
+        uint32_t laddr = 0x1000, cpl = 0x2000;
+        if (tb.rng.below(2)) laddr = 0xFFFFFFF8u;
+        else cpl = 0xFFFFFFF8u;
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), laddr);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), cpl);
+        tb.wr(ctxreg(c, TG_CTX_REG_ATOMIC_GO), atomic_go(8 * tb.rng.below(1000), 1, tb.rng.below(3)));
+    }
     // and the largest window still takes a fetch that ends right at its top
     tb.wr(ctxreg(0, TG_CTX_REG_FETCH_LADDR), 0xFFFFFFF0u);
     tb.wr(ctxreg(0, TG_CTX_REG_FETCH_CPL), 0xFFFFFFE8u);
     tb.wr(ctxreg(0, TG_CTX_REG_FETCH_GO), fetch_go(0x100, 1, 15));
+    tb.wr(ctxreg(1, TG_CTX_REG_FETCH_LADDR), 0xFFFFFFF0u);
+    tb.wr(ctxreg(1, TG_CTX_REG_FETCH_CPL), 0xFFFFFFE8u);
+    tb.wr(ctxreg(1, TG_CTX_REG_ATOMIC_GO), atomic_go(0x100, 1, TG_AOP_CAS));
     tb.read_statuses();
     tb.run("top of memory");
     tb.clear_statuses();
@@ -1095,10 +1381,169 @@ static void failure_phase(Tb &tb, unsigned n)
     tb.fail_pct = saved;
 }
 
+// Blocking atomics from every atomic window, the operand set through the
+// context page or the window (a partial store refused), stores to FINC,
+// misaligned beats, answers with OK and error statuses, and strays.
+static void atomic_phase(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = tb.rng.below(NUM_CTX), node = tb.rng.below(256);
+        uint32_t paddr = (uint32_t)tb.rng.next() & ~7u;
+        unsigned win = TG_WIN_FAA + tb.rng.below(4), opwin = TG_WIN_FAA + tb.rng.below(3);
+        switch (tb.rng.below(18)) {
+        case 0: tb.wr(ctxreg(c, TG_CTX_REG_OPERAND), tb.rng.next()); break;
+        case 1: tb.wr(ctxreg(c, TG_CTX_REG_COMPARE), tb.rng.next()); break;
+        case 2:
+        case 3: tb.wr(bar(opwin, c, node, paddr), tb.rng.next()); break;   // the operand through the window
+        case 4: {                                                           // not all eight bytes: refused
+            uint8_t st = tb.random_strobe();
+            tb.wr(bar(opwin, c, node, paddr), tb.rng.next(), st == 0xFF ? (uint8_t)(0xFF >> (1 + tb.rng.below(8))) : st);
+            break;
+        }
+        case 5: tb.wr(bar(TG_WIN_FINC, c, node, paddr), tb.rng.next(), tb.random_strobe()); break;
+        case 6: tb.rd(ctxreg(c, tb.rng.below(2) ? TG_CTX_REG_OPERAND : TG_CTX_REG_COMPARE)); break;
+        case 7: {                                                           // misaligned: MISALIGNED
+            uint64_t a = bar(win, c, node, paddr | (1 + tb.rng.below(7)));
+            if (tb.rng.below(2)) tb.rd(a);
+            else tb.wr(a, tb.rng.next(), tb.random_strobe());
+            break;
+        }
+        case 8: tb.rd(ctxreg(c, TG_CTX_REG_STATUS)); break;
+        case 9: tb.wr(ctxreg(c, TG_CTX_REG_STATUS), tb.rng.next()); break;
+        case 10:                                                            // store the operand, then use it
+            tb.wr(bar(opwin, c, node, paddr), tb.rng.next());
+            tb.rd(bar(opwin, c, node, paddr));
+            break;
+        default: tb.rd(bar(win, c, node, paddr)); break;
+        }
+        if (tb.rng.chance(5)) tb.run("blocking atomics");
+    }
+    tb.read_statuses();
+    tb.run("blocking atomics");
+    tb.clear_statuses();
+    tb.run("clear");
+}
+
+// ATOMIC_GO: every function, each refusal reason alone and several at once
+// (the status says the first of function, range, alignment), the edges of
+// the window, and good starts up to a full table.
+static void atomic_go_phase(Tb &tb, unsigned n)
+{
+    uint32_t ms = tb.ref.mem_size;
+    uint32_t top = (ms - 8) & ~7u;   // the last aligned 8 bytes inside the window
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = tb.rng.below(NUM_CTX), fn = tb.rng.below(3);
+        uint16_t node = (uint16_t)tb.rng.next();
+        uint32_t paddr = (uint32_t)tb.rng.next() & ~7u;
+        uint32_t laddr = 8 * tb.rng.below(ms / 16);
+        uint32_t cpl = (ms / 2 + 8 * tb.rng.below(ms / 32)) & ~7u;
+        switch (tb.rng.below(16)) {
+        case 0: fn = 3; break;                                               // no such function
+        case 1: laddr = top + 8 * (1 + tb.rng.below(3)); break;              // old value past the end
+        case 2: cpl = top + 8 * (1 + tb.rng.below(3)); break;                // completion past the end
+        case 3: paddr |= 1 + tb.rng.below(7); break;                          // remote word misaligned
+        case 4: laddr |= 1 + tb.rng.below(7); break;                          // old value misaligned
+        case 5: cpl |= 1 + tb.rng.below(7); break;                            // completion misaligned
+        case 6:                                                              // function first
+            fn = 3;
+            if (tb.rng.below(2)) laddr = top + 8;
+            else paddr |= 1 + tb.rng.below(7);
+            break;
+        case 7:                                                              // range before alignment
+            if (tb.rng.below(2)) cpl = top + 8;
+            else laddr = top + 8;
+            if (tb.rng.below(2)) paddr |= 1 + tb.rng.below(7);
+            else cpl |= 1 + tb.rng.below(7);
+            break;
+        case 8:                                                              // right at the top: good
+            if (tb.rng.below(2)) laddr = top;
+            else cpl = top;
+            break;
+        default: break;
+        }
+        if (tb.rng.chance(30)) tb.wr(ctxreg(c, TG_CTX_REG_OPERAND), tb.rng.next());
+        if (tb.rng.chance(30)) tb.wr(ctxreg(c, TG_CTX_REG_COMPARE), tb.rng.next());
+        if (tb.rng.chance(10)) tb.wr(bar(TG_WIN_FAA + tb.rng.below(3), c, 0, 0), tb.rng.next());
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), laddr);
+        tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), cpl);
+        tb.wr(ctxreg(c, TG_CTX_REG_ATOMIC_GO), atomic_go(paddr, node, fn));
+        if (tb.rng.chance(10)) tb.rd(ctxreg(c, TG_CTX_REG_STATUS));
+        if (tb.rng.chance(5)) tb.wr(ctxreg(c, TG_CTX_REG_STATUS), 0);
+        if (tb.rng.chance(3)) tb.run("atomic starts");
+    }
+    tb.read_statuses();
+    tb.run("atomic starts");
+    tb.clear_statuses();
+    tb.run("clear");
+}
+
+// The read timeout: blocking reads, fences and atomics that are never
+// answered, or answered too late, fail with PEER_GONE (the late answer is a
+// stray); table entries of fetches and ATOMIC_GOs left unfreed are offered
+// as overdue and, once taken, no longer looked up.
+static void timeout_phase(Tb &tb, unsigned n)
+{
+    unsigned s_drop = tb.drop_pct, s_min = tb.ans_min, s_max = tb.ans_max, s_free = tb.free_pct;
+    tb.read_timeout = 4 + tb.rng.below(60);
+    tb.drop_pct = 30;
+    tb.ans_min = 1;
+    tb.ans_max = tb.read_timeout + 30;   // some come after the timeout
+    tb.free_pct = 2;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned c = tb.rng.below(4), node = tb.rng.below(256);   // few contexts: STATUS writes meet timeouts
+        uint32_t paddr = (uint32_t)tb.rng.next() & ~7u;
+        switch (tb.rng.below(14)) {
+        case 0: case 1: case 2: case 3: tb.rd(bar(TG_WIN_FAA + tb.rng.below(4), c, node, paddr)); break;
+        case 4: tb.rd(bar(TG_WIN_REMOTE, c, node, paddr)); break;
+        case 5: tb.rd(bar(TG_WIN_SYNC, c, node, 0)); break;
+        case 6:
+            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), 0x1000 + 8 * tb.rng.below(256));
+            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), 0x8000 + 8 * tb.rng.below(64));
+            tb.wr(ctxreg(c, TG_CTX_REG_ATOMIC_GO), atomic_go(paddr, node, tb.rng.below(3)));
+            break;
+        case 7: {
+            unsigned len = 1 + tb.rng.below(64);
+            uint32_t pa = tb.random_block() + tb.rng.below(65 - len);
+            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), 0x1000 + 64 * tb.rng.below(64) + (pa & 7));
+            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), 0x8000 + 8 * tb.rng.below(64));
+            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(pa, node, len));
+            break;
+        }
+        // a request that waits, and a stream of writes that touch its
+        // context's STATUS long enough for one to land in the cycle its
+        // timeout fires
+        case 8: case 9:
+            tb.rd(bar(tb.rng.below(2) ? TG_WIN_FAA + tb.rng.below(4) : TG_WIN_REMOTE, c, node, paddr));
+            for (unsigned k = 0, m = tb.read_timeout + tb.rng.below(20); k < m; k++) {
+                if (tb.rng.below(3)) tb.wr(ctxreg(c, TG_CTX_REG_STATUS), tb.rng.next());
+                else tb.wr(bar(TG_WIN_FAA + tb.rng.below(4), c, node, paddr), tb.rng.next(), tb.random_strobe());
+            }
+            break;
+        case 10: tb.wr(bar(TG_WIN_FAA + tb.rng.below(3), c, node, paddr), tb.rng.next(), (uint8_t)tb.rng.below(255)); break;
+        case 11: tb.rd(ctxreg(c, TG_CTX_REG_STATUS)); break;
+        default: {
+            unsigned w0 = tb.rng.below(WORDS);
+            tb.burst(c, node, tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
+            break;
+        }
+        }
+        if (tb.rng.chance(3)) tb.run("timeouts");
+    }
+    tb.read_statuses();
+    tb.run("timeouts");
+    tb.clear_statuses();
+    tb.run("clear");
+    tb.read_timeout = 0;
+    tb.drop_pct = s_drop;
+    tb.ans_min = s_min;
+    tb.ans_max = s_max;
+    tb.free_pct = s_free;
+}
+
 static void random_phase(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        unsigned k = tb.rng.below(20);
+        unsigned k = tb.rng.below(26);
         unsigned ctx = tb.rng.below(NUM_CTX);
         if (k < 8) {
             unsigned w0 = tb.rng.below(WORDS);
@@ -1128,9 +1573,24 @@ static void random_phase(Tb &tb, unsigned n)
         } else if (k < 16) {
             tb.wr(bar(TG_WIN_REQ + tb.rng.below(5), ctx, 0, 0), 1);
         } else if (k < 17) {
-            tb.rd(bar(TG_WIN_REMOTE, ctx, 0, 3));
-        } else {
+            tb.rd(bar(TG_WIN_REMOTE + tb.rng.below(7), ctx, 0, 3));
+        } else if (k < 20) {
             tb.rd(ctxreg(ctx, TG_CTX_REG_STATUS));
+        } else if (k < 22) {
+            tb.rd(bar(TG_WIN_FAA + tb.rng.below(4), ctx, tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u));
+        } else if (k < 23) {
+            tb.wr(bar(TG_WIN_FAA + tb.rng.below(4), ctx, tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u),
+                  tb.rng.next(), tb.rng.chance(70) ? 0xFF : tb.random_strobe());
+        } else if (k < 25) {
+            uint32_t paddr = (uint32_t)tb.rng.next() & ~7u;
+            if (tb.rng.chance(10)) paddr |= 1 + tb.rng.below(7);
+            tb.wr(ctxreg(ctx, TG_CTX_REG_FETCH_LADDR), 0x1000 + 8 * tb.rng.below(512));
+            tb.wr(ctxreg(ctx, TG_CTX_REG_FETCH_CPL), 0x8000 + 8 * tb.rng.below(64) + (tb.rng.chance(5) ? 4 : 0));
+            tb.wr(ctxreg(ctx, TG_CTX_REG_ATOMIC_GO), atomic_go(paddr, (uint16_t)tb.rng.next(), tb.rng.below(4)));
+        } else {
+            uint64_t r = TG_CTX_REG_ATOMIC_GO + 8 * tb.rng.below(8);   // write-only, then nothing
+            if (r != TG_CTX_REG_ATOMIC_GO && tb.rng.below(2)) tb.wr(ctxreg(ctx, r), tb.rng.next());
+            else tb.rd(ctxreg(ctx, r));
         }
     }
     tb.read_statuses();
@@ -1175,9 +1635,12 @@ int main(int argc, char **argv)
             read_phase(tb, 150);
             wait_phase(tb, 40);
             fetch_phase(tb, 200);
+            atomic_phase(tb, 800);
+            atomic_go_phase(tb, 500);
             table_full_phase(tb);
             error_phase(tb);
             top_of_memory_phase(tb);
+            timeout_phase(tb, 1000);
             random_phase(tb, 600);
             if (seed == 2) seq_wrap_phase(tb);
 
@@ -1192,7 +1655,9 @@ int main(int argc, char **argv)
                         tb.wr(ctxreg(5, TG_CTX_REG_FETCH_LADDR), 0x80);
                         tb.wr(ctxreg(5, TG_CTX_REG_FETCH_CPL), 0x100);
                         tb.wr(ctxreg(5, TG_CTX_REG_FETCH_GO), fetch_go(0x40, 4, 8));
+                        tb.wr(ctxreg(5, TG_CTX_REG_ATOMIC_GO), atomic_go(0x48, 4, i % 3));
                     }
+                    if (i % 6 == 0) tb.rd(bar(TG_WIN_FAA + i % 4, 6, 7, 8 * i));   // operand unknown after a reset
                 }
                 for (unsigned i = 0, n = 10 + tb.rng.below(100); i < n; i++) tb.tick();
                 tb.reset();
@@ -1219,5 +1684,58 @@ int main(int argc, char **argv)
     TB_CHECK(reqs > 1000, "only %llu REQ descriptors", (unsigned long long)reqs);
     TB_CHECK(kept > 500 && fails > kept + 500, "failure reports: %llu, %llu of them set a clear STATUS",
              (unsigned long long)fails, (unsigned long long)kept);
+
+    // atomics
+    for (unsigned w = 0; w < AW_N; w++) {
+        std::printf("blocking %-4s: %llu sent, %llu answered OK, %llu with an error, %llu timed out\n", AW_NAME[w],
+                    (unsigned long long)cov.blk_sent[w], (unsigned long long)cov.blk_ok[w],
+                    (unsigned long long)cov.blk_err[w], (unsigned long long)cov.blk_tmo[w]);
+        TB_CHECK(cov.blk_ok[w] > 600 && cov.blk_err[w] > 100 && cov.blk_tmo[w] > 250,
+                 "blocking %s: %llu OK, %llu errors, %llu timeouts", AW_NAME[w], (unsigned long long)cov.blk_ok[w],
+                 (unsigned long long)cov.blk_err[w], (unsigned long long)cov.blk_tmo[w]);
+    }
+    std::printf("atomic descriptors with operand and compare compared: %llu\n", (unsigned long long)cov.payload_known);
+    TB_CHECK(cov.payload_known > 5000, "only %llu atomic payloads compared", (unsigned long long)cov.payload_known);
+    std::printf("timeouts: %llu reads, %llu fences, %llu late answers, %llu in a cycle a write was taken "
+                "(%llu its STATUS cleared)\n", (unsigned long long)cov.read_tmo, (unsigned long long)cov.fence_tmo,
+                (unsigned long long)cov.late, (unsigned long long)cov.tmo_write, (unsigned long long)cov.tmo_clear);
+    TB_CHECK(cov.read_tmo > 400 && cov.fence_tmo > 200 && cov.late > 1000 && cov.tmo_write > 400 && cov.tmo_clear > 250,
+             "timeouts: %llu reads, %llu fences, %llu late, %llu with a write, %llu with its STATUS cleared",
+             (unsigned long long)cov.read_tmo, (unsigned long long)cov.fence_tmo, (unsigned long long)cov.late,
+             (unsigned long long)cov.tmo_write, (unsigned long long)cov.tmo_clear);
+    std::printf("operand stores: %llu set, %llu partial refused; %llu FINC stores refused; %llu misaligned data "
+                "beats set STATUS; %llu writes to unmapped context registers\n",
+                (unsigned long long)cov.opnd_set, (unsigned long long)cov.opnd_bad, (unsigned long long)cov.finc_store,
+                (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
+    TB_CHECK(cov.opnd_set > 3000 && cov.opnd_bad > 5000 && cov.finc_store > 2000 && cov.mis_status > 150 &&
+                 cov.unknown_reg > 100,
+             "operand stores %llu, partial %llu, FINC stores %llu, misaligned STATUS %llu, unmapped writes %llu",
+             (unsigned long long)cov.opnd_set, (unsigned long long)cov.opnd_bad, (unsigned long long)cov.finc_store,
+             (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
+    std::printf("ATOMIC_GO: %llu FAA, %llu SWAP, %llu CAS started; refused %llu BAD_OP, %llu RANGE, %llu MISALIGNED "
+                "(%llu function and more, %llu range and alignment); reasons:",
+                (unsigned long long)cov.ago_go[0], (unsigned long long)cov.ago_go[1], (unsigned long long)cov.ago_go[2],
+                (unsigned long long)cov.ago_ref_st[0], (unsigned long long)cov.ago_ref_st[1],
+                (unsigned long long)cov.ago_ref_st[2], (unsigned long long)cov.ago_fn_and_more,
+                (unsigned long long)cov.ago_range_and_mis);
+    for (unsigned k = 0; k < WHY_N; k++) std::printf(" %s %llu", WHY_NAME[k], (unsigned long long)cov.ago_why[k]);
+    std::printf("\nATOMIC_GO entries: %llu lookups, %llu cycles stalled on a full table; %llu overdue entries "
+                "handed over (%llu ATOMIC_GO)\n", (unsigned long long)cov.ago_hits,
+                (unsigned long long)cov.ago_stall_full, (unsigned long long)cov.fto, (unsigned long long)cov.fto_atomic);
+    for (unsigned f = 0; f < 3; f++)
+        TB_CHECK(cov.ago_go[f] > 600, "only %llu ATOMIC_GO of function %u started", (unsigned long long)cov.ago_go[f], f);
+    for (unsigned k = 0; k < 3; k++)
+        TB_CHECK(cov.ago_ref_st[k] > 400, "only %llu ATOMIC_GO refused with status class %u",
+                 (unsigned long long)cov.ago_ref_st[k], k);
+    for (unsigned k = 0; k < WHY_N; k++)
+        TB_CHECK(cov.ago_why[k] > 200, "only %llu ATOMIC_GO refused for %s", (unsigned long long)cov.ago_why[k],
+                 WHY_NAME[k]);
+    TB_CHECK(cov.ago_fn_and_more > 150 && cov.ago_range_and_mis > 150,
+             "ATOMIC_GO priorities: %llu function and more, %llu range and alignment",
+             (unsigned long long)cov.ago_fn_and_more, (unsigned long long)cov.ago_range_and_mis);
+    TB_CHECK(cov.ago_hits > 5000 && cov.ago_stall_full > 1000 && cov.fto > 400 && cov.fto_atomic > 150,
+             "ATOMIC_GO entries: %llu lookups, %llu stalled cycles, %llu overdue (%llu atomic)",
+             (unsigned long long)cov.ago_hits, (unsigned long long)cov.ago_stall_full, (unsigned long long)cov.fto,
+             (unsigned long long)cov.fto_atomic);
     return tb_finish("tg_host_if");
 }

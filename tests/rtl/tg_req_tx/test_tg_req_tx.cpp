@@ -182,7 +182,7 @@ struct Tb {
     }
     uint64_t other()
     {
-        const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ_RESP, TG_OP_ATOMIC};
+        const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ_RESP, TG_OP_FAA};
         Desc d;
         d.op = ops[rng.below(5)];
         d.dst = rng.chance(70) ? LIVE_NODES[rng.below(4)] : (uint16_t)rng.next();

@@ -6,8 +6,12 @@
 // enqueues against a model of the queue table (every REQ outcome, the entry
 // zero-filled past the payload, the tail written only once the entry is in
 // memory, nothing written on a refusal, the per-source block and the retry
-// flag) and answers to this node's REQs, with refusals and stray responses,
-// under random memory wait states and transmitter backpressure.
+// flag) and answers to this node's REQs, atomics (fetch-and-add, swap and
+// compare-and-swap: one read, then the new value written only once the read
+// is answered, nothing else in between, the old value answered only once
+// the write is complete; refusals for a bad length, alignment or range with
+// memory unchanged), with refusals and stray responses, under random memory
+// wait states and transmitter backpressure.
 #include "Vtg_rx_engine.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -79,6 +83,13 @@ struct Exec {
     bool want_acc = false, acc_seen = false, enq_seen = false;
     bool want_req_ref = false, req_ref_seen = false;
     bool want_qresp = false, qresp_done = false;
+    // atomic
+    bool is_atomic = false;
+    bool want_aread = false, aread_done = false;
+    bool want_awrite = false, awrite_done = false;
+    uint32_t a_addr = 0;
+    uint64_t a_new = 0;
+    bool want_atomic_ev = false, atomic_ev_seen = false;
 };
 
 struct Tb {
@@ -103,6 +114,8 @@ struct Tb {
     enum { RK_OK, RK_NO_QUEUE, RK_BLOCKED, RK_FULL_FLAG, RK_FULL_HEAD, RK_MALFORMED, RK_RETRY_OPEN, RK_NKINDS };
     uint64_t req_kinds[RK_NKINDS] = {};
     uint64_t n_qresp = 0, tail_wait = 0, n_zero_words = 0, n_consumed = 0, n_wraps = 0;
+    // atomics: executed per opcode, CAS that failed, refused
+    uint64_t n_faa = 0, n_swap = 0, n_cas_hit = 0, n_cas_miss = 0, n_atomic_refused = 0, awrite_wait = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_rx_engine), rng(seed), mem(MEM_BYTES), ref(MEM_BYTES, 0) {}
 
@@ -209,10 +222,80 @@ struct Tb {
         req_kinds[RK_OK]++;
     }
 
+    void plan_atomic(const Rxd &d)
+    {
+        ex.is_atomic = true;
+        ex.want_txd = true;
+        ex.txd_op = TG_OP_ATOMIC_RESP;
+        if (d.len != TG_ATOMIC_LEN || (d.addr & 7) || d.addr_hi || (uint64_t)d.addr + 8 > mem_size) {
+            ex.what = d.len != TG_ATOMIC_LEN ? "atomic of a bad length"
+                      : (d.addr & 7)        ? "misaligned atomic" : "out-of-range atomic";
+            ex.txd_status = d.len != TG_ATOMIC_LEN ? TG_ST_MALFORMED
+                            : (d.addr & 7)         ? TG_ST_MISALIGNED : TG_ST_RANGE;
+            ex.want_refused = true;
+            n_atomic_refused++;
+            return;
+        }
+        uint64_t old = ref64(d.addr), operand = payload_word(d, 0), compare = payload_word(d, 1);
+        ex.txd_status = TG_ST_OK;
+        ex.txd_len = 8;
+        ex.txd_words[0] = old;
+        ex.a_addr = d.addr;
+        ex.want_aread = true;
+        ex.want_atomic_ev = true;
+        bool write = true;
+        if (d.op == TG_OP_FAA) {
+            ex.what = "fetch-and-add";
+            ex.a_new = old + operand;
+            n_faa++;
+        } else if (d.op == TG_OP_SWAP) {
+            ex.what = "swap";
+            ex.a_new = operand;
+            n_swap++;
+        } else {
+            write = old == compare;
+            ex.what = write ? "compare-and-swap that matches" : "compare-and-swap that fails";
+            ex.a_new = operand;
+            (write ? n_cas_hit : n_cas_miss)++;
+        }
+        ex.want_awrite = write;
+        if (write)
+            for (unsigned b = 0; b < 8; b++) ref[d.addr + b] = (uint8_t)(ex.a_new >> (8 * b));
+    }
+
+    // An atomic's memory requests: the read of the word with nothing else
+    // outstanding, then (the read answered) the write of the new value.
+    void check_atomic_mem(Vtg_rx_engine &r, uint64_t out_after)
+    {
+        uint32_t a = r.m_mem_req_addr;
+        unsigned long long c = cyc;
+        if (!r.m_mem_req_write) {
+            n_reads++;
+            TB_CHECK(ex.want_aread && !ex.aread_done && a == ex.a_addr, "cycle %llu, %s: unexpected read of %08x", c,
+                     ex.what, a);
+            TB_CHECK(out_after == 0, "cycle %llu, %s: read with %llu requests unanswered", c, ex.what,
+                     (unsigned long long)out_after);
+            ex.aread_done = true;
+            return;
+        }
+        n_writes++;
+        TB_CHECK(ex.want_awrite && !ex.awrite_done && ex.aread_done && a == ex.a_addr,
+                 "cycle %llu, %s: unexpected write to %08x", c, ex.what, a);
+        TB_CHECK(out_after == 0, "cycle %llu, %s: new value written before the old one was read", c, ex.what);
+        TB_CHECK(r.m_mem_req_wstrb == 0xFF && r.m_mem_req_wdata == ex.a_new,
+                 "cycle %llu, %s: wrote %016llx strobes %02x, want %016llx", c, ex.what,
+                 (unsigned long long)r.m_mem_req_wdata, r.m_mem_req_wstrb, (unsigned long long)ex.a_new);
+        ex.awrite_done = true;
+    }
+
     // Work out what the descriptor must do (called when it is first shown).
     void plan(const Rxd &d)
     {
         ex = Exec();
+        if (d.op == TG_OP_FAA || d.op == TG_OP_SWAP || d.op == TG_OP_CAS) {
+            plan_atomic(d);
+            return;
+        }
         if (d.op == TG_OP_REQ) {
             plan_req(d);
             if (ex.want_st >= 0)
@@ -341,6 +424,10 @@ struct Tb {
             check_req_mem(r, out_after);
             return;
         }
+        if (ex.is_atomic) {
+            check_atomic_mem(r, out_after);
+            return;
+        }
         if (ex.want_cpl && a == ex.cpl_addr && r.m_mem_req_write) {
             n_cpl++;
             TB_CHECK(!ex.cpl_done, "cycle %llu, %s: second completion write", (unsigned long long)cyc, what);
@@ -446,6 +533,10 @@ struct Tb {
                  ex.txd_op, r.m_txd_status, ex.txd_status, r.m_txd_len, ex.txd_len);
         TB_CHECK(r.m_txd_flags == 0, "cycle %llu, %s: response flags %02x", (unsigned long long)cyc, ex.what,
                  r.m_txd_flags);
+        if (ex.is_atomic)
+            TB_CHECK(ex.want_aread == ex.aread_done && ex.want_awrite == ex.awrite_done &&
+                         ex.want_atomic_ev == ex.atomic_ev_seen,
+                     "cycle %llu, %s: answered before the read and write were done", (unsigned long long)cyc, ex.what);
         if (ex.is_req) {
             // answered only once the entry and the tail are in memory and
             // the table is updated (or, refused, with nothing done)
@@ -601,6 +692,11 @@ struct Tb {
                 ex.qresp_done = true;
                 n_qresp++;
             }
+            if (r.ev_atomic) {
+                TB_CHECK(active && ex.want_atomic_ev && !ex.atomic_ev_seen && ex.aread_done && out_after == 0,
+                         "cycle %llu, %s: unexpected or early ev_atomic", c, what);
+                ex.atomic_ev_seen = true;
+            }
             if (r.ev_req_refused) {
                 TB_CHECK(active && ex.want_req_ref && !ex.req_ref_seen, "cycle %llu, %s: unexpected ev_req_refused",
                          c, what);
@@ -654,7 +750,9 @@ struct Tb {
                                 ex.want_refused == ex.refused_seen && ex.want_stray == ex.stray_seen &&
                                 ex.want_done == ex.done_seen && ex.want_free == ex.free_seen &&
                                 ex.want_cpl == ex.cpl_done && ex.want_txd == ex.txd_done &&
-                                ex.want_hrd == ex.hrd_done && req_complete();
+                                ex.want_hrd == ex.hrd_done && req_complete() &&
+                                ex.want_aread == ex.aread_done && ex.want_awrite == ex.awrite_done &&
+                                ex.want_atomic_ev == ex.atomic_ev_seen;
                 TB_CHECK(complete, "cycle %llu, %s: consumed before its execution was complete "
                          "(writes %u reads %u outstanding %llu refused %u/%u stray %u/%u done %u/%u free %u/%u "
                          "cpl %u/%u txd %u/%u hrd %u/%u)", (unsigned long long)cyc, what, all_writes_done(),
@@ -668,6 +766,7 @@ struct Tb {
             }
             if (ex.want_cpl && !ex.cpl_done && all_writes_done() && out_after) cpl_wait++;
             if (ex.want_qtail && !ex.qtail_done && all_writes_done() && out_after) tail_wait++;
+            if (ex.want_awrite && ex.aread_done && !ex.awrite_done && out_after) awrite_wait++;
             // the table takes the engine's updates at the clock edge
             if (r.q_upd_tail_valid) qt[r.q_upd_idx & 15].tail = r.q_upd_tail;
             if (r.q_upd_full_valid) qt[r.q_upd_idx & 15].full = true;
@@ -782,24 +881,54 @@ struct Tb {
     }
     void host_resp()
     {
-        Rxd d = base_rxd(TG_OP_READ_RESP, rng.below(2) ? 8 : 0);
+        Rxd d = base_rxd(rng.below(2) ? TG_OP_READ_RESP : TG_OP_ATOMIC_RESP, rng.below(2) ? 8 : 0);
         d.tag &= (uint16_t)~TG_TAG_FETCH;
         d.status = rng.chance(20) ? (uint8_t)(1 + rng.below(8)) : TG_ST_OK;
         d.addr = (uint32_t)rng.next();
         q.push_back(d);
     }
+    // An atomic on one of a few hot words (mostly), with a CAS compare that
+    // matches half the time; `bad` gives a bad length, alignment or range.
+    void atomic_op(bool bad)
+    {
+        static const uint8_t OPS[] = {TG_OP_FAA, TG_OP_SWAP, TG_OP_CAS};
+        Rxd d = base_rxd(OPS[rng.below(3)], TG_ATOMIC_LEN);
+        d.mask = 0xFF;
+        d.addr = rng.chance(70) ? 0x100 + 8 * rng.below(4) : in_range_addr(8);
+        if ((uint64_t)d.addr + 8 > mem_size) return;
+        if (rng.chance(30)) {   // small operands: counters
+            uint64_t v = rng.below(5);
+            for (unsigned b = 0; b < 8; b++) d.payload[b] = (uint8_t)(v >> (8 * b));
+        }
+        if (d.op == TG_OP_CAS && rng.chance(50)) {
+            uint64_t cur = ref64(d.addr);
+            for (unsigned b = 0; b < 8; b++) d.payload[8 + b] = (uint8_t)(cur >> (8 * b));
+        }
+        if (bad) {
+            switch (rng.below(5)) {
+            case 0: do d.len = (uint8_t)(8 * rng.below(9)); while (d.len == TG_ATOMIC_LEN); break;
+            case 1: d.addr |= 1 + rng.below(7); break;
+            case 2: d.addr = (mem_size & ~7u) - 8 + 8 * (1 + rng.below(4)); break;   // past the end
+            case 3: d.addr_hi = true; break;
+            default: d.addr = 0xFFFFFFF8u; break;
+            }
+        }
+        q.push_back(d);
+    }
+
     // A fetch entry and its response; `kind` 0 good, 1 error status, 2 no
     // entry, 3 wrong source node.
     void fetch_resp(unsigned kind)
     {
         unsigned idx = rng.below(16);
         FtEntry &e = ft[idx];
-        Rxd d = base_rxd(TG_OP_READ_RESP, (uint8_t)(8 * rng.below(9)));
+        bool atomic = rng.chance(30);   // an atomic's old value: one word
+        Rxd d = base_rxd(atomic ? TG_OP_ATOMIC_RESP : TG_OP_READ_RESP, (uint8_t)(atomic ? 8 : 8 * rng.below(9)));
         d.tag = (uint16_t)(TG_TAG_FETCH | (rng.next() & 0x7FF0) | idx);
         if (kind == 2) {
             e.valid = false;
         } else {
-            unsigned lo = rng.below(8), len = 1 + rng.below(TG_MAX_PAYLOAD - lo);
+            unsigned lo = atomic ? 0 : rng.below(8), len = atomic ? 8 : 1 + rng.below(TG_MAX_PAYLOAD - lo);
             e.valid = true;
             e.node = (uint16_t)rng.next();
             e.laddr = 0x8000 + 64 * rng.below(0x100);
@@ -1121,6 +1250,29 @@ static void responses_phase(Tb &tb, unsigned n)
     tb.check_mem("after read responses");
 }
 
+// Atomics alone, then among writes and reads of the same words: each one's
+// old value and the memory after it follow from executing them in order.
+static void atomics_phase(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) tb.atomic_op(tb.rng.chance(15));
+    tb.run();
+    tb.check_mem("after atomics");
+    for (unsigned i = 0; i < n; i++) {
+        switch (tb.rng.below(6)) {
+        case 0: {
+            Rxd d = tb.base_rxd(TG_OP_WRITE, 8);
+            d.addr = 0x100 + 8 * tb.rng.below(4);
+            tb.q.push_back(d);
+            break;
+        }
+        case 1: tb.read_req(); break;
+        default: tb.atomic_op(tb.rng.chance(5)); break;
+        }
+    }
+    tb.run();
+    tb.check_mem("after atomics among writes and reads");
+}
+
 static void mixed_phase(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -1149,6 +1301,7 @@ int main(int argc, char **argv)
     };
     uint64_t seed = 1, cpl_wait = 0, cpls = 0, descs = 0, cycles = 0, writes = 0, reads = 0;
     uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
+    uint64_t faa = 0, swaps = 0, cas_hit = 0, cas_miss = 0, a_refused = 0, awrite_wait = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x3C6EF372u);
@@ -1166,6 +1319,7 @@ int main(int argc, char **argv)
             reads_phase(tb, 400);
             responses_phase(tb, 400);
             mixed_phase(tb, 800);
+            atomics_phase(tb, 400);
             req_phase(tb, 1500);
             block_phase(tb);
 
@@ -1215,6 +1369,12 @@ int main(int argc, char **argv)
             zero_words += tb.n_zero_words;
             consumed += tb.n_consumed;
             wraps += tb.n_wraps;
+            faa += tb.n_faa;
+            swaps += tb.n_swap;
+            cas_hit += tb.n_cas_hit;
+            cas_miss += tb.n_cas_miss;
+            a_refused += tb.n_atomic_refused;
+            awrite_wait += tb.awrite_wait;
         }
     }
     // A REQ whose address has bits 63:32 set names no queue, whatever
@@ -1245,6 +1405,12 @@ int main(int argc, char **argv)
              "REQ coverage: %llu zero-filled words, %llu wraps, %llu consumed, %llu answers, tail waited %llu",
              (unsigned long long)zero_words, (unsigned long long)wraps, (unsigned long long)consumed,
              (unsigned long long)qresps, (unsigned long long)tail_wait);
+    std::printf("atomics: %llu fetch-and-add, %llu swap, %llu CAS matched, %llu CAS failed, %llu refused; "
+                "the write waited %llu cycles for the read\n", (unsigned long long)faa, (unsigned long long)swaps,
+                (unsigned long long)cas_hit, (unsigned long long)cas_miss, (unsigned long long)a_refused,
+                (unsigned long long)awrite_wait);
+    TB_CHECK(faa > 500 && swaps > 500 && cas_hit > 200 && cas_miss > 300 && a_refused > 200 && awrite_wait > 100,
+             "atomic coverage too thin");
     std::printf("%llu descriptors, %llu memory writes, %llu reads, %llu completions in %llu cycles\n",
                 (unsigned long long)descs, (unsigned long long)writes, (unsigned long long)reads,
                 (unsigned long long)cpls, (unsigned long long)cycles);

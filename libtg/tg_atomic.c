@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Remote atomics: blocking ones through the shadow windows, non-blocking ones through ATOMIC_GO. */
+#include <errno.h>
+
+#include "tg/tg_barrier.h"
+#include "tg_internal.h"
+
+static const uint64_t creg_off[4] = {
+	[TG__CREG_LADDR] = TG_CTX_REG_FETCH_LADDR,
+	[TG__CREG_CPL] = TG_CTX_REG_FETCH_CPL,
+	[TG__CREG_OPERAND] = TG_CTX_REG_OPERAND,
+	[TG__CREG_COMPARE] = TG_CTX_REG_COMPARE,
+};
+
+int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val)
+{
+	int rc;
+
+	if ((dev->creg_known & (1u << which)) && dev->creg[which] == val)
+		return 0;
+	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, creg_off[which]), &val, NULL, 1);
+	if (rc) {
+		dev->creg_known &= ~(1u << which);
+		return rc;
+	}
+	dev->creg[which] = val;
+	dev->creg_known |= 1u << which;
+	return 0;
+}
+
+/* Checks shared by every atomic: the word's address. */
+static int word_args(const struct tg_dev *dev, unsigned node, uint64_t raddr)
+{
+	if (!dev || node >= dev->nodes || (raddr & 7u))
+		return -EINVAL;
+	if (raddr >= (1ULL << TG_PADDR_BITS))
+		return -ERANGE;
+	return 0;
+}
+
+/* One load of atomic window `win`: the old value, or the refusal. */
+static int window_load(struct tg_dev *dev, unsigned win, unsigned node, uint64_t raddr,
+		       uint64_t *old)
+{
+	uint64_t v;
+	int rc = tg__mmio_read(dev, tg_bar_data_addr(win, dev->ctx, node, raddr), &v);
+
+	if (rc)
+		return rc;
+	/* a refused atomic answers all ones and sets STATUS; all ones is
+	 * also a value a word can hold, so ask */
+	if (v == ~0ULL && (rc = tg_ctx_status(dev)))
+		return rc;
+	if (old)
+		*old = v;
+	return 0;
+}
+
+int tg_faa(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add, uint64_t *old)
+{
+	int rc = word_args(dev, node, raddr);
+
+	if (!rc)
+		rc = tg__ctx_reg_set(dev, TG__CREG_OPERAND, add);
+	return rc ? rc : window_load(dev, TG_WIN_FAA, node, raddr, old);
+}
+
+int tg_fetch_inc(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old)
+{
+	int rc = word_args(dev, node, raddr);
+
+	return rc ? rc : window_load(dev, TG_WIN_FINC, node, raddr, old);
+}
+
+int tg_swap(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val, uint64_t *old)
+{
+	int rc = word_args(dev, node, raddr);
+
+	if (!rc)
+		rc = tg__ctx_reg_set(dev, TG__CREG_OPERAND, val);
+	return rc ? rc : window_load(dev, TG_WIN_SWAP, node, raddr, old);
+}
+
+int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
+	   uint64_t desired, uint64_t *old)
+{
+	int rc = word_args(dev, node, raddr);
+
+	if (!rc)
+		rc = tg__ctx_reg_set(dev, TG__CREG_COMPARE, expected);
+	if (!rc)
+		rc = tg__ctx_reg_set(dev, TG__CREG_OPERAND, desired);
+	return rc ? rc : window_load(dev, TG_WIN_CAS, node, raddr, old);
+}
+
+/* The 16-byte result record at off of mr, or NULL. */
+static uint8_t *record(const struct tg_dev *dev, const struct tg_mr *mr, size_t off)
+{
+	if (!dev || !mr || mr->dev != dev || off % 8u || off > mr->len || mr->len - off < 16)
+		return NULL;
+	return dev->mem + mr->paddr + off;
+}
+
+int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
+		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off)
+{
+	uint8_t *rec = record(dev, mr, off);
+	uint64_t laddr, go;
+	int rc = word_args(dev, node, raddr);
+
+	if (rc)
+		return rc;
+	if (!rec || (aop != TG_AOP_FAA && aop != TG_AOP_SWAP && aop != TG_AOP_CAS))
+		return -EINVAL;
+	laddr = mr->paddr + off;
+	/* the completion word is clear before the doorbell can set it */
+	TG_HOST_STORE_REL64(rec + 8, 0);
+	TG_WMB();
+	if ((rc = tg__ctx_reg_set(dev, TG__CREG_LADDR, laddr)) ||
+	    (rc = tg__ctx_reg_set(dev, TG__CREG_CPL, laddr + 8)) ||
+	    (rc = tg__ctx_reg_set(dev, TG__CREG_OPERAND, operand)))
+		return rc;
+	if (aop == TG_AOP_CAS && (rc = tg__ctx_reg_set(dev, TG__CREG_COMPARE, compare)))
+		return rc;
+	go = raddr | (uint64_t)node << 32 | (uint64_t)aop << 56;
+	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_ATOMIC_GO), &go, NULL, 1);
+}
+
+static int record_test(const uint8_t *rec, uint64_t *old)
+{
+	/* acquire: the old value, written before the completion word, is visible */
+	uint64_t w = TG_DEV_LOAD_ACQ64(rec + 8);
+	int rc;
+
+	if (!(w & TG_FETCH_CPL_DONE))
+		return -EAGAIN;
+	rc = tg_status_errno((unsigned)(w >> 8) & 0xffu);
+	if (!rc && old)
+		*old = TG_DEV_LOAD_ACQ64(rec);
+	return rc;
+}
+
+int tg_atomic_test(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
+{
+	const uint8_t *rec = record(dev, mr, off);
+
+	return rec ? record_test(rec, old) : -EINVAL;
+}
+
+int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
+{
+	const uint8_t *rec = record(dev, mr, off);
+	int rc;
+
+	if (!rec)
+		return -EINVAL;
+	while ((rc = record_test(rec, old)) == -EAGAIN)
+		if ((rc = tg__wait(dev)))
+			return rc;
+	return rc;
+}
