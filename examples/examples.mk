@@ -13,3 +13,13 @@ $(EX_DEMO): examples/tg_demo.c $(LIBTG)
 
 demo: $(EX_DEMO) $(BUILD)/bin/tg-sim
 	BUILD=$(BUILD) scripts/demo.sh
+
+# software remote queue (tg_swq.h) against the NIC's remote enqueue, in-process
+EX_SWQ := $(BUILD)/bin/tg-swq-demo
+
+all: $(EX_SWQ)
+
+$(EX_SWQ): examples/tg_swq.c examples/tg_swq.h $(LIBTG) $(SIM_LIB)
+	@mkdir -p $(@D) $(BUILD)/obj/examples
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/examples/tg_swq.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		-o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)

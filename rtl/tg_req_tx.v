@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Sender side of remote enqueue: keeps every REQ until its target answers,
 // and sends refused REQs again, in their original order, after a backoff;
-// other requests pass straight through.
+// other requests pass straight through.  Recovery is per queue (target
+// node and queue address): REQs to other queues keep going out meanwhile.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -95,7 +96,7 @@ reg [3:0]   lock_idx_reg, lock_idx_next;
 reg         flags_lock_reg, flags_lock_next;
 
 // ---------------------------------------------------------------- bookkeeping
-reg         any_sent, any_refused, free_found;
+reg         free_found;
 reg [3:0]   free_idx;
 reg         pick_found;
 reg [3:0]   pick_idx;
@@ -103,20 +104,12 @@ reg [31:0]  pick_dist;
 integer     e;
 
 always @* begin
-    any_sent    = 1'b0;
-    any_refused = 1'b0;
     free_found  = 1'b0;
     free_idx    = 4'd0;
     pick_found  = 1'b0;
     pick_idx    = 4'd0;
     pick_dist   = 32'd0;
     for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
-        if (st_reg[e] == E_SENT) begin
-            any_sent = 1'b1;
-        end
-        if (st_reg[e] == E_REFUSED) begin
-            any_refused = 1'b1;
-        end
         if (st_reg[e] == E_FREE) begin
             free_found = 1'b1;
             free_idx   = e[3:0];
@@ -132,14 +125,40 @@ always @* begin
     end
 end
 
-// a resend opens its target's queue again only if it is the first one to
-// that node in this round
+// a resend opens its queue at the target again only if it is the first
+// one to that queue in this round
 reg pick_first;
 always @* begin
     pick_first = 1'b1;
     for (e = 0; e < MAX_REQS; e = e + 1) begin
-        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx]) begin
+        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx] && addr_reg[e] == addr_reg[pick_idx]) begin
             pick_first = 1'b0;
+        end
+    end
+end
+
+// Per queue: a refused REQ joins the next round only once no REQ to its
+// queue awaits an answer (a late refusal must not follow a retry that
+// reopened the queue), and a new REQ to a queue with refused REQs is kept
+// back behind them.
+reg [15:0] eligible;
+reg        new_held;
+integer    o;
+always @* begin
+    new_held = 1'b0;
+    for (e = 0; e < 16; e = e + 1) begin
+        eligible[e] = 1'b0;
+    end
+    for (e = 0; e < MAX_REQS; e = e + 1) begin
+        eligible[e] = (st_reg[e] == E_REFUSED);
+        for (o = 0; o < MAX_REQS; o = o + 1) begin
+            if (st_reg[o] == E_SENT && dst_reg[o] == dst_reg[e] && addr_reg[o] == addr_reg[e]) begin
+                eligible[e] = 1'b0;
+            end
+        end
+        if ((st_reg[e] == E_REFUSED || phase_reg[e]) && dst_reg[e] == s_txd_dst &&
+            addr_reg[e] == s_txd_addr) begin
+            new_held = 1'b1;
         end
     end
 end
@@ -159,7 +178,6 @@ always @* begin
     end
 end
 
-wire recovering = any_refused || (phase_reg != 16'd0);
 wire is_req     = (s_txd_op == `TG_OP_REQ);
 
 // ---------------------------------------------------------------- output selection
@@ -200,12 +218,12 @@ always @* begin
         m_txd_ctx     = ctx_reg[rs_idx];
         m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
         m_txd_payload = data_reg[rs_idx];
-    end else if (s_txd_valid && (!is_req || lock_reg || (!recovering && free_found))) begin
+    end else if (s_txd_valid && (!is_req || lock_reg || (!new_held && free_found))) begin
         m_txd_valid = 1'b1;
         s_txd_ready = m_txd_ready;
-    end else if (s_txd_valid && is_req && recovering && free_found) begin
-        // refusals are being resolved: keep the new REQ, unsent, behind
-        // the refused ones; it goes out in order with the next round
+    end else if (s_txd_valid && is_req && new_held && free_found) begin
+        // refusals to its queue are being resolved: keep the new REQ,
+        // unsent, behind the refused ones; it goes out in order with them
         s_txd_ready = 1'b1;
     end
 end
@@ -305,17 +323,19 @@ always @* begin
         m_err_status     = `TG_ST_PEER_GONE;
     end
 
-    // a new round of resends starts once every REQ in flight is answered
-    // and the backoff has passed
-    // (a new REQ still on offer from before the refusal goes out first)
-    if (phase_reg == 16'd0 && any_refused && !any_sent && !(lock_reg && !lock_rs_reg)) begin
-        wait_next = wait_reg + 32'd1;
-        if (wait_reg >= cfg_backoff) begin
+    // a new round of resends starts once the backoff has passed, with the
+    // refused REQs of every queue that has none awaiting an answer; a
+    // request still on offer goes out first (the backoff holds meanwhile,
+    // so traffic to other queues cannot put the round off for ever)
+    if (phase_reg == 16'd0 && eligible != 16'd0) begin
+        if (lock_reg && !lock_rs_reg) begin
+            wait_next = wait_reg;
+        end else if (wait_reg >= cfg_backoff) begin
             wait_next   = 32'd0;
             resent_next = 16'd0;
-            for (e = 0; e < MAX_REQS; e = e + 1) begin
-                phase_next[e] = (st_reg[e] == E_REFUSED);
-            end
+            phase_next  = eligible;
+        end else begin
+            wait_next = wait_reg + 32'd1;
         end
     end else begin
         wait_next = 32'd0;

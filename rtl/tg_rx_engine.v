@@ -116,7 +116,9 @@ localparam [3:0] S_IDLE  = 4'd0,  // decode the frame on s_rxd
                  S_QTAIL = 4'd8,  // REQ: entry written: write the new tail
                  S_AREAD = 4'd9,  // atomic: read the target word
                  S_AWAIT = 4'd10, // atomic: old value known: write the new one, or not (CAS)
-                 S_AWRITE = 4'd11; // atomic: write the new value
+                 S_AWRITE = 4'd11, // atomic: write the new value
+                 S_QBLK  = 4'd12, // REQ: the source's block row is read: refuse, or go on
+                 S_BCLR  = 4'd13; // after reset: clear the block table, one row a cycle
 
 // what S_DRAIN does next
 localparam [2:0] N_DONE = 3'd0, N_RESP = 3'd1, N_CPL = 3'd2, N_FREE = 3'd3,
@@ -129,7 +131,8 @@ reg [7:0]   rop_reg,    rop_next;        // opcode of the response
 reg [3:0]   nw_reg,     nw_next;         // words to write or read
 reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
 reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
-reg [255:0] blk_reg,    blk_next;        // sources whose REQs are refused until a retry
+reg [15:0]  brow_reg,   brow_next;       // block row of the REQ's source, as last written
+reg [7:0]   bclr_reg,   bclr_next;       // next row to clear after reset
 reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
 reg         fto_reg,    fto_next;        // ... because it is overdue (no frame to retire)
 reg [3:0]   idx_reg,    idx_next;        // next word to issue
@@ -173,7 +176,24 @@ assign m_qresp_tag    = s_rxd_tag;
 assign m_qresp_status = s_rxd_status;
 
 wire        req_retry = (s_rxd_flags & `TG_FLAG_RETRY) != 8'd0;
-wire        req_blocked = blk_reg[src8] && !req_retry;
+
+// Block table: bit q of row s set means REQs from source s to queue-table
+// entry q are refused until s sends one again with the retry flag, so a
+// refused REQ is never overtaken by a later one to the same queue; other
+// queues and sources are not held up.  One 16-bit row per source, in a
+// RAM read one cycle ahead (its address is the source of the frame on
+// offer) and written back whole.
+reg  [15:0] blk_mem [0:255];
+reg  [15:0] blk_rdata_reg;
+reg         blk_we;
+reg  [7:0]  blk_waddr;
+reg  [15:0] blk_wdata;
+always @(posedge clk) begin
+    if (blk_we) begin
+        blk_mem[blk_waddr] <= blk_wdata;
+    end
+    blk_rdata_reg <= blk_mem[src8];
+end
 wire [6:0]  q_esize   = 7'd1 << q_lk_esize_log2;                 // entry bytes
 wire [24:0] q_size    = 25'd1 << q_lk_size_log2;                 // buffer bytes
 wire [24:0] q_tail_end = {1'b0, q_lk_tail} + {18'd0, q_esize};
@@ -225,7 +245,11 @@ always @* begin
     nw_next    = nw_reg;
     qidx_next  = qidx_reg;
     qnext_next = qnext_reg;
-    blk_next   = blk_reg;
+    brow_next  = brow_reg;
+    bclr_next  = bclr_reg;
+    blk_we     = 1'b0;
+    blk_waddr  = src8;
+    blk_wdata  = brow_reg;
     head_next  = head_reg;
     fidx_next  = fidx_reg;
     fto_next   = fto_reg;
@@ -316,26 +340,13 @@ always @* begin
                         rop_next  = `TG_OP_REQ_RESP;
                         qidx_next = q_lk_idx;
                         qnext_next = q_next;
-                        // a retry reopens this source; a refusal closes it
-                        // again, so its later REQs cannot overtake
-                        if (req_retry) begin
-                            blk_next[src8] = 1'b0;
-                        end
                         if (!q_lk_hit || s_rxd_addr_hi) begin
                             st_next        = `TG_ST_NO_QUEUE;
                             ev_req_refused = 1'b1;
                             state_next     = S_RESP;
-                        end else if (req_blocked || q_lk_full) begin
-                            st_next        = `TG_ST_NOT_READY;
-                            blk_next[src8] = 1'b1;
-                            ev_req_refused = 1'b1;
-                            state_next     = S_RESP;
-                        end else if (q_cfg_bad || q_len_bad) begin
-                            st_next        = `TG_ST_MALFORMED;
-                            ev_req_refused = 1'b1;
-                            state_next     = S_RESP;
                         end else begin
-                            state_next = S_QHEAD;
+                            // the source's block row is read this cycle
+                            state_next = S_QBLK;
                         end
                     end
                     `TG_OP_REQ_RESP: begin
@@ -460,6 +471,41 @@ always @* begin
             end
         end
 
+        S_QBLK: begin : qblk
+            // a retry reopens the queue for this source; a refusal closes
+            // it again, so the source's later REQs to it cannot overtake
+            reg [15:0] row;
+            row = blk_rdata_reg;
+            if (req_retry) begin
+                row[qidx_reg] = 1'b0;
+            end
+            if ((blk_rdata_reg[qidx_reg] && !req_retry) || q_lk_full) begin
+                row[qidx_reg]  = 1'b1;
+                st_next        = `TG_ST_NOT_READY;
+                ev_req_refused = 1'b1;
+                state_next     = S_RESP;
+            end else if (q_cfg_bad || q_len_bad) begin
+                st_next        = `TG_ST_MALFORMED;
+                ev_req_refused = 1'b1;
+                state_next     = S_RESP;
+            end else begin
+                state_next = S_QHEAD;
+            end
+            brow_next = row;
+            blk_we    = 1'b1;
+            blk_wdata = row;
+        end
+
+        S_BCLR: begin
+            blk_we    = 1'b1;
+            blk_waddr = bclr_reg;
+            blk_wdata = 16'd0;
+            bclr_next = bclr_reg + 8'd1;
+            if (bclr_reg == 8'd255) begin
+                state_next = S_IDLE;
+            end
+        end
+
         S_QHEAD: begin
             m_mem_req_valid = 1'b1;
             m_mem_req_write = 1'b0;
@@ -475,7 +521,9 @@ always @* begin
                 if ({40'd0, qnext_reg} == head_reg) begin
                     // no room: write nothing, stop the queue, interrupt
                     q_upd_full_valid = 1'b1;
-                    blk_next[src8]   = 1'b1;
+                    brow_next[qidx_reg] = 1'b1;
+                    blk_we           = 1'b1;
+                    blk_wdata        = brow_reg | (16'd1 << qidx_reg);
                     ev_req_refused   = 1'b1;
                     st_next          = `TG_ST_NOT_READY;
                     state_next       = S_RESP;
@@ -560,15 +608,16 @@ always @(posedge clk) begin
     nw_reg    <= nw_next;
     qidx_reg  <= qidx_next;
     qnext_reg <= qnext_next;
-    blk_reg   <= blk_next;
+    brow_reg  <= brow_next;
+    bclr_reg  <= bclr_next;
     head_reg  <= head_next;
     fidx_reg  <= fidx_next;
     fto_reg   <= fto_next;
     if (rst) begin
-        state_reg <= S_IDLE;
+        state_reg <= S_BCLR;
         after_reg <= N_DONE;
         pend_reg  <= 5'd0;
-        blk_reg   <= 256'd0;
+        bclr_reg  <= 8'd0;
     end
 end
 

@@ -107,30 +107,6 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-static int wait_ready(int fd)
-{
-	char log[8192] = "";
-	size_t used = 0;
-	time_t t0 = time(NULL);
-
-	while (time(NULL) - t0 < 60) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		n = read(fd, log + used, sizeof(log) - used - 1);
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-		log[used] = 0;
-		if (strstr(log, "tg-sim: ready"))
-			return 0;
-	}
-	fprintf(stderr, "tg-sim did not start:\n%s\n", log);
-	return -1;
-}
-
 int main(void)
 {
 	const char *bin = getenv("TG_SIM_BIN") ? getenv("TG_SIM_BIN") : TG_SIM_BIN;
@@ -158,7 +134,7 @@ int main(void)
 		_exit(127);
 	}
 	close(fds[1]);
-	REQUIRE(wait_ready(fds[0]) == 0, "tg-sim start");
+	REQUIRE(t_wait_ready(fds[0]) == 0, "tg-sim start");
 
 	owner = open_node(RCV);
 	/* smallest buffers: 15 entries each, so the queue grows and shrinks */

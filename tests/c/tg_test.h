@@ -5,10 +5,12 @@
 #define TG_TEST_H
 
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tg/sim.h"
@@ -161,6 +163,32 @@ static inline int t_pcap_frames(const char *path, unsigned *bad)
 	}
 	fclose(f);
 	return n;
+}
+
+/* Wait until a tg-sim started with its output on fd says it is ready
+ * (60 s at most).  Returns 0, or -1 after printing what it said. */
+static inline int t_wait_ready(int fd)
+{
+	char log[8192] = "";
+	size_t used = 0;
+	time_t t0 = time(NULL);
+
+	while (time(NULL) - t0 < 60) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = read(fd, log + used, sizeof(log) - used - 1);
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		log[used] = 0;
+		if (strstr(log, "tg-sim: ready"))
+			return 0;
+	}
+	fprintf(stderr, "tg-sim did not start:\n%s\n", log);
+	return -1;
 }
 
 static inline int t_done(const char *name)

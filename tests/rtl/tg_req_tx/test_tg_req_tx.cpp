@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Unit test of the REQ sender against model targets that answer REQs as a
-// receiver does (OK, NOT_READY, NO_QUEUE, MALFORMED, or never): other
-// requests pass through unchanged and in order, every REQ is accepted once
-// and in order per destination, refused and parked REQs go out again in
-// rounds after the backoff with the retry flag on the first resend to each
-// destination, failures and timeouts are reported with their context, and
-// the output holds still while stalled.
+// Unit test of the REQ sender against model targets that answer REQs as the
+// receiver does (tg_rx_engine): per source and queue, a refusal closes the
+// queue until a REQ with the retry flag reopens it; answers are OK,
+// NOT_READY, NO_QUEUE, MALFORMED, or never. A queue is a target node and a
+// queue address. A cycle-level model of the sender predicts every offer
+// and every handshake: other requests pass through unchanged and in order;
+// a new REQ goes out at once unless its own queue has refused REQs (then it
+// is parked behind them) or every slot is busy; a round of resends starts
+// when none is running, a refused REQ is eligible (none to its queue awaits
+// an answer), no new offer is stalled on the output and the backoff has
+// passed, holds exactly the eligible REQs, resends them oldest first, with
+// the retry flag on the first resend to each queue; failures and timeouts
+// are reported with their context; the output holds still while stalled.
+// End to end, every queue accepts the good REQs sent to it exactly once
+// and in the host's order.
 #include "Vtg_req_tx.h"
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 static const unsigned MAX_REQS = 4;   // the module default (the bench is built with it)
@@ -26,15 +37,16 @@ static const unsigned MAX_REQS = 4;   // the module default (the bench is built 
 // them with TB_ALL set). TB_TRACE=n traces bench instance n cycle by cycle;
 // TB_SEED varies the random instances.
 enum Prop {
-    P_STABLE, P_UNKNOWN, P_FIELDS, P_TAG, P_SLOT, P_PASS, P_NEW_WHILE_REFUSED, P_PARK, P_SLOTS_FULL,
-    P_ROUND_BUSY, P_ROUND_BACKOFF, P_ROUND_ORDER, P_RETRY_FLAG, P_RESEND_LIVE, P_ORDER, P_DUP, P_ERR, P_ERR_EXTRA,
-    P_TIMEOUT_LATE, P_EVENTS, P_END, NPROPS
+    P_STABLE, P_UNKNOWN, P_FIELDS, P_TAG, P_SLOT, P_PASS, P_NEW_HELD, P_NEW_FREE, P_PARK, P_SLOTS_FULL,
+    P_ROUND_START, P_ROUND_ORDER, P_RETRY_FLAG, P_RESEND_LIVE, P_ORDER, P_DUP, P_ERR, P_ERR_EXTRA,
+    P_TIMEOUT, P_EVENTS, P_END, NPROPS
 };
 static const char *const PROP_NAME[NPROPS] = {
     "stable output", "known descriptor", "descriptor fields", "REQ tag", "slot use", "pass-through",
-    "no new REQ while refused ones wait", "parking", "stall when every slot is busy", "round after every answer",
-    "round after the backoff", "resend order", "retry flag", "no resend of a live REQ", "acceptance order",
-    "no duplicate", "failure report", "no spurious report", "timeout", "events", "every REQ finished",
+    "no new REQ to a queue with refused ones", "a REQ to another queue goes out", "parking",
+    "stall when every slot is busy", "round start (time and members)", "resend order", "retry flag",
+    "no resend of a live REQ", "acceptance order per queue", "no duplicate", "failure report",
+    "no spurious report", "timeout", "events", "every REQ finished",
 };
 static uint64_t prop_fail[NPROPS];
 static const uint64_t PROP_SHOWN = 2;
@@ -60,6 +72,7 @@ static unsigned bench_no;   // which bench instance is running (in the messages)
 // ---------------------------------------------------------------- descriptors
 enum St { HOST, PARKED, SENT, REFUSED, DONE };
 enum Cls { C_GOOD, C_NO_QUEUE, C_MALFORMED };
+typedef std::pair<uint16_t, uint32_t> QKey;   // a queue: target node, queue address
 
 struct Desc {
     uint64_t id = 0;
@@ -78,10 +91,12 @@ struct Req {
     bool dead = false;            // its destination never answers
     int slot = -1;
     uint64_t order = 0;           // place in the host's order of REQs
-    uint64_t send_cyc = 0, park_cyc = 0;
+    uint64_t send_cyc = 0, park_cyc = 0, refuse_cyc = 0, first_resend_cyc = 0;
     unsigned sends = 0, arrivals_refused_full = 0;
-    bool accepted = false, late_flagged = false;
+    bool accepted = false, was_parked = false;
     int final_st = -1;
+    QKey q() const { return QKey(d.dst, d.addr); }
+    bool waiting() const { return st == PARKED || st == REFUSED; }   // held by the sender, to be resent
 };
 
 struct Resp {
@@ -90,15 +105,21 @@ struct Resp {
     uint8_t status;
 };
 
-// A target node, as its receiver treats this sender's REQs.
+// A queue at its target, as the target's receiver treats this sender's REQs.
+struct Queue {
+    unsigned cls = 1;                 // how often it is full: 0 never, 1 full_pct, 2 twice as often
+    bool blocked = false;             // refused since the last retry (the receiver's block bit)
+    std::vector<uint64_t> good;       // REQs it must accept, in the host's order
+    size_t next_acc = 0;
+    std::vector<uint64_t> acc;        // REQs it accepted, in order
+};
+
+// A target node: it handles REQs in the order they arrive and answers in
+// that order.
 struct Node {
     bool dead = false;
-    bool blocked = false;             // refused since the last retry
-    std::deque<Resp> fifo;            // answers, in order
+    std::deque<Resp> fifo;
     uint64_t last_due = 0;
-    std::vector<uint64_t> good;       // REQs it must accept, host order
-    size_t next_acc = 0;
-    std::vector<uint64_t> acc;        // REQs it accepted
 };
 
 static const uint16_t LIVE_NODES[] = {0x0001, 0x0002, 0x0005, 0x00C3};
@@ -111,10 +132,9 @@ struct Tb {
     TbRng rng;
     uint64_t cyc = 0;
     // knobs
-    unsigned gap_pct = 0, stall_pct = 0, full_pct = 0, stray_pct = 0, resp_gap_pct = 0;
+    unsigned gap_pct = 0, stall_pct = 0, full_pct = 0, stray_pct = 0, resp_gap_pct = 0, hot_pct = 75;
     unsigned dmin = 1, dmax = 1;
     uint32_t backoff = 0, timeout = 0;
-    unsigned timeout_slack = 64;
     // directed knobs
     std::map<uint64_t, unsigned> refuse_full;          // id -> arrivals to refuse as full
     std::map<uint64_t, unsigned> stall_after_resend;   // id -> cycles of stall after it is resent
@@ -122,29 +142,58 @@ struct Tb {
     std::map<uint64_t, uint64_t> delay_of;             // id -> answer delay
     uint64_t ready_low_until = 0;
     bool trace = false;
-    // state
+    // the host and the targets
     std::vector<Req> all;
     std::deque<uint64_t> hq;
     bool showing = false;
     std::map<uint16_t, Node> nodes;
-    int slot_owner[16];
-    uint64_t next_order = 0, last_end_cyc = 0;
-    bool in_round = false;
-    std::deque<uint64_t> round_list;
-    std::set<uint16_t> round_dsts;
-    // output bookkeeping
-    bool prev_stalled = false;
+    std::map<QKey, Queue> queues;
+    std::vector<QKey> hot;              // queues most REQs go to, several on one node
+    uint64_t next_order = 0;
+    // the model of the sender (its registers at the start of a cycle)
+    int slot_owner[16];                 // REQ held in each slot (parked, sent or refused), or -1
+    uint8_t slot_gen[16];               // tag generation of each slot
+    std::deque<uint64_t> round_list;    // this round's REQs not yet resent, oldest first
+    std::set<QKey> round_qs;            // queues resent to in this round
+    unsigned round_flagged = 0;         // resends with the retry flag in this round
+    uint32_t wait_m = 0;                // backoff cycles waited
+    bool prev_stalled = false, prev_resend = false;
+    uint64_t prev_oid = 0;
     uint32_t prev_snap[32];
     // coverage
     uint64_t n_direct = 0, n_parked = 0, n_resends = 0, n_rounds = 0, n_retry_flags = 0, n_pass = 0,
              n_stall_full = 0, n_strays = 0, n_timeouts = 0, n_noq = 0, n_malformed = 0, n_accepted = 0,
-             n_refused = 0, n_stalled = 0, n_multi_dst_rounds = 0;
+             n_refused = 0, n_stalled = 0, n_multi_dst_rounds = 0,
+             n_direct_beside_node = 0,    // sent directly while another queue of its node was recovering
+             n_direct_beside_other = 0,   // ... while a queue of another node was recovering
+             n_multi_q_rounds = 0,        // rounds over several queues
+             n_multi_q_node_rounds = 0,   // ... with several queues of one node
+             n_multi_flag_rounds = 0,     // rounds with the retry flag set for several queues
+             n_held_out = 0,              // refused REQs left out of a round: a REQ to their queue was unanswered
+             n_held_out_rounds = 0, n_held_cycles = 0,
+             n_refused_blocked = 0,       // refused by the target because their queue was closed
+             n_reaccepted = 0,            // accepted after a resend
+             n_backoff_restarts = 0;      // cycles the backoff held for a stalled offer
 
     explicit Tb(uint64_t seed) : m(new Vtg_req_tx), rng(seed)
     {
         for (int &s : slot_owner) s = -1;
+        for (uint8_t &g : slot_gen) g = 0;
         for (uint16_t n : LIVE_NODES) nodes[n];
         nodes[DEAD_NODE].dead = true;
+    }
+
+    Queue &queue(const QKey &k)
+    {
+        auto f = queues.find(k);
+        if (f != queues.end()) return f->second;
+        Queue &q = queues[k];
+        q.cls = rng.below(3);
+        return q;
+    }
+    unsigned full_chance(const Queue &q) const
+    {
+        return q.cls == 0 ? 0 : q.cls == 1 ? full_pct : std::min(90u, 2 * full_pct);
     }
 
     // ------------------------------------------------------------ host side
@@ -168,18 +217,20 @@ struct Tb {
         d.mask = rng.chance(50) ? ~0ull : rng.next();
         return d;
     }
+    uint32_t qaddr() { return 0x1000u * (1 + rng.below(8)); }
     uint64_t req(uint16_t dst, uint32_t addr = 0, int ctx = -1, unsigned words = 0)
     {
         Desc d;
         d.req = true;
         d.op = TG_OP_REQ;
         d.dst = dst;
-        d.addr = addr ? addr : 0x1000u * (1 + rng.below(8));
+        d.addr = addr ? addr : qaddr();
         d.len = (uint8_t)(8 * (words ? words : 1 + rng.below(8)));
         d.ctx = (uint8_t)(ctx >= 0 ? ctx : rng.below(256));
         d.tag = (uint16_t)rng.next();   // the sender chooses the tag of a REQ
         return add(random_payload(d));
     }
+    uint64_t req(const QKey &k) { return req(k.first, k.second); }
     uint64_t other()
     {
         const uint8_t ops[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ_RESP, TG_OP_FAA};
@@ -192,8 +243,28 @@ struct Tb {
         d.tag = (uint16_t)rng.next();
         return add(random_payload(d));
     }
+    // A new set of busy queues: two or three on one node, one or two on
+    // another; one of the first node's often full, another never.
+    void pick_hot()
+    {
+        hot.clear();
+        uint16_t a = LIVE_NODES[rng.below(4)], b;
+        do b = LIVE_NODES[rng.below(4)]; while (b == a);
+        std::set<QKey> qs;
+        unsigned na = 2 + rng.below(2), nb = 1 + rng.below(2);
+        while (qs.size() < na) qs.insert(QKey(a, qaddr()));
+        while (qs.size() < na + nb) qs.insert(QKey(b, qaddr()));
+        hot.assign(qs.begin(), qs.end());
+        queue(hot[0]).cls = 2;
+        queue(hot[1]).cls = 0;
+        for (size_t i = 2; i < hot.size(); i++) queue(hot[i]).cls = rng.below(3);
+    }
     uint64_t random_req(bool with_dead = false)
     {
+        if (!hot.empty() && rng.chance(hot_pct)) {
+            if (rng.chance(1)) pick_hot();
+            return req(hot[rng.below((unsigned)hot.size())]);
+        }
         uint16_t dst = with_dead && rng.chance(15) ? DEAD_NODE : LIVE_NODES[rng.below(4)];
         unsigned k = rng.below(100);
         uint32_t addr = k < 6 ? NO_QUEUE_ADDR + 8 * rng.below(1000) : k < 10 ? MALFORMED_ADDR + 8 * rng.below(1000) : 0;
@@ -233,39 +304,48 @@ struct Tb {
     }
 
     // ------------------------------------------------------------ the targets
-    // A REQ arrives at its destination (in the order sent): the receiver's
-    // rules decide, the answer follows after a delay, in order per node.
+    // A REQ arrives at its destination (in the order sent) and is handled
+    // as tg_rx_engine does: no such queue; else a retry reopens the queue
+    // for this source; a closed or full queue refuses (and is closed); a
+    // bad queue is reported; else the entry is taken. The answer follows
+    // after a delay, in order per node.
     void arrive(Req &r)
     {
         Node &n = nodes[r.d.dst];
         if (n.dead) return;
         bool retry = (m->m_txd_flags & TG_FLAG_RETRY) != 0;
-        if (retry) n.blocked = false;
         uint8_t st;
-        auto forced = refuse_full.find(r.d.id);
-        bool full = forced != refuse_full.end() ? r.arrivals_refused_full < forced->second : rng.chance(full_pct);
         if (r.cls == C_NO_QUEUE) {
             st = TG_ST_NO_QUEUE;
-        } else if (n.blocked) {
-            st = TG_ST_NOT_READY;
-        } else if (full) {
-            st = TG_ST_NOT_READY;
-            n.blocked = true;
-            r.arrivals_refused_full++;
-        } else if (r.cls == C_MALFORMED) {
-            st = TG_ST_MALFORMED;
         } else {
-            st = TG_ST_OK;
-            PROP(P_DUP, !r.accepted, "cycle %llu: node %04x accepted REQ #%llu a second time",
-                 (unsigned long long)cyc, r.d.dst, (unsigned long long)r.d.id);
-            if (!r.accepted) {
-                uint64_t want = n.next_acc < n.good.size() ? n.good[n.next_acc] : ~0ull;
-                PROP(P_ORDER, r.d.id == want, "cycle %llu: node %04x accepted REQ #%llu while REQ #%llu, sent "
-                     "before it by the host, was not yet accepted", (unsigned long long)cyc, r.d.dst,
-                     (unsigned long long)r.d.id, (unsigned long long)want);
-                r.accepted = true;
-                n.acc.push_back(r.d.id);
-                while (n.next_acc < n.good.size() && all[n.good[n.next_acc]].accepted) n.next_acc++;
+            Queue &q = queue(r.q());
+            if (retry) q.blocked = false;
+            auto forced = refuse_full.find(r.d.id);
+            bool full = forced != refuse_full.end() ? r.arrivals_refused_full < forced->second
+                                                    : rng.chance(full_chance(q));
+            if (q.blocked) {
+                st = TG_ST_NOT_READY;
+                n_refused_blocked++;
+            } else if (full) {
+                st = TG_ST_NOT_READY;
+                q.blocked = true;
+                r.arrivals_refused_full++;
+            } else if (r.cls == C_MALFORMED) {
+                st = TG_ST_MALFORMED;
+            } else {
+                st = TG_ST_OK;
+                PROP(P_DUP, !r.accepted, "cycle %llu: queue %04x/%08x accepted REQ #%llu a second time",
+                     (unsigned long long)cyc, r.d.dst, r.d.addr, (unsigned long long)r.d.id);
+                if (!r.accepted) {
+                    uint64_t want = q.next_acc < q.good.size() ? q.good[q.next_acc] : ~0ull;
+                    PROP(P_ORDER, r.d.id == want, "cycle %llu: queue %04x/%08x accepted REQ #%llu while REQ #%llu, "
+                         "issued before it, was not yet accepted", (unsigned long long)cyc, r.d.dst, r.d.addr,
+                         (unsigned long long)r.d.id, (unsigned long long)want);
+                    r.accepted = true;
+                    q.acc.push_back(r.d.id);
+                    while (q.next_acc < q.good.size() && all[q.good[q.next_acc]].accepted) q.next_acc++;
+                    n_reaccepted += r.sends > 1;
+                }
             }
         }
         auto fd = delay_of.find(r.d.id);
@@ -290,19 +370,77 @@ struct Tb {
             break;
         case 2: tag = (uint16_t)(TG_TAG_REQ | (MAX_REQS + rng.below(16 - MAX_REQS))); break;   // no such slot
         default:
-            tag = (uint16_t)(TG_TAG_REQ | s);
+            tag = (uint16_t)(TG_TAG_REQ | (s < 16 ? slot_gen[s] << 4 : 0) | s);
             if (sent) src = (uint16_t)(all[owner].d.dst ^ (1u << rng.below(16)));   // another node
             break;
         }
     }
 
-    // ------------------------------------------------------------ clock
-    bool recovering() const
+    // ------------------------------------------------------------ the model
+    int free_slot() const
     {
-        if (in_round) return true;
-        for (const Req &r : all)
-            if (r.d.req && (r.st == PARKED || r.st == REFUSED)) return true;
+        for (unsigned s = 0; s < MAX_REQS; s++)
+            if (slot_owner[s] < 0) return (int)s;
+        return -1;
+    }
+    // a REQ to this queue is refused or parked (or in this round, which
+    // only holds such REQs): a new one to it is parked
+    bool held(const QKey &k) const
+    {
+        for (unsigned s = 0; s < MAX_REQS; s++)
+            if (slot_owner[s] >= 0 && all[slot_owner[s]].waiting() && all[slot_owner[s]].q() == k) return true;
         return false;
+    }
+    // the REQ to this queue awaiting an answer, or -1
+    long long unanswered(const QKey &k) const
+    {
+        for (unsigned s = 0; s < MAX_REQS; s++)
+            if (slot_owner[s] >= 0 && all[slot_owner[s]].st == SENT && all[slot_owner[s]].q() == k)
+                return slot_owner[s];
+        return -1;
+    }
+    // refused or parked REQs with none to their queue awaiting an answer,
+    // oldest first
+    std::vector<uint64_t> eligible() const
+    {
+        std::vector<uint64_t> v;
+        for (unsigned s = 0; s < MAX_REQS; s++)
+            if (slot_owner[s] >= 0 && all[slot_owner[s]].waiting() && unanswered(all[slot_owner[s]].q()) < 0)
+                v.push_back((uint64_t)slot_owner[s]);
+        std::sort(v.begin(), v.end(), [this](uint64_t a, uint64_t b) { return all[a].order < all[b].order; });
+        return v;
+    }
+    unsigned waiting_count() const
+    {
+        unsigned n = 0;
+        for (unsigned s = 0; s < MAX_REQS; s++) n += slot_owner[s] >= 0 && all[slot_owner[s]].waiting();
+        return n;
+    }
+    void free_slot_of(Req &r)
+    {
+        if (r.slot >= 0 && slot_owner[r.slot] == (int)r.d.id) {
+            slot_owner[r.slot] = -1;
+            slot_gen[r.slot]++;
+        }
+    }
+    void start_round(const std::vector<uint64_t> &elig)
+    {
+        round_list.assign(elig.begin(), elig.end());
+        round_qs.clear();
+        round_flagged = 0;
+        n_rounds++;
+        std::set<QKey> qs;
+        std::set<uint16_t> dsts;
+        for (uint64_t id : elig) {
+            qs.insert(all[id].q());
+            dsts.insert(all[id].d.dst);
+        }
+        n_multi_q_rounds += qs.size() > 1;
+        n_multi_q_node_rounds += qs.size() > dsts.size();
+        n_multi_dst_rounds += dsts.size() > 1;
+        unsigned out = waiting_count() - (unsigned)elig.size();
+        n_held_out += out;
+        n_held_out_rounds += out > 0;
     }
     unsigned count(St st) const
     {
@@ -310,7 +448,25 @@ struct Tb {
         for (const Req &r : all) n += r.d.req && r.st == st;
         return n;
     }
+    std::string what(bool valid, uint64_t oid) const
+    {
+        if (!valid) return "nothing";
+        char b[96];
+        if (oid >= all.size()) {
+            std::snprintf(b, sizeof b, "an unknown descriptor");
+        } else {
+            const Req &r = all[oid];
+            static const char *const sn[] = {"new", "parked", "sent", "refused", "finished"};
+            if (r.d.req)
+                std::snprintf(b, sizeof b, "REQ #%llu (%s, queue %04x/%08x)", (unsigned long long)oid, sn[r.st],
+                              r.d.dst, r.d.addr);
+            else
+                std::snprintf(b, sizeof b, "request #%llu (op %u)", (unsigned long long)oid, r.d.op);
+        }
+        return b;
+    }
 
+    // ------------------------------------------------------------ clock
     void tick(bool rst = false)
     {
         Vtg_req_tx &t = *m;
@@ -384,19 +540,26 @@ struct Tb {
     {
         Vtg_req_tx &t = *m;
         unsigned long long c = cyc;
-        // state before this cycle's events
-        unsigned outstanding = count(SENT);
-        unsigned live = count(PARKED) + count(SENT) + count(REFUSED);
-        bool recov = recovering();
-        long long in_id = t.s_txd_valid ? (long long)hq.front() : -1;
+        // --- the model's state at the start of this cycle
+        const int fs = free_slot();
+        const std::vector<uint64_t> elig = eligible();
+        const bool phase0 = round_list.empty();
+        const bool locked = prev_stalled;
+        const bool host = t.s_txd_valid;
+        const long long in_id = host ? (long long)hq.front() : -1;
+        const bool h_req = host && all[hq.front()].d.req;
+        const bool h_held = h_req && held(all[hq.front()].q());
+        const unsigned waiting = waiting_count();
+        n_held_cycles += waiting > elig.size();
+        bool resynced = false;
 
         // --- the output holds still while stalled
         uint32_t snap[32];
         snapshot(snap);
-        if (prev_stalled)
+        if (locked)
             PROP(P_STABLE, t.m_txd_valid && std::memcmp(snap, prev_snap, sizeof snap) == 0,
                  "cycle %llu: descriptor changed or withdrawn while stalled", c);
-        bool offer_start = t.m_txd_valid && !prev_stalled;
+        bool offer_start = t.m_txd_valid && !locked;
         bool out_fire = t.m_txd_valid && t.m_txd_ready;
         bool in_fire = t.s_txd_valid && t.s_txd_ready;
         uint64_t oid = out_word(0);
@@ -405,7 +568,70 @@ struct Tb {
             PROP(P_UNKNOWN, known, "cycle %llu: descriptor with payload word 0 = %016llx was never sent by the host", c,
                  (unsigned long long)oid);
         Req *o = known ? &all[oid] : nullptr;
-        bool resend = o && o->d.req && (o->st == PARKED || o->st == REFUSED);
+        bool resend = o && o->d.req && o->waiting();
+
+        // --- what the model offers, and whether it takes the host's request
+        long long exp = -1;
+        bool exp_rs = false;
+        if (locked) {
+            exp = (long long)prev_oid;
+            exp_rs = prev_resend;
+        } else if (!phase0) {
+            exp = (long long)round_list.front();
+            exp_rs = true;
+        } else if (host && (!h_req || (fs >= 0 && !h_held))) {
+            exp = in_id;
+        }
+        bool exp_ready = exp_rs ? false : exp >= 0 ? (bool)t.m_txd_ready : (h_req && fs >= 0 && h_held);
+        if (!locked) {
+            if (exp_rs) {
+                if (t.m_txd_valid && resend) {
+                    bool member = std::find(round_list.begin(), round_list.end(), oid) != round_list.end();
+                    PROP(P_ROUND_ORDER, (long long)oid == exp, "cycle %llu: resent REQ #%llu, REQ #%llu is next in "
+                         "this round (%s)", c, (unsigned long long)oid, (unsigned long long)exp,
+                         member ? "both in it" : "the one resent is not in it");
+                } else {
+                    PROP(P_ROUND_START, false, "cycle %llu: round of %zu resends due (REQ #%llu first), %s offered", c,
+                         round_list.size(), (unsigned long long)exp, what(t.m_txd_valid, oid).c_str());
+                    round_list.clear();   // follow the RTL
+                }
+            } else if (t.m_txd_valid && resend) {
+                long long busy = unanswered(o->q());
+                bool el = std::find(elig.begin(), elig.end(), oid) != elig.end();
+                char why[160];
+                if (!phase0)
+                    std::snprintf(why, sizeof why, "a stalled offer goes first");
+                else if (!el && busy >= 0)
+                    std::snprintf(why, sizeof why, "REQ #%lld to its queue awaits an answer", busy);
+                else
+                    std::snprintf(why, sizeof why, "%zu eligible, backoff waited %u of %u, previous offer %s",
+                                  elig.size(), wait_m, backoff, locked ? "stalled" : "not stalled");
+                PROP(P_ROUND_START, false, "cycle %llu: REQ #%llu (queue %04x/%08x) resent with no round due: %s", c,
+                     (unsigned long long)oid, o->d.dst, o->d.addr, why);
+                // follow the RTL: it began a round of what was eligible
+                std::vector<uint64_t> v = elig;
+                if (!el) v.insert(v.begin(), oid);
+                start_round(v);
+                resynced = true;
+            } else if (exp >= 0) {
+                PROP(h_req ? P_NEW_FREE : P_PASS, t.m_txd_valid && (long long)oid == exp,
+                     "cycle %llu: the host's %s%s should go out (free slot %d, its queue %s), %s offered", c,
+                     what(true, (uint64_t)exp).c_str(), h_req ? "" : " (pass-through)", fs,
+                     h_held ? "recovering" : "has nothing refused", what(t.m_txd_valid, oid).c_str());
+            } else if (t.m_txd_valid) {
+                Prop k = !host ? P_UNKNOWN : h_held ? P_NEW_HELD : P_SLOTS_FULL;
+                PROP(k, false, "cycle %llu: %s offered; the host offers %s (%s)", c, what(true, oid).c_str(),
+                     what(host, (uint64_t)in_id).c_str(),
+                     !host ? "nothing" : h_held ? "its queue has refused REQs" : "no free slot");
+            }
+        }
+        if (host) {
+            Prop k = !h_req ? P_PASS : fs < 0 && !locked ? P_SLOTS_FULL : P_PARK;
+            PROP(k, (bool)t.s_txd_ready == exp_ready, "cycle %llu: host's %s: ready %u, want %u (free slot %d, its "
+                 "queue %s, output %s)", c, what(true, (uint64_t)in_id).c_str(), t.s_txd_ready, exp_ready, fs,
+                 h_held ? "recovering" : "not recovering", locked ? "stalled" : !phase0 ? "in a round" : "free");
+        }
+        if (h_req && fs < 0) n_stall_full++;
 
         // --- what is offered
         if (offer_start && o) {
@@ -418,73 +644,31 @@ struct Tb {
                  (unsigned long long)d.id, d.op);
             if (!d.req) {
                 PROP(P_FIELDS, t.m_txd_flags == 0, "cycle %llu: flags %02x on a pass-through", c, t.m_txd_flags);
-                PROP(P_PASS, t.s_txd_valid && hq.front() == d.id, "cycle %llu: #%llu offered but not the host's "
-                     "current request", c, (unsigned long long)d.id);
             } else {
                 unsigned slot = t.m_txd_tag & 15;
-                PROP(P_TAG, (t.m_txd_tag & 0xF000u) == TG_TAG_REQ && slot < MAX_REQS,
-                     "cycle %llu: REQ #%llu tag %04x", c, (unsigned long long)d.id, t.m_txd_tag);
-                if (o->slot >= 0)
+                PROP(P_TAG, (t.m_txd_tag & 0xF000u) == TG_TAG_REQ && slot < MAX_REQS &&
+                     ((t.m_txd_tag >> 4) & 0xFF) == slot_gen[slot],
+                     "cycle %llu: REQ #%llu tag %04x (slot %u generation %u)", c, (unsigned long long)d.id,
+                     t.m_txd_tag, slot, slot_gen[slot]);
+                if (o->st == HOST)
+                    PROP(P_SLOT, (int)slot == fs, "cycle %llu: REQ #%llu sent in slot %u, the first free one is %d", c,
+                         (unsigned long long)d.id, slot, fs);
+                else
                     PROP(P_SLOT, (int)slot == o->slot, "cycle %llu: REQ #%llu resent in slot %u, it holds %d", c,
                          (unsigned long long)d.id, slot, o->slot);
-                else
-                    PROP(P_SLOT, slot_owner[slot] < 0 || slot_owner[slot] == (int)d.id,
-                         "cycle %llu: REQ #%llu sent in slot %u, held by REQ #%d", c, (unsigned long long)d.id, slot,
-                         slot_owner[slot]);
                 PROP(P_RESEND_LIVE, o->st != SENT && o->st != DONE,
                      "cycle %llu: REQ #%llu offered again while %s", c, (unsigned long long)d.id,
                      o->st == SENT ? "awaiting its answer" : "finished");
                 if (o->st == HOST) {
                     PROP(P_FIELDS, t.m_txd_flags == 0, "cycle %llu: flags %02x on a first send", c, t.m_txd_flags);
-                    PROP(P_PASS, t.s_txd_valid && hq.front() == d.id, "cycle %llu: REQ #%llu offered but not the "
-                         "host's current request", c, (unsigned long long)d.id);
-                    PROP(P_NEW_WHILE_REFUSED, !recov, "cycle %llu: new REQ #%llu offered while refused REQs wait", c,
-                         (unsigned long long)d.id);
                 } else if (resend) {
-                    if (!in_round) {
-                        // a round begins: every REQ answered, the backoff passed
-                        PROP(P_ROUND_BUSY, outstanding == 0, "cycle %llu: round of resends began with %u REQs "
-                             "unanswered", c, outstanding);
-                        PROP(P_ROUND_BACKOFF, cyc - last_end_cyc - 1 >= backoff, "cycle %llu: round began %llu "
-                             "cycles after the last answer, backoff %u", c,
-                             (unsigned long long)(cyc - last_end_cyc - 1), backoff);
-                        // every REQ refused or parked before it began (one
-                        // parked in the cycle it begins waits for the next)
-                        std::vector<const Req *> members;
-                        for (const Req &r : all)
-                            if (r.d.req && (r.st == REFUSED || (r.st == PARKED && r.park_cyc + 2 <= cyc)))
-                                members.push_back(&r);
-                        std::sort(members.begin(), members.end(),
-                                  [](const Req *a, const Req *b) { return a->order < b->order; });
-                        round_list.clear();
-                        for (const Req *r : members) round_list.push_back(r->d.id);
-                        round_dsts.clear();
-                        in_round = true;
-                        n_rounds++;
-                        std::set<uint16_t> dsts;
-                        for (const Req *r : members) dsts.insert(r->d.dst);
-                        n_multi_dst_rounds += dsts.size() > 1;
-                    }
-                    uint64_t head = round_list.empty() ? ~0ull : round_list.front();
-                    PROP(P_ROUND_ORDER, head == d.id, "cycle %llu: resent REQ #%llu, REQ #%llu is next in the "
-                         "host's order", c, (unsigned long long)d.id, (unsigned long long)head);
-                    bool first = !round_dsts.count(d.dst);
+                    bool first = !round_qs.count(o->q());
                     PROP(P_RETRY_FLAG, t.m_txd_flags == (first ? TG_FLAG_RETRY : 0),
-                         "cycle %llu: resend of REQ #%llu to node %04x has flags %02x; it is %sthe first resend to "
-                         "that node in this round", c, (unsigned long long)d.id, d.dst, t.m_txd_flags,
+                         "cycle %llu: resend of REQ #%llu to queue %04x/%08x has flags %02x; it is %sthe first resend "
+                         "to that queue in this round", c, (unsigned long long)d.id, d.dst, d.addr, t.m_txd_flags,
                          first ? "" : "not ");
-                    if (!round_list.empty() && head == d.id) round_list.pop_front();
-                    round_dsts.insert(d.dst);
-                    n_retry_flags += (t.m_txd_flags & TG_FLAG_RETRY) != 0;
                 }
             }
-        }
-
-        // --- stalls on the host side
-        if (t.s_txd_valid && all[hq.front()].d.req && live >= MAX_REQS) {
-            n_stall_full++;
-            PROP(P_SLOTS_FULL, !t.s_txd_ready, "cycle %llu: REQ #%llu taken with all %u slots busy", c,
-                 (unsigned long long)hq.front(), MAX_REQS);
         }
 
         // --- the host's request taken
@@ -498,15 +682,19 @@ struct Tb {
                      (unsigned long long)r.d.id);
             } else {
                 r.order = next_order++;
-                if (r.cls == C_GOOD && !r.dead) nodes[r.d.dst].good.push_back(r.d.id);
+                if (r.cls == C_GOOD && !r.dead) queue(r.q()).good.push_back(r.d.id);
                 if (!through) {
-                    PROP(P_PARK, recov, "cycle %llu: REQ #%llu kept back with nothing refused", c,
-                         (unsigned long long)r.d.id);
-                    PROP(P_PARK, live < MAX_REQS, "cycle %llu: REQ #%llu kept back with no free slot", c,
-                         (unsigned long long)r.d.id);
+                    PROP(P_PARK, h_held && fs >= 0 && !t.m_txd_valid, "cycle %llu: REQ #%llu kept back (its queue "
+                         "%s, free slot %d, output %s)", c, (unsigned long long)r.d.id,
+                         h_held ? "recovering" : "has nothing refused", fs, t.m_txd_valid ? "busy" : "free");
                     r.st = PARKED;
+                    r.was_parked = true;
                     r.park_cyc = cyc;
                     n_parked++;
+                    if (fs >= 0) {
+                        r.slot = fs;
+                        slot_owner[fs] = (int)r.d.id;
+                    }
                 }
             }
         }
@@ -516,12 +704,32 @@ struct Tb {
             if (!o->d.req) {
                 n_pass++;
             } else {
-                if (o->st == HOST) n_direct++;
-                else n_resends++;
                 unsigned slot = t.m_txd_tag & 15;
-                if (o->slot < 0 && slot < 16 && slot_owner[slot] < 0) {
-                    o->slot = (int)slot;
-                    slot_owner[slot] = (int)o->d.id;
+                if (o->st == HOST) {
+                    n_direct++;
+                    bool node = false, other = false;
+                    for (unsigned s = 0; s < MAX_REQS; s++) {
+                        int w = slot_owner[s];
+                        if (w >= 0 && all[w].waiting() && all[w].q() != o->q())
+                            (all[w].d.dst == o->d.dst ? node : other) = true;
+                    }
+                    n_direct_beside_node += node;
+                    n_direct_beside_other += other;
+                    if (o->slot < 0 && slot < 16 && slot_owner[slot] < 0) {
+                        o->slot = (int)slot;
+                        slot_owner[slot] = (int)o->d.id;
+                    }
+                } else if (resend) {
+                    n_resends++;
+                    if (!o->first_resend_cyc) o->first_resend_cyc = cyc;
+                    auto f = std::find(round_list.begin(), round_list.end(), oid);
+                    if (f != round_list.end()) round_list.erase(f);
+                    round_qs.insert(o->q());
+                    if (t.m_txd_flags & TG_FLAG_RETRY) {
+                        n_retry_flags++;
+                        round_flagged++;
+                    }
+                    if (round_list.empty()) n_multi_flag_rounds += round_flagged > 1;
                 }
                 if (o->st != SENT && o->st != DONE) {
                     o->st = SENT;
@@ -537,96 +745,109 @@ struct Tb {
                     }
                 }
             }
-            if (in_round && round_list.empty()) in_round = false;
         }
         PROP(P_EVENTS, t.ev_req_retry == (out_fire && resend), "cycle %llu: ev_req_retry %u, resend taken %u", c,
              t.ev_req_retry, out_fire && resend);
         n_stalled += t.m_txd_valid && !t.m_txd_ready;
 
         // --- answers and failure reports
-        if (resp.id == ~0ull || all[resp.id].st == SENT)
-            PROP(P_EVENTS, t.ev_req_stray == is_stray, "cycle %llu: ev_req_stray %u for a %s answer", c, t.ev_req_stray,
-             is_stray ? "stray" : t.s_qresp_valid ? "matching" : "missing");
-        bool err_expected = false;
-        if (resp.id != ~0ull && all[resp.id].st != SENT) {
-            // an answer after its REQ timed out matches nothing
-            PROP(P_EVENTS, t.ev_req_stray, "cycle %llu: late answer to REQ #%llu not counted as a stray", c,
-                 (unsigned long long)resp.id);
-        } else if (resp.id != ~0ull) {
+        bool matched = resp.id != ~0ull && all[resp.id].st == SENT;
+        PROP(P_EVENTS, t.ev_req_stray == (t.s_qresp_valid && !matched), "cycle %llu: ev_req_stray %u for %s", c,
+             t.ev_req_stray, is_stray ? "a stray" : matched ? "a matching answer" : resp.id != ~0ull ?
+             "a late answer to a REQ given up" : "no answer");
+        bool err_exp = false;
+        uint8_t err_ctx = 0, err_st = 0;
+        Prop err_kind = P_ERR_EXTRA;
+        Req *gone = nullptr;
+        if (matched) {
             Req &r = all[resp.id];
-            last_end_cyc = cyc;
             if (resp.status == TG_ST_NOT_READY) {
                 r.st = REFUSED;
+                r.refuse_cyc = cyc;
                 n_refused++;
             } else {
                 r.st = DONE;
                 r.final_st = resp.status;
-                if (r.slot >= 0) slot_owner[r.slot] = -1;
+                free_slot_of(r);
                 if (resp.status == TG_ST_OK) {
                     n_accepted++;
                 } else {
-                    err_expected = true;
+                    err_exp = true;
+                    err_ctx = r.d.ctx & 15;
+                    err_st = resp.status;
+                    err_kind = P_ERR;
                     if (resp.status == TG_ST_NO_QUEUE) n_noq++;
                     else n_malformed++;
-                    PROP(P_ERR, t.m_err_valid && t.m_err_ctx == (r.d.ctx & 15) && t.m_err_status == resp.status,
-                         "cycle %llu: REQ #%llu answered %u: report valid %u ctx %u status %u, want ctx %u", c,
-                         (unsigned long long)r.d.id, resp.status, t.m_err_valid, t.m_err_ctx, t.m_err_status,
-                         r.d.ctx & 15);
                 }
             }
-        }
-        if (t.m_err_valid && !err_expected) {
-            // a timeout: the oldest REQ of that context unanswered too long
-            Req *best = nullptr;
-            for (Req &r : all)
-                if (r.d.req && r.st == SENT && (r.d.ctx & 15) == t.m_err_ctx && cyc - r.send_cyc > timeout &&
-                    timeout != 0 && (!best || r.send_cyc < best->send_cyc))
-                    best = &r;
-            PROP(P_ERR_EXTRA, best && t.m_err_status == TG_ST_PEER_GONE,
-                 "cycle %llu: failure report ctx %u status %u with no REQ of that context timed out", c, t.m_err_ctx,
-                 t.m_err_status);
-            if (best) {
-                PROP(P_ERR_EXTRA, best->dead, "cycle %llu: REQ #%llu to a live node timed out", c,
-                     (unsigned long long)best->d.id);
-                best->st = DONE;
-                best->final_st = TG_ST_PEER_GONE;
-                if (best->slot >= 0) slot_owner[best->slot] = -1;
-                last_end_cyc = cyc;
-                n_timeouts++;
+        } else if (!t.s_qresp_valid && timeout) {
+            // no answer this cycle: the lowest slot whose REQ waited too long is given up
+            for (unsigned s = 0; s < MAX_REQS && !gone; s++) {
+                int w = slot_owner[s];
+                if (w >= 0 && all[w].st == SENT && cyc - all[w].send_cyc > timeout) gone = &all[w];
+            }
+            if (gone) {
+                err_exp = true;
+                err_ctx = gone->d.ctx & 15;
+                err_st = TG_ST_PEER_GONE;
+                err_kind = P_TIMEOUT;
             }
         }
-        if (timeout)
-            for (Req &r : all)
-                if (r.d.req && r.st == SENT && !r.late_flagged && cyc - r.send_cyc > timeout + timeout_slack) {
-                    r.late_flagged = true;
-                    PROP(P_TIMEOUT_LATE, false, "cycle %llu: REQ #%llu (ctx %u) to node %04x unanswered for %llu "
-                         "cycles, timeout %u, and not reported", c, (unsigned long long)r.d.id, r.d.ctx & 15,
-                         r.d.dst, (unsigned long long)(cyc - r.send_cyc), timeout);
-                }
+        PROP(err_kind, t.m_err_valid == err_exp && (!err_exp || (t.m_err_ctx == err_ctx && t.m_err_status == err_st)),
+             "cycle %llu: failure report valid %u ctx %u status %u; want %s ctx %u status %u%s", c, t.m_err_valid,
+             t.m_err_ctx, t.m_err_status, err_exp ? "one," : "none", err_ctx, err_st,
+             gone ? " (a timeout)" : "");
+        if (gone) {
+            PROP(P_ERR_EXTRA, gone->dead, "cycle %llu: REQ #%llu to a live node timed out", c,
+                 (unsigned long long)gone->d.id);
+            gone->st = DONE;
+            gone->final_st = TG_ST_PEER_GONE;
+            free_slot_of(*gone);
+            n_timeouts++;
+        }
+
+        // --- the next round: it begins with what is eligible once the
+        // backoff has passed (a stalled offer holds the backoff count)
+        if (resynced) {
+            wait_m = 0;
+        } else if (phase0 && !elig.empty()) {
+            if (locked && !prev_resend) {
+                n_backoff_restarts++;
+            } else if (wait_m >= backoff) {
+                start_round(elig);
+                wait_m = 0;
+            } else {
+                wait_m++;
+            }
+        } else {
+            wait_m = 0;
+        }
 
         if (trace && (t.m_txd_valid || t.s_qresp_valid || in_fire || t.m_err_valid))
-            std::fprintf(stderr, "%llu: out %u/%u #%llu op %u flags %u dst %04x tag %04x | in %u/%u #%lld | resp %u "
-                         "#%lld st %u src %04x tag %04x%s | err %u ctx %u st %u | sent %u refused %u parked %u round %u\n",
+            std::fprintf(stderr, "%llu: out %u/%u #%llu op %u flags %u dst %04x addr %08x tag %04x | in %u/%u #%lld | "
+                         "resp %u #%lld st %u src %04x tag %04x%s | err %u ctx %u st %u | waiting %u eligible %zu "
+                         "round %zu wait %u\n",
                          c, t.m_txd_valid, t.m_txd_ready, (unsigned long long)oid, t.m_txd_op, t.m_txd_flags,
-                         t.m_txd_dst, t.m_txd_tag, t.s_txd_valid, t.s_txd_ready,
-                         in_id, t.s_qresp_valid,
-                         resp.id == ~0ull ? -1LL : (long long)resp.id, t.s_qresp_status, t.s_qresp_src,
-                         t.s_qresp_tag, is_stray ? " stray" : "", t.m_err_valid, t.m_err_ctx, t.m_err_status,
-                         count(SENT), count(REFUSED), count(PARKED), in_round);
+                         t.m_txd_dst, t.m_txd_addr, t.m_txd_tag, t.s_txd_valid, t.s_txd_ready, in_id,
+                         t.s_qresp_valid, resp.id == ~0ull ? -1LL : (long long)resp.id, t.s_qresp_status,
+                         t.s_qresp_src, t.s_qresp_tag, is_stray ? " stray" : "", t.m_err_valid, t.m_err_ctx,
+                         t.m_err_status, waiting, elig.size(), round_list.size(), wait_m);
         prev_stalled = t.m_txd_valid && !t.m_txd_ready;
+        prev_resend = t.m_txd_valid && resend;
+        prev_oid = oid;
         std::memcpy(prev_snap, snap, sizeof snap);
     }
 
     bool busy() const
     {
         if (!hq.empty()) return true;
-        for (const Req &r : all)
-            if (r.d.req && r.st != DONE) return true;
+        for (unsigned s = 0; s < MAX_REQS; s++)
+            if (slot_owner[s] >= 0) return true;
         return false;
     }
 
     // Run until every request went out and every REQ finished, then check
-    // what each destination accepted.
+    // what each queue accepted.
     void run(const char *what, uint64_t limit = 400000)
     {
         uint64_t end = cyc + limit;
@@ -634,19 +855,19 @@ struct Tb {
         for (int i = 0; i < 10; i++) tick();
         unsigned left = 0;
         for (const Req &r : all) left += r.d.req && r.st != DONE;
-        PROP(P_END, !busy(), "%s: stuck with %zu requests from the host and %u REQs unfinished (%u sent, %u refused, "
-             "%u parked)", what, hq.size(), left, count(SENT), count(REFUSED), count(PARKED));
-        for (auto &kv : nodes) {
-            const Node &n = kv.second;
-            PROP(P_END, n.acc == n.good, "%s: node %04x accepted %zu REQs, the host sent it %zu it should accept",
-                 what, kv.first, n.acc.size(), n.good.size());
+        PROP(P_END, !busy() && left == 0, "%s: stuck with %zu requests from the host and %u REQs unfinished (%u "
+             "sent, %u refused, %u parked)", what, hq.size(), left, count(SENT), count(REFUSED), count(PARKED));
+        for (auto &kv : queues) {
+            const Queue &q = kv.second;
+            PROP(P_END, q.acc == q.good, "%s: queue %04x/%08x accepted %zu REQs, the host sent it %zu it should "
+                 "accept", what, kv.first.first, kv.first.second, q.acc.size(), q.good.size());
         }
         for (const Req &r : all) {
             if (!r.d.req || r.st != DONE || r.final_st == -2) continue;
             int want = r.dead ? TG_ST_PEER_GONE : r.cls == C_NO_QUEUE ? TG_ST_NO_QUEUE
                                                   : r.cls == C_MALFORMED ? TG_ST_MALFORMED : TG_ST_OK;
-            PROP(P_END, r.final_st == want, "%s: REQ #%llu to node %04x ended %d, want %d", what,
-                 (unsigned long long)r.d.id, r.d.dst, r.final_st, want);
+            PROP(P_END, r.final_st == want, "%s: REQ #%llu to queue %04x/%08x ended %d, want %d", what,
+                 (unsigned long long)r.d.id, r.d.dst, r.d.addr, r.final_st, want);
         }
     }
 
@@ -662,23 +883,38 @@ struct Tb {
             keep.dead = kv.second.dead;
             kv.second = keep;
         }
+        for (auto &kv : queues) {
+            Queue keep;
+            keep.cls = kv.second.cls;
+            kv.second = keep;
+        }
         for (int &s : slot_owner) s = -1;
-        in_round = false;
+        for (uint8_t &g : slot_gen) g = 0;
         round_list.clear();
-        prev_stalled = false;
+        round_qs.clear();
+        round_flagged = 0;
+        wait_m = 0;
+        prev_stalled = prev_resend = false;
         ready_low_until = 0;
-        last_end_cyc = cyc;
     }
 };
 
-static uint64_t total[16];
+enum Cov {
+    V_DIRECT, V_PARKED, V_RESENDS, V_ROUNDS, V_FLAGS, V_PASS, V_STALL_FULL, V_STRAYS, V_TIMEOUTS, V_NOQ, V_MALFORMED,
+    V_ACCEPTED, V_REFUSED, V_STALLED, V_MULTI_DST, V_BESIDE_NODE, V_BESIDE_OTHER, V_MULTI_Q, V_MULTI_Q_NODE,
+    V_MULTI_FLAG, V_HELD_OUT, V_HELD_OUT_ROUNDS, V_HELD_CYCLES, V_REFUSED_BLOCKED, V_REACCEPTED, V_RESTARTS, NCOV
+};
+static uint64_t total[NCOV];
 
 static void account(const Tb &tb)
 {
-    const uint64_t v[] = {tb.n_direct, tb.n_parked, tb.n_resends, tb.n_rounds, tb.n_retry_flags, tb.n_pass,
-                          tb.n_stall_full, tb.n_strays, tb.n_timeouts, tb.n_noq, tb.n_malformed, tb.n_accepted,
-                          tb.n_refused, tb.n_stalled, tb.n_multi_dst_rounds};
-    for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++) total[i] += v[i];
+    const uint64_t v[NCOV] = {tb.n_direct, tb.n_parked, tb.n_resends, tb.n_rounds, tb.n_retry_flags, tb.n_pass,
+                              tb.n_stall_full, tb.n_strays, tb.n_timeouts, tb.n_noq, tb.n_malformed, tb.n_accepted,
+                              tb.n_refused, tb.n_stalled, tb.n_multi_dst_rounds, tb.n_direct_beside_node,
+                              tb.n_direct_beside_other, tb.n_multi_q_rounds, tb.n_multi_q_node_rounds,
+                              tb.n_multi_flag_rounds, tb.n_held_out, tb.n_held_out_rounds, tb.n_held_cycles,
+                              tb.n_refused_blocked, tb.n_reaccepted, tb.n_backoff_restarts};
+    for (unsigned i = 0; i < NCOV; i++) total[i] += v[i];
 }
 
 // ---------------------------------------------------------------- phases
@@ -690,9 +926,11 @@ static void pass_phase(Tb &tb, unsigned n)
     tb.run("pass-through");
 }
 
-// REQs and other requests to several nodes, targets refusing at random.
+// REQs (most to a few busy queues, some often full, some never) and other
+// requests, targets refusing at random.
 static void random_phase(Tb &tb, unsigned n, bool with_dead)
 {
+    tb.pick_hot();
     for (unsigned i = 0; i < n; i++) {
         if (tb.rng.chance(70)) tb.random_req(with_dead);
         else tb.other();
@@ -732,47 +970,59 @@ static void quiet(Tb &tb, uint32_t timeout = 0)
     tb.reset();
 }
 
-// Two REQs to D around one to E, all refused. In the round, D's first
-// resend is refused again before the second resend to D goes out: that one
-// must not carry the retry flag (it would reopen D ahead of the first and
-// be accepted before it).
+static uint64_t failures_now()
+{
+    uint64_t n = 0;
+    for (uint64_t f : prop_fail) n += f;
+    return n;
+}
+
+static std::string ids(const std::vector<uint64_t> &v)
+{
+    std::string s;
+    for (uint64_t id : v) s += (s.empty() ? "#" : " #") + std::to_string(id);
+    return s.empty() ? "none" : s;
+}
+
+// Two REQs to queue D around one to queue E, all refused. In the round,
+// D's first resend is refused again before the second resend to D goes
+// out: that one must not carry the retry flag (it would reopen D ahead of
+// the first and be accepted before it).
 static void case_refused_again(unsigned no)
 {
     bench_no = no;
     Tb tb(0xC0FFEE01u);
     quiet(tb);
-    const uint16_t D = LIVE_NODES[0], E = LIVE_NODES[1];
+    const QKey D(LIVE_NODES[0], 0x1000), E(LIVE_NODES[1], 0x1000);
     uint64_t r1 = tb.req(D), r2 = tb.req(E), r3 = tb.req(D);
     tb.refuse_full[r1] = 2;   // refused at its first send and at its first resend
     tb.refuse_full[r2] = 1;
     tb.run("refused again", 5000);
-    const Node &n = tb.nodes[D];
-    TB_CHECK(n.acc.size() == 2 && n.acc[0] == r1 && n.acc[1] == r3,
-             "case %u: node D accepted REQ #%llu before REQ #%llu (host order #%llu, #%llu): the round's second resend "
-             "to D went out with the retry flag after the first one was refused again", no,
-             (unsigned long long)(n.acc.empty() ? ~0ull : n.acc[0]),
-             (unsigned long long)(n.acc.size() < 2 ? ~0ull : n.acc[1]), (unsigned long long)r1,
-             (unsigned long long)r3);
+    const std::vector<uint64_t> want = {r1, r3};
+    TB_CHECK(tb.queues[D].acc == want, "case %u: queue D accepted %s, want #%llu #%llu (the second resend to D in a "
+             "round must not reopen D after the first was refused again)", no,
+             ids(tb.queues[D].acc).c_str(), (unsigned long long)r1, (unsigned long long)r3);
 }
 
-// A new REQ is already offered, held by the transmitter, when the only REQ
-// in flight is refused; the round must wait for the new one's answer (and
-// the first resend to D must carry the retry flag).
+// A new REQ to the queue is already offered, held by the transmitter, when
+// the only REQ in flight to it is refused; the round must wait for the new
+// one's answer (and the first resend must carry the retry flag).
 static void case_offer_held(unsigned no)
 {
     bench_no = no;
     Tb tb(0xC0FFEE02u);
     quiet(tb);
-    const uint16_t D = LIVE_NODES[2];
+    const QKey D(LIVE_NODES[2], 0x3000);
     uint64_t r1 = tb.req(D), n2 = tb.req(D);
     tb.refuse_full[r1] = 1;
     tb.stall_on_offer[n2] = 6;
-    uint64_t busy0 = prop_fail[P_ROUND_BUSY], flag0 = prop_fail[P_RETRY_FLAG];
+    uint64_t f0 = failures_now();
     tb.run("offer held", 5000);
-    TB_CHECK(prop_fail[P_ROUND_BUSY] == busy0 && prop_fail[P_RETRY_FLAG] == flag0,
-             "case %u: REQ #%llu was resent while REQ #%llu, taken by the transmitter after the round was decided, "
-             "was unanswered, and without the retry flag; both were refused again (%llu rounds)", no,
-             (unsigned long long)r1, (unsigned long long)n2, (unsigned long long)tb.n_rounds);
+    const std::vector<uint64_t> want = {r1, n2};
+    TB_CHECK(failures_now() == f0 && tb.queues[D].acc == want && tb.n_rounds == 1,
+             "case %u: REQ #%llu refused while REQ #%llu, to its queue, was stalled on the output: accepted %s in %llu "
+             "rounds", no, (unsigned long long)r1, (unsigned long long)n2, ids(tb.queues[D].acc).c_str(),
+             (unsigned long long)tb.n_rounds);
 }
 
 // Two REQs to a node that never answers go out back to back; an answer
@@ -793,15 +1043,16 @@ static void case_two_timeouts(unsigned no)
              tb.all[d1].final_st == TG_ST_PEER_GONE ? "yes" : "no", tb.all[d2].final_st == TG_ST_PEER_GONE ? "yes" : "no");
 }
 
-// Two REQs to a slow node, sent 101 REQs apart, stay unanswered while 300
-// REQs to a fast node pass; both are refused. The round must resend the
-// older first.
+// Two REQs to a queue of a slow node, sent 101 REQs apart, stay unanswered
+// while 300 REQs to a fast node pass; both are refused. The round must
+// resend the older first.
 static void case_long_wait(unsigned no)
 {
     bench_no = no;
     Tb tb(0xC0FFEE04u);
     quiet(tb);
-    const uint16_t S = LIVE_NODES[0], F = LIVE_NODES[1];
+    const QKey S(LIVE_NODES[0], 0x5000);
+    const uint16_t F = LIVE_NODES[1];
     uint64_t r = tb.req(S);
     for (int i = 0; i < 100; i++) tb.req(F);
     uint64_t n = tb.req(S);
@@ -809,21 +1060,131 @@ static void case_long_wait(unsigned no)
     tb.refuse_full[r] = 1;
     tb.delay_of[r] = tb.delay_of[n] = 3000;
     tb.run("long wait", 20000);
-    const Node &s = tb.nodes[S];
-    TB_CHECK(s.acc.size() == 2 && s.acc[0] == r && s.acc[1] == n,
-             "case %u: the slow node accepted REQ #%llu then #%llu; the host sent #%llu before #%llu", no,
-             (unsigned long long)(s.acc.empty() ? ~0ull : s.acc[0]),
-             (unsigned long long)(s.acc.size() < 2 ? ~0ull : s.acc[1]), (unsigned long long)r,
-             (unsigned long long)n);
+    const std::vector<uint64_t> want = {r, n};
+    TB_CHECK(tb.queues[S].acc == want, "case %u: the slow queue accepted %s; the host sent #%llu before #%llu", no,
+             ids(tb.queues[S].acc).c_str(), (unsigned long long)r, (unsigned long long)n);
+}
+
+// Queue Q1 of node D refuses; while it waits for its round, REQs to Q2 of
+// the same node and to Q3 of another node go out at once, and a new one to
+// Q1 is parked behind the refused ones.
+static void case_others_flow(unsigned no)
+{
+    bench_no = no;
+    Tb tb(0xC0FFEE05u);
+    quiet(tb);
+    tb.backoff = 60;
+    const QKey Q1(LIVE_NODES[0], 0x1000), Q2(LIVE_NODES[0], 0x2000), Q3(LIVE_NODES[3], 0x1000);
+    uint64_t a1 = tb.req(Q1), a2 = tb.req(Q1);
+    tb.refuse_full[a1] = 1;
+    std::vector<uint64_t> others;
+    for (int i = 0; i < 6; i++) others.push_back(tb.req(i & 1 ? Q3 : Q2));
+    uint64_t a3 = tb.req(Q1);
+    for (int i = 0; i < 6; i++) others.push_back(tb.req(i & 1 ? Q3 : Q2));
+    tb.run("others flow", 5000);
+    unsigned early = 0;
+    for (uint64_t id : others)
+        early += !tb.all[id].was_parked && tb.all[id].sends == 1 && tb.all[id].send_cyc < tb.all[a1].first_resend_cyc;
+    const std::vector<uint64_t> want = {a1, a2, a3};
+    TB_CHECK(tb.queues[Q1].acc == want && tb.all[a3].was_parked && early == others.size() &&
+             tb.n_direct_beside_node > 0 && tb.n_direct_beside_other > 0,
+             "case %u: queue Q1 accepted %s (want #%llu #%llu #%llu), REQ #%llu %sparked; %u of %zu REQs to other "
+             "queues went out directly before Q1's round (%llu beside a queue of their node, %llu of another)", no,
+             ids(tb.queues[Q1].acc).c_str(), (unsigned long long)a1, (unsigned long long)a2, (unsigned long long)a3,
+             (unsigned long long)a3, tb.all[a3].was_parked ? "" : "not ", early, others.size(),
+             (unsigned long long)tb.n_direct_beside_node, (unsigned long long)tb.n_direct_beside_other);
+}
+
+// A and B to queue Q; A is refused while B's answer is slow; C and D to Q
+// come after; X to another queue is refused too. X's round must leave A, C
+// and D out while B is unanswered: resending A with the retry flag would
+// reopen Q ahead of B (already refused at the target), and C or D would be
+// accepted before B.
+static void case_held_out(unsigned no)
+{
+    bench_no = no;
+    Tb tb(0xC0FFEE06u);
+    quiet(tb);
+    tb.backoff = 5;
+    const QKey Q(LIVE_NODES[1], 0x1000), X(LIVE_NODES[2], 0x2000);
+    uint64_t a = tb.req(Q), b = tb.req(Q), x = tb.req(X), c2 = tb.req(Q), d = tb.req(Q);
+    tb.refuse_full[a] = 1;
+    tb.refuse_full[x] = 1;
+    tb.delay_of[a] = 2;
+    tb.delay_of[b] = 40;
+    tb.run("held out", 5000);
+    const std::vector<uint64_t> want = {a, b, c2, d};
+    TB_CHECK(tb.queues[Q].acc == want && tb.n_held_out > 0 && tb.all[x].first_resend_cyc < tb.all[a].first_resend_cyc,
+             "case %u: queue Q accepted %s, want %s; %llu REQs held out of a round; X resent at %llu, A at %llu", no,
+             ids(tb.queues[Q].acc).c_str(), ids(want).c_str(), (unsigned long long)tb.n_held_out,
+             (unsigned long long)tb.all[x].first_resend_cyc, (unsigned long long)tb.all[a].first_resend_cyc);
+}
+
+// Three queues, two on one node, each refuses its first REQ and has a
+// second one parked: one round holds all six, with the retry flag on the
+// first resend to each queue only.
+static void case_multi_queue_round(unsigned no)
+{
+    bench_no = no;
+    Tb tb(0xC0FFEE07u);
+    quiet(tb);
+    tb.backoff = 12;
+    const QKey Q[3] = {QKey(LIVE_NODES[3], 0x1000), QKey(LIVE_NODES[3], 0x2000), QKey(LIVE_NODES[0], 0x1000)};
+    uint64_t first[3], second[3];
+    for (int i = 0; i < 3; i++) first[i] = tb.req(Q[i]);
+    for (int i = 0; i < 3; i++) {
+        tb.refuse_full[first[i]] = 1;
+        second[i] = tb.req(Q[i]);
+    }
+    uint64_t f0 = failures_now();
+    tb.run("multi-queue round", 5000);
+    bool ok = failures_now() == f0 && tb.n_rounds == 1 && tb.n_retry_flags == 3 && tb.n_multi_flag_rounds == 1;
+    for (int i = 0; i < 3; i++) ok &= tb.queues[Q[i]].acc == std::vector<uint64_t>{first[i], second[i]};
+    TB_CHECK(ok, "case %u: %llu rounds, %llu resends with the retry flag (want 1 round, 3 flags); queues accepted %s / "
+             "%s / %s", no, (unsigned long long)tb.n_rounds, (unsigned long long)tb.n_retry_flags,
+             ids(tb.queues[Q[0]].acc).c_str(), ids(tb.queues[Q[1]].acc).c_str(), ids(tb.queues[Q[2]].acc).c_str());
+}
+
+// Not a check: how long a refused queue waits for its round while REQs to
+// another queue stream out on a transmitter that stalls now and then
+// (every stalled new offer restarts the backoff).
+static void case_backoff_under_traffic(unsigned no, unsigned stall)
+{
+    bench_no = no;
+    Tb tb(0xC0FFEE08u + stall);
+    quiet(tb);
+    tb.backoff = 20;
+    tb.stall_pct = stall;
+    const QKey Q1(LIVE_NODES[0], 0x1000), Q2(LIVE_NODES[1], 0x1000);
+    uint64_t s1 = tb.req(Q1);
+    tb.refuse_full[s1] = 1;
+    uint64_t last = 0;
+    for (int i = 0; i < 400; i++) last = tb.req(Q2);
+    tb.run("backoff under traffic", 50000);
+    std::printf("case %u: transmitter stalling %u%%: a refused REQ waited %llu cycles for its round (backoff %u) "
+                "while 400 REQs to another queue went out over %llu cycles\n", no, stall,
+                (unsigned long long)(tb.all[s1].first_resend_cyc - tb.all[s1].refuse_cyc - 1), tb.backoff,
+                (unsigned long long)tb.all[last].send_cyc);
+    // the backoff holds while an offer is stalled, it does not start over:
+    // the round comes long before the other queue's traffic is over
+    uint64_t waited = tb.all[s1].first_resend_cyc - tb.all[s1].refuse_cyc - 1;
+    TB_CHECK(waited < 4u * tb.backoff && tb.all[s1].first_resend_cyc < tb.all[last].send_cyc,
+             "case %u: the refused REQ waited %llu cycles for its round", no, (unsigned long long)waited);
 }
 
 int main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
+    auto t0 = std::chrono::steady_clock::now();
     case_refused_again(101);
     case_offer_held(102);
     case_two_timeouts(103);
     case_long_wait(104);
+    case_others_flow(105);
+    case_held_out(106);
+    case_multi_queue_round(107);
+    case_backoff_under_traffic(108, 5);
+    case_backoff_under_traffic(109, 30);
     struct Cfg { unsigned gap, stall, full, dmin, dmax, stray, resp_gap; uint32_t backoff; };
     const Cfg cfgs[] = {
         {0, 0, 20, 1, 4, 0, 0, 0},
@@ -832,6 +1193,8 @@ int main(int argc, char **argv)
         {50, 10, 10, 5, 60, 5, 40, 40},
         {10, 80, 30, 1, 3, 1, 0, 1},
         {0, 40, 60, 1, 20, 2, 30, 200},
+        {0, 10, 35, 8, 40, 0, 10, 3},
+        {5, 20, 50, 1, 8, 1, 5, 10},
     };
     uint64_t seed = 1, salt = getenv("TB_SEED") ? strtoull(getenv("TB_SEED"), nullptr, 0) : 0;
     for (const Cfg &c : cfgs) {
@@ -865,16 +1228,48 @@ int main(int argc, char **argv)
             account(tb);
         }
     }
+    const uint64_t *v = total;
     std::printf("%llu REQs sent directly, %llu parked, %llu resends in %llu rounds (%llu over several nodes, %llu "
-                "with the retry flag); %llu passed through; %llu cycles with every slot busy; %llu accepted, %llu "
-                "refused, %llu no queue, %llu malformed, %llu timed out; %llu strays; %llu stalled cycles\n",
-                (unsigned long long)total[0], (unsigned long long)total[1], (unsigned long long)total[2],
-                (unsigned long long)total[3], (unsigned long long)total[14], (unsigned long long)total[4],
-                (unsigned long long)total[5], (unsigned long long)total[6], (unsigned long long)total[11],
-                (unsigned long long)total[12], (unsigned long long)total[9], (unsigned long long)total[10],
-                (unsigned long long)total[8], (unsigned long long)total[7], (unsigned long long)total[13]);
+                "with the retry flag); %llu passed through; %llu cycles with every slot busy; %llu accepted (%llu "
+                "after a resend), %llu refused (%llu because their queue was closed), %llu no queue, %llu malformed, "
+                "%llu timed out; %llu strays; %llu stalled cycles\n",
+                (unsigned long long)v[V_DIRECT], (unsigned long long)v[V_PARKED], (unsigned long long)v[V_RESENDS],
+                (unsigned long long)v[V_ROUNDS], (unsigned long long)v[V_MULTI_DST], (unsigned long long)v[V_FLAGS],
+                (unsigned long long)v[V_PASS], (unsigned long long)v[V_STALL_FULL], (unsigned long long)v[V_ACCEPTED],
+                (unsigned long long)v[V_REACCEPTED], (unsigned long long)v[V_REFUSED],
+                (unsigned long long)v[V_REFUSED_BLOCKED], (unsigned long long)v[V_NOQ],
+                (unsigned long long)v[V_MALFORMED], (unsigned long long)v[V_TIMEOUTS], (unsigned long long)v[V_STRAYS],
+                (unsigned long long)v[V_STALLED]);
+    std::printf("per queue: %llu REQs sent directly while another queue of their node was recovering, %llu while one "
+                "of another node was; %llu rounds over several queues (%llu with several of one node), %llu with the "
+                "retry flag set for several queues; %llu refused REQs held out of %llu rounds because a REQ to their "
+                "queue was unanswered (%llu cycles with such a REQ); %llu backoffs restarted by a stalled new offer\n",
+                (unsigned long long)v[V_BESIDE_NODE], (unsigned long long)v[V_BESIDE_OTHER],
+                (unsigned long long)v[V_MULTI_Q], (unsigned long long)v[V_MULTI_Q_NODE],
+                (unsigned long long)v[V_MULTI_FLAG], (unsigned long long)v[V_HELD_OUT],
+                (unsigned long long)v[V_HELD_OUT_ROUNDS], (unsigned long long)v[V_HELD_CYCLES],
+                (unsigned long long)v[V_RESTARTS]);
+    TB_CHECK(v[V_BESIDE_NODE] >= 100 && v[V_BESIDE_OTHER] >= 100,
+             "coverage: too few REQs sent directly beside a recovering queue (%llu of its node, %llu of another)",
+             (unsigned long long)v[V_BESIDE_NODE], (unsigned long long)v[V_BESIDE_OTHER]);
+    TB_CHECK(v[V_MULTI_Q] >= 100 && v[V_MULTI_Q_NODE] >= 20,
+             "coverage: too few rounds over several queues (%llu, %llu with several of one node)",
+             (unsigned long long)v[V_MULTI_Q], (unsigned long long)v[V_MULTI_Q_NODE]);
+    TB_CHECK(v[V_MULTI_FLAG] >= 100, "coverage: too few rounds with the retry flag for several queues (%llu)",
+             (unsigned long long)v[V_MULTI_FLAG]);
+    TB_CHECK(v[V_HELD_OUT] >= 50, "coverage: too few refused REQs held out of a round by an unanswered one (%llu)",
+             (unsigned long long)v[V_HELD_OUT]);
+    TB_CHECK(v[V_REFUSED_BLOCKED] >= 100 && v[V_REACCEPTED] >= 100 && v[V_PARKED] >= 100,
+             "coverage: too few refusals of closed queues (%llu), acceptances after a resend (%llu) or parked REQs "
+             "(%llu)", (unsigned long long)v[V_REFUSED_BLOCKED], (unsigned long long)v[V_REACCEPTED],
+             (unsigned long long)v[V_PARKED]);
+    std::string failed;
+    for (unsigned k = 0; k < NPROPS; k++)
+        if (prop_fail[k]) failed += std::string(failed.empty() ? "" : ", ") + PROP_NAME[k] + " " + std::to_string(prop_fail[k]);
+    if (!failed.empty()) std::printf("properties broken: %s\n", failed.c_str());
     for (unsigned k = 0; k < NPROPS; k++)
         TB_CHECK(prop_fail[k] <= PROP_SHOWN, "%s: %llu more failures not shown", PROP_NAME[k],
                  (unsigned long long)(prop_fail[k] - PROP_SHOWN));
+    std::printf("run time %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return tb_finish("tg_req_tx");
 }

@@ -5,8 +5,12 @@
 // then the completion word only once every data write is answered), remote
 // enqueues against a model of the queue table (every REQ outcome, the entry
 // zero-filled past the payload, the tail written only once the entry is in
-// memory, nothing written on a refusal, the per-source block and the retry
-// flag) and answers to this node's REQs, atomics (fetch-and-add, swap and
+// memory, nothing written on a refusal, the block per source and queue-table
+// entry that a refusal sets and only that source's retry to that entry
+// clears, so a source blocked at one queue still reaches the others and
+// other sources still reach it; the block table cleared after a reset, by
+// a sweep of 256 cycles in which the engine takes nothing) and answers to
+// this node's REQs, atomics (fetch-and-add, swap and
 // compare-and-swap: one read, then the new value written only once the read
 // is answered, nothing else in between, the old value answered only once
 // the write is complete; refusals for a bad length, alignment or range with
@@ -109,13 +113,31 @@ struct Tb {
     uint64_t n_writes = 0, n_reads = 0, n_cpl = 0, cpl_wait = 0;
     // remote enqueue
     QEntry qt[16];
-    bool blocked[256] = {};
+    // bit q of row s: REQs from source s (low 8 bits) to table entry q are
+    // refused until s sends one to q with the retry flag
+    uint16_t blocked[256] = {};
     std::deque<std::vector<uint64_t>> qexp[16];   // entries appended, not yet consumed
-    enum { RK_OK, RK_NO_QUEUE, RK_BLOCKED, RK_FULL_FLAG, RK_FULL_HEAD, RK_MALFORMED, RK_RETRY_OPEN, RK_NKINDS };
-    uint64_t req_kinds[RK_NKINDS] = {};
+    // REQ outcomes, and the block cases that tell a block per (source,
+    // entry) from one per source, per entry, or on the wrong entry:
+    // PAST_OWN: a non-retry REQ whose source is blocked at other entries
+    // only, not refused by the block; PAST_OTHER: likewise while another
+    // source is blocked at this entry; RETRY_ELSEWHERE: a retry to one
+    // entry from a source blocked at others (they stay blocked);
+    // RETRY_NOQ: a retry to no queue from a blocked source (opens nothing)
+    enum { RK_OK, RK_NO_QUEUE, RK_BLOCKED, RK_FULL_FLAG, RK_FULL_HEAD, RK_MALFORMED, RK_RETRY_OPEN,
+           RK_PAST_OWN, RK_PAST_OTHER, RK_RETRY_ELSEWHERE, RK_RETRY_NOQ, RK_NKINDS };
+    uint64_t req_kinds[RK_NKINDS] = {};   // random traffic
+    uint64_t dir_kinds[RK_NKINDS] = {};   // the directed sequences
+    bool directed = false;
     uint64_t n_qresp = 0, tail_wait = 0, n_zero_words = 0, n_consumed = 0, n_wraps = 0;
     // atomics: executed per opcode, CAS that failed, refused
     uint64_t n_faa = 0, n_swap = 0, n_cas_hit = 0, n_cas_miss = 0, n_atomic_refused = 0, awrite_wait = 0;
+    // after a reset the engine clears its block table, one row (source) a
+    // cycle, and takes nothing meanwhile: no frame, no overdue fetch
+    static const unsigned SWEEP = 256;
+    uint64_t since_rst = 0;            // cycles since the reset was released
+    uint64_t first_take = ~0ull;       // since_rst when the first frame after it was consumed
+    uint64_t n_resets = 0, n_sweep_cycles = 0, n_sweep_shown = 0, n_sweep_fto = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_rx_engine), rng(seed), mem(MEM_BYTES), ref(MEM_BYTES, 0) {}
 
@@ -155,33 +177,54 @@ struct Tb {
         ex.txd_op = TG_OP_REQ_RESP;
         ex.txd_len = 0;
         ex.want_st = d.want_st;
+        uint64_t *rk = directed ? dir_kinds : req_kinds;
         unsigned s8 = d.src & 0xFF;
         bool retry = (d.flags & TG_FLAG_RETRY) != 0;
-        if (retry && blocked[s8]) req_kinds[RK_RETRY_OPEN]++;
-        if (retry) blocked[s8] = false;   // a retry opens its source again
         // an address with bits 63:32 set is the base of no queue
         int idx = d.addr_hi ? -1 : lookup(d.addr);
         ex.qidx = idx < 0 ? 0 : (unsigned)idx;
         ex.want_req_ref = true;
         if (idx < 0) {
+            // refused at once: no block is set, and a retry opens nothing
+            if (retry && blocked[s8]) rk[RK_RETRY_NOQ]++;
             ex.what = d.addr_hi ? "REQ to an address above 4 GiB" : "REQ to no queue";
             ex.txd_status = TG_ST_NO_QUEUE;
-            req_kinds[RK_NO_QUEUE]++;
+            rk[RK_NO_QUEUE]++;
             return;
         }
         QEntry &e = qt[idx];
-        if (blocked[s8] || e.full) {
-            ex.what = blocked[s8] ? "REQ from a blocked source" : "REQ to a queue marked full";
-            req_kinds[blocked[s8] ? RK_BLOCKED : RK_FULL_FLAG]++;
+        const uint16_t bit = (uint16_t)(1u << idx);
+        const bool was = (blocked[s8] & bit) != 0;
+        if (retry) {
+            // a retry opens this entry for its source, no other entry
+            if (was) rk[RK_RETRY_OPEN]++;
+            if (blocked[s8] & ~bit) rk[RK_RETRY_ELSEWHERE]++;
+            blocked[s8] &= (uint16_t)~bit;
+        }
+        const bool held = was && !retry;
+        if (held || e.full) {
+            // refused, and this source blocked at this entry (again)
+            ex.what = held ? "REQ from a source blocked at this queue" : "REQ to a queue marked full";
+            rk[held ? RK_BLOCKED : RK_FULL_FLAG]++;
             ex.txd_status = TG_ST_NOT_READY;
-            blocked[s8] = true;
+            blocked[s8] |= bit;
             return;
+        }
+        if (!retry) {
+            // past the block check, where a block per source (or per
+            // entry) would have refused it
+            if (blocked[s8] & ~bit) rk[RK_PAST_OWN]++;
+            for (unsigned o = 0; o < 256; o++)
+                if (o != s8 && (blocked[o] & bit)) {
+                    rk[RK_PAST_OTHER]++;
+                    break;
+                }
         }
         uint32_t esz = 1u << (e.esize_log2 & 7);
         if (cfg_bad(e, d.addr) || d.len == 0 || d.len > esz || d.len > TG_MAX_PAYLOAD) {
             ex.what = cfg_bad(e, d.addr) ? "REQ to a badly configured queue" : "REQ of a bad length";
             ex.txd_status = TG_ST_MALFORMED;
-            req_kinds[RK_MALFORMED]++;
+            rk[RK_MALFORMED]++;
             return;
         }
         uint32_t size = 1u << e.size_log2;
@@ -193,8 +236,8 @@ struct Tb {
             ex.what = "REQ to a queue whose buffer is full";
             ex.txd_status = TG_ST_NOT_READY;
             ex.want_upd_full = true;
-            blocked[s8] = true;
-            req_kinds[RK_FULL_HEAD]++;
+            blocked[s8] |= bit;
+            rk[RK_FULL_HEAD]++;
             return;
         }
         ex.what = "REQ";
@@ -219,7 +262,7 @@ struct Tb {
         ex.want_upd_tail = true;
         ex.want_acc = true;
         n_wraps += next == TG_Q_SLOTS;
-        req_kinds[RK_OK]++;
+        rk[RK_OK]++;
     }
 
     void plan_atomic(const Rxd &d)
@@ -299,8 +342,10 @@ struct Tb {
         if (d.op == TG_OP_REQ) {
             plan_req(d);
             if (ex.want_st >= 0)
-                TB_CHECK(ex.want_st == ex.txd_status, "bench: a REQ meant to end %d ends %u (%s)", ex.want_st,
-                         ex.txd_status, ex.what);
+                TB_CHECK(ex.want_st == ex.txd_status,
+                         "cycle %llu: bench: a REQ meant to end %d ends %u (%s): src %04x entry %d len %u flags %02x",
+                         (unsigned long long)cyc, ex.want_st, ex.txd_status, ex.what, d.src,
+                         d.addr_hi ? -1 : lookup(d.addr), d.len, d.flags);
             return;
         }
         if (d.op == TG_OP_REQ_RESP) {
@@ -582,6 +627,11 @@ struct Tb {
             starting = true;
         }
         r.s_rxd_valid = showing && !rst;
+        // an overdue fetch offered during the sweep must wait for its end
+        // (offered no later: the bench does not model its completion)
+        const bool sweeping = !rst && since_rst < SWEEP;
+        r.s_fto_valid = sweeping && rng.chance(50);
+        r.s_fto_idx = (uint8_t)rng.below(16);
         if (r.s_rxd_valid) {
             if (starting) plan(q.front());
             drive(q.front());
@@ -633,6 +683,19 @@ struct Tb {
         if (!rst) {
             bool active = r.s_rxd_valid;
             const char *what = active ? ex.what : "idle";
+            if (sweeping) {
+                bool busy = r.s_rxd_ready || r.m_mem_req_valid || r.m_txd_valid || r.m_hrd_valid ||
+                            r.m_qresp_valid || r.fetch_free_valid || r.s_fto_ready || r.q_upd_tail_valid ||
+                            r.q_upd_full_valid || r.ev_refused || r.ev_stray || r.ev_rx_done || r.ev_req_accepted ||
+                            r.ev_req_refused || r.ev_enq_done || r.ev_atomic;
+                TB_CHECK(!busy, "cycle %llu, %s: engine active %llu cycles after the reset, during the block-table "
+                         "sweep (rxd_ready %u mem_req %u txd %u fto_ready %u)", (unsigned long long)cyc, what,
+                         (unsigned long long)since_rst, r.s_rxd_ready, r.m_mem_req_valid, r.m_txd_valid,
+                         r.s_fto_ready);
+                n_sweep_cycles++;
+                n_sweep_shown += active;
+                n_sweep_fto += r.s_fto_valid;
+            }
             if (resp) {
                 TB_CHECK(outstanding > 0, "cycle %llu: memory response with nothing outstanding", (unsigned long long)cyc);
                 outstanding--;
@@ -760,6 +823,7 @@ struct Tb {
                          ex.want_stray, ex.stray_seen, ex.want_done, ex.done_seen, ex.want_free, ex.free_seen,
                          ex.want_cpl, ex.cpl_done, ex.want_txd, ex.txd_done, ex.want_hrd, ex.hrd_done);
                 if (ex.free_seen) ft[q.front().tag & 15].valid = false;
+                if (first_take == ~0ull) first_take = since_rst;
                 q.pop_front();
                 showing = false;
                 done_descs++;
@@ -777,6 +841,7 @@ struct Tb {
         r.clk = 1;
         r.eval();
         cyc++;
+        since_rst = rst ? 0 : since_rst + 1;
     }
 
     void run(uint64_t limit = 500000)
@@ -810,7 +875,9 @@ struct Tb {
         prev_txd_stalled = false;
         ex = Exec();
         ref = mem.mem;                 // whatever it had written stays
-        for (bool &b : blocked) b = false;   // no source is blocked after a reset
+        for (uint16_t &b : blocked) b = 0;   // no source is blocked anywhere after a reset
+        first_take = ~0ull;
+        n_resets++;
     }
 
     // ---------------------------------------------------------------- generators
@@ -1180,42 +1247,207 @@ static void req_phase(Tb &tb, unsigned n)
     tb.check_mem("after remote enqueues");
 }
 
-// The block of a source, step by step: set by a refusal, kept across
-// queues, cleared by a retry, one source's block not another's.
+// The block, step by step: a refusal blocks its source at that queue-table
+// entry only; the source still reaches its other queues and other sources
+// still reach that one; only the source's retry to that entry opens it
+// again (not a retry to another queue, to no queue, nor another source's);
+// a retry refused by a full queue leaves it blocked; the block comes before
+// a bad configuration, a MALFORMED refusal sets none.  A probe (a REQ of no
+// length, not a retry) shows a block without changing anything: NOT_READY
+// if its source is blocked at the queue (or the queue is marked full), else
+// MALFORMED.
 static void block_phase(Tb &tb)
 {
     ReqGen g(tb);
     tb.run();
     g.setup();
-    const uint16_t S = REQ_SRCS[0], T = REQ_SRCS[1];
-    const uint32_t A = g.good[0], B = g.good[5];   // A holds one entry
+    tb.directed = true;
+    const uint16_t S = REQ_SRCS[0], T = REQ_SRCS[1], U = REQ_SRCS[2];
+    // A holds one entry, B at least 29, C fifteen; X is badly configured
+    const uint32_t A = g.good[0], B = g.good[5], C = g.good[1], X = g.bad[tb.rng.below(6)];
     const uint8_t R = TG_FLAG_RETRY;
     const int OK = TG_ST_OK, NR = TG_ST_NOT_READY, NQ = TG_ST_NO_QUEUE, MF = TG_ST_MALFORMED;
-    g.req_to(S, A, 8, R, OK);       // the one entry A holds (the retry opens S whatever came before)
-    g.req_to(S, A, 16, 0, NR);      // no room: A marked full, S blocked
-    g.req_to(S, B, 8, 0, NR);       // S blocked at every queue
-    g.req_to(T, B, 8, R, OK);       // T is not
-    g.req_to(T, B, 8, 0, OK);
-    g.req_to(S, B, 8, R, OK);       // the retry opens S
-    g.req_to(S, B, 8, 0, OK);
-    g.req_to(T, A, 8, 0, NR);       // A is marked full: T blocked
-    g.req_to(T, B, 8, 0, NR);
-    g.req_to(S, B, 8, 0, OK);       // T's block is not S's
-    g.req_to(S, g.none[0], 8, 0, NQ);
-    g.req_to(T, g.none[0], 8, R, NQ);   // no queue, but the retry opens T
-    g.req_to(T, B, 8, 0, OK);
-    g.req_to(S, A, 8, R, NR);       // the retry opens S, the full mark refuses it again
-    g.req_to(S, g.bad[0], 8, 0, NR);    // blocked comes before a bad configuration
-    g.req_to(S, g.bad[0], 8, R, MF);
-    g.req_to(S, B, 8, 0, OK);
-    g.req_to(S, B, 0, 0, MF);       // empty entry
+    {
+        int a = tb.lookup(A), b = tb.lookup(B), c = tb.lookup(C), x = tb.lookup(X);
+        TB_CHECK(a != b && a != c && a != x && b != c && b != x && c != x && a >= 0 && b >= 0 && c >= 0 && x >= 0,
+                 "bench: block sequence entries %d %d %d %d", a, b, c, x);
+    }
+    auto blocked_at = [&](uint16_t s, uint32_t q) { g.req_to(s, q, 0, 0, NR); };
+    auto open_at = [&](uint16_t s, uint32_t q) { g.req_to(s, q, 0, 0, MF); };
+    // the table's full mark, raised or cleared between frames
+    auto mark = [&](uint32_t q, bool full) {
+        tb.run();
+        tb.qt[tb.lookup(q)].full = full;
+    };
+
+    // open S, T and U at each of these queues, whatever came before (a
+    // retry refused as MALFORMED stays open)
+    for (uint16_t s : {S, T, U})
+        for (uint32_t q : {A, B, C, X}) g.req_to(s, q, 0, R, MF);
+    for (uint16_t s : {S, T, U})
+        for (uint32_t q : {A, B, C, X}) open_at(s, q);
+
+    // a refusal blocks its source at that queue only
+    g.req_to(S, A, 8, 0, OK);       // the one entry A holds
+    g.req_to(S, A, 16, 0, NR);      // no room: A marked full, S blocked at A
+    g.req_to(S, B, 8, 0, OK);       // S still reaches B ...
+    open_at(S, C);                  // ... and C
+    g.req_to(T, A, 8, 0, NR);       // A marked full: T blocked at A as well
+    g.req_to(T, C, 8, 0, OK);
+    tb.run();
+    g.reopen(A);                    // A has room again and is not marked
+    g.req_to(S, A, 8, 0, NR);       // S still blocked at A, though it has room
+    g.req_to(T, A, 8, 0, NR);       // and T
+    g.req_to(U, A, 8, 0, OK);       // U never was: it takes A's one entry
+    g.req_to(U, A, 8, 0, NR);       // no room: A marked, U blocked at A
+    open_at(U, B);
     tb.run();
     g.reopen(A);
-    g.req_to(S, A, 64, 0, OK);      // reopened
-    g.req_to(T, B, 8, R, OK);
+
+    // only the source's own retry to the queue opens it
+    g.req_to(S, g.none[0], 8, R, NQ);   // a retry to no queue opens nothing
+    blocked_at(S, A);
+    g.req_to(S, A, 8, R, NQ, true);     // nor one to A's base above 4 GiB
+    blocked_at(S, A);
+    g.req_to(S, B, 8, R, OK);       // nor a retry to B
+    blocked_at(S, A);
+    g.req_to(S, X, 8, R, MF);       // nor one to a badly configured queue
+    blocked_at(S, A);
+    g.req_to(T, A, 8, R, OK);       // T's retry opens T at A, not S nor U
+    blocked_at(S, A);
+    blocked_at(U, A);
+    open_at(T, A);
+    g.req_to(T, A, 8, 0, NR);       // found full: T blocked again, A marked
     tb.run();
+    g.reopen(A);
+    blocked_at(T, A);
+    g.req_to(S, A, 8, R, OK);       // S's retry opens S at A
+    open_at(S, A);
+    blocked_at(U, A);
+    g.req_to(U, A, 8, R, NR);       // U's retry opens U, but no room: blocked again, A marked
+    g.req_to(S, A, 8, R, NR);       // a retry refused by the full mark blocks again too
+    tb.run();
+    g.reopen(A);
+    blocked_at(S, A);
+    blocked_at(U, A);
+    blocked_at(T, A);
+    g.req_to(U, A, 8, R, OK);
+    g.req_to(S, A, 8, R, NR);       // found full: still blocked
+    tb.run();
+    g.reopen(A);
+
+    // one source blocked at several queues: each retry opens its own
+    mark(B, true);
+    mark(C, true);
+    g.req_to(S, B, 8, 0, NR);
+    g.req_to(S, C, 64, 0, NR);      // the full mark comes before a bad length
+    g.req_to(T, C, 8, 0, NR);
+    mark(B, false);
+    mark(C, false);
+    blocked_at(S, B);
+    blocked_at(S, C);
+    blocked_at(S, A);
+    blocked_at(T, C);
+    open_at(T, B);
+    open_at(U, B);
+    open_at(U, C);
+    g.req_to(U, C, 8, 0, OK);       // others reach the queues S is blocked at
+    g.req_to(T, B, 8, 0, OK);
+    g.req_to(S, C, 8, R, OK);       // opens S at C only
+    blocked_at(S, B);
+    blocked_at(S, A);
+    blocked_at(T, C);
+    g.req_to(S, C, 8, 0, OK);
+    g.req_to(S, B, 8, R, OK);       // opens S at B
+    g.req_to(S, B, 8, 0, OK);
+    blocked_at(S, A);
+    g.req_to(S, A, 0, R, MF);       // opens S at A; the empty entry is refused
+    open_at(S, A);
+    g.req_to(S, A, 8, 0, OK);
+    g.req_to(T, C, 8, R, OK);
+    tb.run();
+    g.reopen(A);
+
+    // the block (and the full mark) before a bad configuration; MALFORMED
+    // sets no block
+    mark(X, true);
+    g.req_to(S, X, 8, 0, NR);
+    mark(X, false);
+    g.req_to(S, X, 8, 0, NR);       // S blocked at X
+    g.req_to(T, X, 8, 0, MF);       // T is not
+    g.req_to(S, B, 8, 0, OK);
+    g.req_to(S, X, 8, R, MF);       // the retry opens S; the configuration refuses it
+    g.req_to(S, X, 8, 0, MF);
+    g.req_to(S, B, 0, 0, MF);       // an empty entry: refused, no block
+    g.req_to(S, B, 8, 0, OK);
+    g.req_to(S, C, 16, 0, MF);      // longer than C's entries: refused, no block
+    g.req_to(S, C, 8, 0, OK);
+    g.req_to(S, B, 8, 0, OK);
+    tb.run();
+    tb.directed = false;
     g.consume_all();
     tb.check_mem("after the block sequence");
+}
+
+// Blocks set before a reset are gone after it: every source (all 256 rows
+// of the block table) blocked at a queue and some at a second one; a reset,
+// again in the middle of the sweep that clears the table, during which the
+// engine takes nothing for exactly 256 cycles, then the first frame at once;
+// then every source reaches both queues.
+static void block_reset_phase(Tb &tb)
+{
+    ReqGen g(tb);
+    tb.run();
+    g.setup();
+    tb.directed = true;
+    const uint32_t P = g.good[tb.rng.below(6)], Q = g.bad[tb.rng.below(6)];
+    const int NR = TG_ST_NOT_READY, MF = TG_ST_MALFORMED;
+    bool both[256];
+    // open every source at both, whatever came before
+    for (unsigned s = 0; s < 256; s++) {
+        g.req_to((uint16_t)s, P, 0, TG_FLAG_RETRY, MF);
+        g.req_to((uint16_t)s, Q, 0, TG_FLAG_RETRY, MF);
+    }
+    tb.run();
+    tb.qt[tb.lookup(P)].full = true;
+    tb.qt[tb.lookup(Q)].full = true;
+    for (unsigned s = 0; s < 256; s++) {
+        g.req_to((uint16_t)s, P, 8, (uint8_t)(tb.rng.next() & 0xFE), NR);
+        both[s] = tb.rng.chance(50);
+        if (both[s]) g.req_to((uint16_t)s, Q, 8, tb.rng.chance(50) ? TG_FLAG_RETRY : 0, NR);
+    }
+    tb.run();
+    tb.qt[tb.lookup(P)].full = false;
+    tb.qt[tb.lookup(Q)].full = false;
+    for (unsigned s = 0; s < 256; s++) {
+        g.req_to((uint16_t)s, P, 0, 0, NR);
+        g.req_to((uint16_t)s, Q, 0, 0, both[s] ? NR : MF);
+    }
+    tb.run();
+    // the reset cuts into more probes (they change nothing in memory)
+    for (unsigned i = 0; i < 20; i++) g.req_to((uint16_t)tb.rng.below(256), P, 0, 0, NR);
+    for (unsigned i = 0, n = tb.rng.below(100); i < n; i++) tb.tick();
+    tb.reset();
+    tb.q.clear();
+    for (unsigned i = 0, n = 1 + tb.rng.below(Tb::SWEEP - 1); i < n; i++) tb.tick();   // in the sweep
+    tb.reset();
+    // the first frame, shown from the first cycle, is taken right after the sweep
+    const unsigned gap = tb.gap_pct;
+    tb.gap_pct = 0;
+    g.qresp();
+    tb.run();
+    tb.gap_pct = gap;
+    TB_CHECK(tb.first_take == Tb::SWEEP, "the first frame after a reset was taken %llu cycles after it, want %u",
+             (unsigned long long)tb.first_take, Tb::SWEEP);
+    for (unsigned s = 0; s < 256; s++) {
+        g.req_to((uint16_t)s, P, 0, 0, MF);
+        g.req_to((uint16_t)s, Q, 8, 0, MF);
+    }
+    g.req_to(REQ_SRCS[tb.rng.below(4)], P, 8, 0, TG_ST_OK);
+    tb.run();
+    tb.directed = false;
+    g.consume_all();
+    tb.check_mem("after blocks and a reset");
 }
 
 static void writes_phase(Tb &tb, unsigned n)
@@ -1290,6 +1522,10 @@ static void mixed_phase(Tb &tb, unsigned n)
 
 int main(int argc, char **argv)
 {
+    // every register and RAM bit starts random (the block table too: the
+    // sweep after reset must clear it), from a fixed seed
+    Verilated::randReset(2);
+    Verilated::randSeed(0x7E1E);
     Verilated::commandArgs(argc, argv);
     struct Cfg { unsigned mem_stall, lat_min, lat_max, txd_stall, gap; };
     const Cfg cfgs[] = {
@@ -1300,6 +1536,7 @@ int main(int argc, char **argv)
         {50, 1, 3, 70, 80},
     };
     uint64_t seed = 1, cpl_wait = 0, cpls = 0, descs = 0, cycles = 0, writes = 0, reads = 0;
+    uint64_t dkinds[Tb::RK_NKINDS] = {}, resets = 0, sweep_cycles = 0, sweep_shown = 0, sweep_fto = 0;
     uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
     uint64_t faa = 0, swaps = 0, cas_hit = 0, cas_miss = 0, a_refused = 0, awrite_wait = 0;
     for (const Cfg &c : cfgs) {
@@ -1322,6 +1559,8 @@ int main(int argc, char **argv)
             atomics_phase(tb, 400);
             req_phase(tb, 1500);
             block_phase(tb);
+            block_reset_phase(tb);
+            req_phase(tb, 300);
 
             // a smaller exported window, then none at all
             tb.mem_size = 0x2000 + tb.rng.below(0x1000);
@@ -1363,7 +1602,14 @@ int main(int argc, char **argv)
             cycles += tb.cyc;
             writes += tb.n_writes;
             reads += tb.n_reads;
-            for (unsigned k = 0; k < Tb::RK_NKINDS; k++) kinds[k] += tb.req_kinds[k];
+            for (unsigned k = 0; k < Tb::RK_NKINDS; k++) {
+                kinds[k] += tb.req_kinds[k];
+                dkinds[k] += tb.dir_kinds[k];
+            }
+            resets += tb.n_resets;
+            sweep_cycles += tb.n_sweep_cycles;
+            sweep_shown += tb.n_sweep_shown;
+            sweep_fto += tb.n_sweep_fto;
             qresps += tb.n_qresp;
             tail_wait += tb.tail_wait;
             zero_words += tb.n_zero_words;
@@ -1388,19 +1634,46 @@ int main(int argc, char **argv)
         tb.run();
         tb.check_mem("after a REQ above 4 GiB");
     }
-    std::printf("REQs: %llu appended (%llu zero-filled words, %llu wrapped, %llu consumed), %llu no queue, "
-                "%llu blocked, %llu to a full mark, %llu found full, %llu malformed, %llu retries that opened "
-                "their source; %llu answers passed on; the tail waited %llu cycles for entry writes\n",
+    std::printf("REQs (random traffic): %llu appended (%llu zero-filled words, %llu wrapped, %llu consumed), "
+                "%llu no queue, %llu blocked, %llu to a full mark, %llu found full, %llu malformed; retries: %llu "
+                "opened their queue, %llu from a source blocked at other queues, %llu to no queue from a blocked "
+                "source; past the block check: %llu from a source blocked at other queues, %llu while another "
+                "source was blocked at the queue; %llu answers passed on; the tail waited %llu cycles for entry "
+                "writes\n",
                 (unsigned long long)kinds[Tb::RK_OK], (unsigned long long)zero_words, (unsigned long long)wraps,
                 (unsigned long long)consumed, (unsigned long long)kinds[Tb::RK_NO_QUEUE],
                 (unsigned long long)kinds[Tb::RK_BLOCKED], (unsigned long long)kinds[Tb::RK_FULL_FLAG],
                 (unsigned long long)kinds[Tb::RK_FULL_HEAD], (unsigned long long)kinds[Tb::RK_MALFORMED],
-                (unsigned long long)kinds[Tb::RK_RETRY_OPEN], (unsigned long long)qresps,
+                (unsigned long long)kinds[Tb::RK_RETRY_OPEN], (unsigned long long)kinds[Tb::RK_RETRY_ELSEWHERE],
+                (unsigned long long)kinds[Tb::RK_RETRY_NOQ], (unsigned long long)kinds[Tb::RK_PAST_OWN],
+                (unsigned long long)kinds[Tb::RK_PAST_OTHER], (unsigned long long)qresps,
                 (unsigned long long)tail_wait);
+    std::printf("REQs (directed block sequences): %llu appended, %llu no queue, %llu blocked, %llu to a full mark, "
+                "%llu found full, %llu malformed, %llu retries opening, %llu retries elsewhere, %llu retries to no "
+                "queue, %llu past a block elsewhere, %llu past another source's block\n",
+                (unsigned long long)dkinds[Tb::RK_OK], (unsigned long long)dkinds[Tb::RK_NO_QUEUE],
+                (unsigned long long)dkinds[Tb::RK_BLOCKED], (unsigned long long)dkinds[Tb::RK_FULL_FLAG],
+                (unsigned long long)dkinds[Tb::RK_FULL_HEAD], (unsigned long long)dkinds[Tb::RK_MALFORMED],
+                (unsigned long long)dkinds[Tb::RK_RETRY_OPEN], (unsigned long long)dkinds[Tb::RK_RETRY_ELSEWHERE],
+                (unsigned long long)dkinds[Tb::RK_RETRY_NOQ], (unsigned long long)dkinds[Tb::RK_PAST_OWN],
+                (unsigned long long)dkinds[Tb::RK_PAST_OTHER]);
     static const char *const KIND[] = {"appended", "no queue", "blocked", "full mark", "found full", "malformed",
-                                       "retry opening its source"};
+                                       "retry opening its queue", "past a block at another queue",
+                                       "past another source's block", "retry from a source blocked elsewhere",
+                                       "retry to no queue from a blocked source"};
+    static const unsigned KIND_MIN[] = {2000, 500, 700, 150, 150, 500, 130, 1500, 300, 400, 60};
+    static_assert(sizeof KIND / sizeof KIND[0] == Tb::RK_NKINDS && sizeof KIND_MIN / sizeof KIND_MIN[0] == Tb::RK_NKINDS,
+                  "one name and one threshold per kind");
     for (unsigned k = 0; k < Tb::RK_NKINDS; k++)
-        TB_CHECK(kinds[k] > 200, "only %llu REQs %s", (unsigned long long)kinds[k], KIND[k]);
+        TB_CHECK(kinds[k] > KIND_MIN[k], "only %llu REQs %s in random traffic (want more than %u)",
+                 (unsigned long long)kinds[k], KIND[k], KIND_MIN[k]);
+    std::printf("%llu resets: %llu cycles of block-table sweep, %llu of them with a frame waiting, %llu with an "
+                "overdue fetch offered\n", (unsigned long long)resets, (unsigned long long)sweep_cycles,
+                (unsigned long long)sweep_shown, (unsigned long long)sweep_fto);
+    TB_CHECK(resets >= 50 && sweep_shown > 5000 && sweep_fto > 5000,
+             "sweep coverage: %llu resets, %llu cycles, %llu with a frame, %llu with an overdue fetch",
+             (unsigned long long)resets, (unsigned long long)sweep_cycles, (unsigned long long)sweep_shown,
+             (unsigned long long)sweep_fto);
     TB_CHECK(zero_words > 1000 && wraps > 100 && consumed > 1000 && qresps > 1000 && tail_wait > 100,
              "REQ coverage: %llu zero-filled words, %llu wraps, %llu consumed, %llu answers, tail waited %llu",
              (unsigned long long)zero_words, (unsigned long long)wraps, (unsigned long long)consumed,
