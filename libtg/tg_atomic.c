@@ -48,9 +48,9 @@ static int window_load(struct tg_dev *dev, unsigned win, unsigned node, uint64_t
 
 	if (rc)
 		return rc;
-	/* a refused atomic answers all ones and sets STATUS; all ones is
-	 * also a value a word can hold, so ask */
-	if (v == ~0ULL && (rc = tg_ctx_status(dev)))
+	/* a refused atomic answers all ones; all ones is also a value a word
+	 * can hold, so ask how this load went */
+	if (v == ~0ULL && (rc = tg__last_status(dev)))
 		return rc;
 	if (old)
 		*old = v;

@@ -328,6 +328,14 @@ int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val)
 	return tg__mmio_write(dev, tg_bar_csr_addr(reg), &val, NULL, 1);
 }
 
+int tg__last_status(struct tg_dev *dev)
+{
+	uint64_t v;
+	int rc = tg__mmio_read(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_LAST_STATUS), &v);
+
+	return rc ? rc : tg_status_errno((unsigned)(v & 0xffu));
+}
+
 int tg_ctx_status(struct tg_dev *dev)
 {
 	uint64_t v, zero = 0;

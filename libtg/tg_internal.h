@@ -82,6 +82,11 @@ int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data);
  * (posted).  Returns 0 or -errno. */
 int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val);
 
+/* The outcome of the device's last blocking load (LAST_STATUS): 0 or
+ * -errno.  Asked when a load answered all ones, which is both a value and
+ * what a failed load answers.  Leaves the sticky STATUS alone. */
+int tg__last_status(struct tg_dev *dev);
+
 /* Take (and clear) the first error reported for a posted request. */
 int tg__async_err(struct tg_dev *dev);
 

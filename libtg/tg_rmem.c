@@ -175,8 +175,9 @@ static int read_word(struct tg_dev *dev, unsigned node, uint64_t raddr, uint8_t 
 
 	if (rc)
 		return rc;
-	/* a refused read answers all ones and sets STATUS */
-	if (v == ~0ULL && (rc = tg_ctx_status(dev)))
+	/* a refused read answers all ones, which is also a value: ask how
+	 * this load went */
+	if (v == ~0ULL && (rc = tg__last_status(dev)))
 		return rc;
 	for (size_t i = 0; i < len; i++)
 		dst[i] = (uint8_t)(v >> (8 * ((raddr + i) & 7u)));

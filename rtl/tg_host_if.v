@@ -168,6 +168,8 @@ reg [63:0]  resp_data_reg,  resp_data_next;
 // (arrays span the whole 4-bit index; entries past NUM_CTX are never written)
 reg [7:0]   ctx_status_reg [0:15];
 reg [7:0]   ctx_status_next[0:15];
+reg [7:0]   ctx_last_reg   [0:15];   // status of the context's last blocking load
+reg [7:0]   ctx_last_next  [0:15];
 reg [31:0]  ctx_laddr_reg  [0:15];
 reg [31:0]  ctx_laddr_next [0:15];
 reg [31:0]  ctx_cpl_reg    [0:15];
@@ -377,6 +379,7 @@ always @* begin
 
     for (c = 0; c < 16; c = c + 1) begin
         ctx_status_next[c]  = ctx_status_reg[c];
+        ctx_last_next[c]    = ctx_last_reg[c];
         ctx_laddr_next[c]   = ctx_laddr_reg[c];
         ctx_cpl_next[c]     = ctx_cpl_reg[c];
         ctx_operand_next[c] = ctx_operand_reg[c];
@@ -428,6 +431,7 @@ always @* begin
             end else begin
                 resp_data_next = {64{1'b1}};
             end
+            ctx_last_next[rd_ctx_reg] = s_hrd_status;
             if (s_hrd_status != `TG_ST_OK && ctx_status_reg[rd_ctx_reg] == `TG_ST_OK) begin
                 ctx_status_next[rd_ctx_reg] = s_hrd_status;
             end
@@ -441,6 +445,7 @@ always @* begin
         resp_valid_next = 1'b1;
         ev_host_resp    = 1'b1;
         resp_data_next  = rd_sync_reg ? {56'd0, st_peer_gone} : {64{1'b1}};
+        ctx_last_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
         if (ctx_status_reg[rd_ctx_reg] == `TG_ST_OK) begin
             ctx_status_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
         end
@@ -463,6 +468,9 @@ always @* begin
                 end
                 if (!is_ctrl && req_ctx_ok && ctx_status_reg[req_ctx] == `TG_ST_OK) begin
                     ctx_status_next[req_ctx] = `TG_ST_MISALIGNED;
+                end
+                if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
+                    ctx_last_next[req_ctx] = `TG_ST_MISALIGNED;
                 end
             end
         end else if (is_burst) begin
@@ -617,6 +625,7 @@ always @* begin
                     `TG_CTX_REG_FETCH_CPL / 8:   resp_data_next = {32'd0, ctx_cpl_reg[pg_ctx]};
                     `TG_CTX_REG_OPERAND / 8:     resp_data_next = ctx_operand_reg[pg_ctx];
                     `TG_CTX_REG_COMPARE / 8:     resp_data_next = ctx_compare_reg[pg_ctx];
+                    `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, ctx_last_reg[pg_ctx]};
                     default:                     resp_data_next = 64'd0;
                 endcase
             end
@@ -631,6 +640,9 @@ always @* begin
                 end
                 if (!is_ctrl && req_ctx_ok && ctx_status_reg[req_ctx] == `TG_ST_OK) begin
                     ctx_status_next[req_ctx] = `TG_ST_BAD_OP;
+                end
+                if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
+                    ctx_last_next[req_ctx] = `TG_ST_BAD_OP;
                 end
             end
         end
@@ -673,6 +685,7 @@ always @(posedge clk) begin
 
     for (c = 0; c < 16; c = c + 1) begin
         ctx_status_reg[c]  <= ctx_status_next[c];
+        ctx_last_reg[c]    <= ctx_last_next[c];
         ctx_laddr_reg[c]   <= ctx_laddr_next[c];
         ctx_cpl_reg[c]     <= ctx_cpl_next[c];
         ctx_operand_reg[c] <= ctx_operand_next[c];
@@ -698,6 +711,7 @@ always @(posedge clk) begin
         ft_late_reg    <= 16'd0;
         for (c = 0; c < 16; c = c + 1) begin
             ctx_status_reg[c] <= 8'd0;
+            ctx_last_reg[c]   <= 8'd0;
             ctx_laddr_reg[c]  <= 32'd0;
             ctx_cpl_reg[c]    <= 32'd0;
         end

@@ -83,6 +83,7 @@
 `define TG_CTX_REG_OPERAND              32  // RW operand of atomics: add value, swap value, CAS new value
 `define TG_CTX_REG_COMPARE              40  // RW compare value of CAS
 `define TG_CTX_REG_ATOMIC_GO            48  // WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR
+`define TG_CTX_REG_LAST_STATUS          56  // RO status of this context's last blocking load (read, fence, atomic)
 `define TG_FETCH_CPL_DONE               1  // completion word bit 0; status in [15:8]
 `define TG_AOP_FAA                      0  // ATOMIC_GO function: fetch-and-add
 `define TG_AOP_SWAP                     1  // ATOMIC_GO function: swap

@@ -89,6 +89,7 @@ GROUPS = [
         ("CTX_REG_OPERAND", 0x020, "RW operand of atomics: add value, swap value, CAS new value"),
         ("CTX_REG_COMPARE", 0x028, "RW compare value of CAS"),
         ("CTX_REG_ATOMIC_GO", 0x030, "WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR"),
+        ("CTX_REG_LAST_STATUS", 0x038, "RO status of this context's last blocking load (read, fence, atomic)"),
         ("FETCH_CPL_DONE", 0x1, "completion word bit 0; status in [15:8]"),
         ("AOP_FAA", 0, "ATOMIC_GO function: fetch-and-add"),
         ("AOP_SWAP", 1, "ATOMIC_GO function: swap"),

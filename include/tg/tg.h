@@ -100,7 +100,9 @@ int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val);
 
 /* Read and clear this context's sticky STATUS.  Returns 0 when no request
  * failed since the last call, else the first failure as -errno (see
- * tg_status_errno).  Blocking, ordered after every earlier request. */
+ * tg_status_errno): posted requests, and blocking calls that have already
+ * returned their own error.  Blocking, ordered after every earlier
+ * request. */
 int tg_ctx_status(struct tg_dev *dev);
 
 /* ---- Registered memory -------------------------------------------------- */

@@ -52,6 +52,16 @@ static void semantics(struct tg_dev *dev[], uint64_t pa)
 	CHECK_RC(tg_faa(dev[0], 0, pa, 1, &old), 0);
 	CHECK(old == 14, "faa after cached operand old %" PRIu64, old);
 	CHECK(rd64(dev[2], 0, pa) == 15, "word %#" PRIx64 ", want 15", rd64(dev[2], 0, pa));
+	/* a word holding all ones after an earlier request of the device
+	 * failed (a REQ to no queue leaves STATUS set): the atomic still
+	 * succeeds and returns the value */
+	want = ~0ULL;
+	CHECK_RC(tg_write(dev[3], 0, pa, &want, 8), 0);
+	CHECK_RC(tg_enq(dev[3], 0, 1ULL << 20, 1), 0);
+	CHECK_RC(tg_fence(dev[3], 0), 0);
+	CHECK_RC(tg_swap(dev[3], 0, pa, 15, &old), 0);
+	CHECK(old == ~0ULL, "swap of all ones after a failed REQ old %#" PRIx64, old);
+	CHECK_RC(tg_ctx_status(dev[3]), -ENOENT);
 	/* writes before an atomic of the same device land before it */
 	want = 100;
 	CHECK_RC(tg_write(dev[3], 0, pa, &want, 8), 0);
@@ -128,7 +138,12 @@ static void refusals(struct tg_sim *sim, struct tg_dev *dev[], struct tg_mr *res
 		CHECK_RC(tg_cas(dev[3], 0, top, 0, 1, &old), -EFAULT);
 		CHECK_RC(tg_fetch_inc(dev[0], 0, top, &old), -EFAULT);
 	}
-	CHECK_RC(tg_ctx_status(dev[1]), 0);   /* taken by the failing call */
+	/* the failing calls said so; the context's sticky STATUS keeps the
+	 * first of them */
+	for (unsigned k = 0; k < NODES; k++) {
+		CHECK_RC(tg_ctx_status(dev[k]), -EFAULT);
+		CHECK_RC(tg_ctx_status(dev[k]), 0);
+	}
 	CHECK(rd64(dev[2], 0, end - 8) == 12345, "last word changed by refused atomics");
 	CHECK_RC(tg_faa(dev[1], 0, end - 8, 1, &v), 0);
 	CHECK(v == 12345, "last word old %" PRIu64, v);

@@ -61,6 +61,7 @@ struct Cov {
     uint64_t blk_sent[AW_N] = {}, blk_ok[AW_N] = {}, blk_err[AW_N] = {}, blk_tmo[AW_N] = {};
     uint64_t read_tmo = 0, fence_tmo = 0, late = 0;
     uint64_t opnd_set = 0, opnd_bad = 0, finc_store = 0, mis_status = 0, unknown_reg = 0;
+    uint64_t last_ok = 0, last_err = 0;   // LAST_STATUS reads: OK, or a failure
     uint64_t ago_go[3] = {}, ago_ref_st[3] = {}, ago_why[WHY_N] = {}, ago_fn_and_more = 0, ago_range_and_mis = 0;
     uint64_t ago_hits = 0, ago_stall_full = 0, fto = 0, fto_atomic = 0;
     uint64_t tmo_write = 0, tmo_clear = 0;   // timeouts in the cycle a write was taken; of them, its STATUS cleared
@@ -145,6 +146,7 @@ struct Model {
     uint64_t b_data[WORDS] = {}, b_mask = 0;
     // contexts
     uint64_t status[16] = {};
+    uint64_t last[16] = {};  // LAST_STATUS: the status of the context's last blocking load
     bool known[16][6] = {};
     uint64_t val[16][6] = {};
     // blocking read, fence or atomic
@@ -266,6 +268,7 @@ struct Model {
             if (!d.ctrl && d.ctx < NUM_CTX) {
                 cov.mis_status += status[d.ctx] == TG_ST_OK;
                 set_status(d.ctx, TG_ST_MISALIGNED);
+                if (!b.write) last[d.ctx] = TG_ST_MISALIGNED;
             }
             return;
         }
@@ -351,7 +354,9 @@ struct Model {
             if (!b.write) {
                 uint64_t v = 0;   // FETCH_GO, ATOMIC_GO and offsets that map nothing read as zero
                 if (d.reg == TG_CTX_REG_STATUS) v = status[c];
+                else if (d.reg == TG_CTX_REG_LAST_STATUS) v = last[c];
                 else if (value_reg(d.reg)) v = val[c][r];
+                if (d.reg == TG_CTX_REG_LAST_STATUS) (last[c] ? cov.last_err : cov.last_ok)++;
                 resp.push_back(v);   // checked against `known` when it comes out
                 return;
             }
@@ -444,6 +449,7 @@ struct Model {
         errors++;
         if (!b.write) resp.push_back(ONES);
         if (!d.ctrl) set_status(d.ctx, TG_ST_BAD_OP);
+        if (!d.ctrl && !b.write && d.ctx < NUM_CTX) last[d.ctx] = TG_ST_BAD_OP;
         if (d.atom && b.write) cov.finc_store++;
     }
 
@@ -454,6 +460,7 @@ struct Model {
         answers++;
         resp.push_back(wait_sync ? st : st == TG_ST_OK ? data : ONES);
         if (st != TG_ST_OK) set_status(wait_ctx, st);
+        last[wait_ctx] = st;
         if (wait_aw >= 0) (st == TG_ST_OK ? cov.blk_ok : cov.blk_err)[wait_aw]++;
     }
     // No answer in time: the host gets all ones (a fence PEER_GONE); the
@@ -465,6 +472,7 @@ struct Model {
         seq = (uint16_t)((seq + 1) & 0x7FFF);
         answers++;
         resp.push_back(wait_sync ? (uint64_t)TG_ST_PEER_GONE : ONES);
+        last[wait_ctx] = TG_ST_PEER_GONE;
         if (wait_aw >= 0) cov.blk_tmo[wait_aw]++;
         else if (wait_sync) cov.fence_tmo++;
         else cov.read_tmo++;
@@ -985,7 +993,10 @@ struct Tb {
     // Read every context's STATUS (checked against the model).
     void read_statuses()
     {
-        for (unsigned c = 0; c < NUM_CTX; c++) rd(ctxreg(c, TG_CTX_REG_STATUS));
+        for (unsigned c = 0; c < NUM_CTX; c++) {
+            rd(ctxreg(c, TG_CTX_REG_STATUS));
+            rd(ctxreg(c, TG_CTX_REG_LAST_STATUS));
+        }
     }
     void clear_statuses()
     {
@@ -1234,6 +1245,7 @@ static void error_phase(Tb &tb)
         unsigned ctx = tb.rng.below(NUM_CTX);
         tb.rd(bar(TG_WIN_REQ, ctx, tb.rng.below(256), (uint32_t)tb.rng.next() & ~7u));
         if (tb.rng.chance(30)) tb.rd(ctxreg(ctx, TG_CTX_REG_STATUS));
+        if (tb.rng.chance(30)) tb.rd(ctxreg(ctx, TG_CTX_REG_LAST_STATUS));
         if (tb.rng.chance(20)) tb.wr(ctxreg(ctx, TG_CTX_REG_STATUS), 0);
     }
     tb.read_statuses();
@@ -1359,7 +1371,7 @@ static void failure_phase(Tb &tb, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         unsigned ctx = tb.rng.below(NUM_CTX);
         switch (tb.rng.below(6)) {
-        case 0: tb.rd(ctxreg(ctx, TG_CTX_REG_STATUS)); break;
+        case 0: tb.rd(ctxreg(ctx, tb.rng.below(2) ? TG_CTX_REG_STATUS : TG_CTX_REG_LAST_STATUS)); break;
         case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_STATUS), tb.rng.next()); break;
         case 2: tb.rd(bar(TG_WIN_REQ, ctx, tb.rng.below(256), 0)); break;   // refused: BAD_OP may come first
         case 3: tb.read_statuses(); break;
@@ -1408,13 +1420,16 @@ static void atomic_phase(Tb &tb, unsigned n)
             else tb.wr(a, tb.rng.next(), tb.random_strobe());
             break;
         }
-        case 8: tb.rd(ctxreg(c, TG_CTX_REG_STATUS)); break;
+        case 8: tb.rd(ctxreg(c, tb.rng.below(2) ? TG_CTX_REG_STATUS : TG_CTX_REG_LAST_STATUS)); break;
         case 9: tb.wr(ctxreg(c, TG_CTX_REG_STATUS), tb.rng.next()); break;
         case 10:                                                            // store the operand, then use it
             tb.wr(bar(opwin, c, node, paddr), tb.rng.next());
             tb.rd(bar(opwin, c, node, paddr));
             break;
-        default: tb.rd(bar(win, c, node, paddr)); break;
+        default:
+            tb.rd(bar(win, c, node, paddr));
+            if (tb.rng.below(2)) tb.rd(ctxreg(c, TG_CTX_REG_LAST_STATUS));   // how that one went
+            break;
         }
         if (tb.rng.chance(5)) tb.run("blocking atomics");
     }
@@ -1520,7 +1535,7 @@ static void timeout_phase(Tb &tb, unsigned n)
             }
             break;
         case 10: tb.wr(bar(TG_WIN_FAA + tb.rng.below(3), c, node, paddr), tb.rng.next(), (uint8_t)tb.rng.below(255)); break;
-        case 11: tb.rd(ctxreg(c, TG_CTX_REG_STATUS)); break;
+        case 11: tb.rd(ctxreg(c, tb.rng.below(2) ? TG_CTX_REG_STATUS : TG_CTX_REG_LAST_STATUS)); break;
         default: {
             unsigned w0 = tb.rng.below(WORDS);
             tb.burst(c, node, tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
@@ -1712,6 +1727,10 @@ int main(int argc, char **argv)
              "operand stores %llu, partial %llu, FINC stores %llu, misaligned STATUS %llu, unmapped writes %llu",
              (unsigned long long)cov.opnd_set, (unsigned long long)cov.opnd_bad, (unsigned long long)cov.finc_store,
              (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
+    std::printf("LAST_STATUS reads: %llu OK, %llu a failure\n", (unsigned long long)cov.last_ok,
+                (unsigned long long)cov.last_err);
+    TB_CHECK(cov.last_ok > 200 && cov.last_err > 200, "LAST_STATUS reads: %llu OK, %llu failure",
+             (unsigned long long)cov.last_ok, (unsigned long long)cov.last_err);
     std::printf("ATOMIC_GO: %llu FAA, %llu SWAP, %llu CAS started; refused %llu BAD_OP, %llu RANGE, %llu MISALIGNED "
                 "(%llu function and more, %llu range and alignment); reasons:",
                 (unsigned long long)cov.ago_go[0], (unsigned long long)cov.ago_go[1], (unsigned long long)cov.ago_go[2],
