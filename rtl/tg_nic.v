@@ -123,7 +123,9 @@ tg_csr #(
 
 // ---------------------------------------------------------------- queue table
 wire [31:0] q_lk_base;
-wire        q_lk_hit, q_lk_full;
+wire        q_lk_hit, q_lk_full, q_lk_head_valid;
+wire [23:0] q_lk_head, q_upd_head;
+wire        q_upd_head_valid;
 wire [3:0]  q_lk_idx;
 wire [4:0]  q_lk_size_log2;
 wire [2:0]  q_lk_esize_log2;
@@ -149,10 +151,14 @@ tg_qtable #(
     .lk_esize_log2  (q_lk_esize_log2),
     .lk_tail        (q_lk_tail),
     .lk_full        (q_lk_full),
+    .lk_head_valid  (q_lk_head_valid),
+    .lk_head        (q_lk_head),
     .upd_tail_valid (q_upd_tail_valid),
     .upd_idx        (q_upd_idx),
     .upd_tail       (q_upd_tail),
     .upd_full_valid (q_upd_full_valid),
+    .upd_head_valid (q_upd_head_valid),
+    .upd_head       (q_upd_head),
     .irq            (irq)
 );
 
@@ -340,10 +346,14 @@ tg_rx_engine tg_rx_engine_inst (
     .q_lk_esize_log2    (q_lk_esize_log2),
     .q_lk_tail          (q_lk_tail),
     .q_lk_full          (q_lk_full),
+    .q_lk_head_valid    (q_lk_head_valid),
+    .q_lk_head          (q_lk_head),
     .q_upd_tail_valid   (q_upd_tail_valid),
     .q_upd_idx          (q_upd_idx),
     .q_upd_tail         (q_upd_tail),
     .q_upd_full_valid   (q_upd_full_valid),
+    .q_upd_head_valid   (q_upd_head_valid),
+    .q_upd_head         (q_upd_head),
     .m_qresp_valid      (qresp_valid),
     .m_qresp_src        (qresp_src),
     .m_qresp_tag        (qresp_tag),

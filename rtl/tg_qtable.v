@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Queue table: the receive queues the driver registered (base, buffer and
-// entry size, NIC tail, enable/full), looked up by base address for each
-// REQ, plus the overflow and notification interrupt causes.
+// entry size, NIC tail, enable/full, the head the NIC last read), looked
+// up by base address for each REQ, plus the overflow and notification
+// interrupt causes.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -29,12 +30,16 @@ module tg_qtable #(
     output wire [2:0]  lk_esize_log2,
     output wire [23:0] lk_tail,
     output wire        lk_full,
+    output wire        lk_head_valid,  // lk_head holds a head the NIC read since the driver last set the entry
+    output wire [23:0] lk_head,
 
     // updates from the enqueue engine
     input  wire        upd_tail_valid,  // an entry was appended: new tail
     input  wire [3:0]  upd_idx,
     input  wire [23:0] upd_tail,
     input  wire        upd_full_valid,  // the buffer is full: stop and interrupt
+    input  wire        upd_head_valid,  // the head read from the buffer, to remember
+    input  wire [23:0] upd_head,
 
     output wire        irq
 );
@@ -56,6 +61,9 @@ reg [2:0]  esize_reg   [0:15];
 reg [2:0]  esize_next  [0:15];
 reg [23:0] tail_reg    [0:15];
 reg [23:0] tail_next   [0:15];
+reg [23:0] head_reg    [0:15];
+reg [23:0] head_next   [0:15];
+reg [15:0] hv_reg,      hv_next;       // head_reg[i] is valid
 reg [15:0] en_reg,      en_next;
 reg [15:0] full_reg,    full_next;
 reg [15:0] arm_reg,     arm_next;
@@ -81,6 +89,12 @@ assign lk_size_log2  = size_reg[lk_idx];
 assign lk_esize_log2 = esize_reg[lk_idx];
 assign lk_tail       = tail_reg[lk_idx];
 assign lk_full       = full_reg[lk_idx];
+// The consumer only moves the head forward, towards the tail, so a head
+// read earlier is a safe bound: if the next tail is not that head, it is
+// not the current head either and the buffer has room.  The driver's
+// writes to an entry (it resets buffers when it grows a queue) forget it.
+assign lk_head_valid = hv_reg[lk_idx];
+assign lk_head       = head_reg[lk_idx];
 
 // ---------------------------------------------------------------- CSR reads
 wire [7:0] num_queues = NUM_QUEUES;
@@ -112,6 +126,7 @@ always @* begin
     sel_next      = sel_reg;
     en_next       = en_reg;
     full_next     = full_reg;
+    hv_next       = hv_reg;
     arm_next      = arm_reg;
     irq_st_next   = irq_st_reg;
     irq_mask_next = irq_mask_reg;
@@ -120,6 +135,7 @@ always @* begin
         size_next[i]  = size_reg[i];
         esize_next[i] = esize_reg[i];
         tail_next[i]  = tail_reg[i];
+        head_next[i]  = head_reg[i];
     end
 
     // the enqueue engine
@@ -134,19 +150,30 @@ always @* begin
         full_next = full_reg | idx_bit;
         irq_st_next[15:0] = irq_st_next[15:0] | idx_bit;
     end
+    if (upd_head_valid) begin
+        head_next[upd_idx] = upd_head;
+        hv_next = hv_reg | idx_bit;
+    end
 
     // the driver
     if (csr_wr_en) begin
         case (csr_addr)
             `TG_CSR_REG_QSEL: sel_next = csr_wdata[3:0];
-            `TG_CSR_REG_QBASE: base_next[sel_reg] = csr_wdata[31:0];
+            `TG_CSR_REG_QBASE: begin
+                base_next[sel_reg] = csr_wdata[31:0];
+                hv_next[sel_reg]   = 1'b0;
+            end
             `TG_CSR_REG_QCFG: begin
+                hv_next[sel_reg]    = 1'b0;
                 size_next[sel_reg]  = csr_wdata[4:0];
                 esize_next[sel_reg] = csr_wdata[10:8];
                 en_next[sel_reg]    = csr_wdata[16] && ({1'b0, sel_reg} < NUM_QUEUES[4:0]);
                 full_next[sel_reg]  = csr_wdata[17];
             end
-            `TG_CSR_REG_QTAIL: tail_next[sel_reg] = csr_wdata[23:0];
+            `TG_CSR_REG_QTAIL: begin
+                tail_next[sel_reg] = csr_wdata[23:0];
+                hv_next[sel_reg]   = 1'b0;
+            end
             `TG_CSR_REG_IRQ_STATUS: irq_st_next = irq_st_next & ~csr_wdata[31:0];
             `TG_CSR_REG_IRQ_MASK: irq_mask_next = csr_wdata[31:0];
             `TG_CSR_REG_QARM: arm_next = arm_next | (csr_wdata[15:0] & queue_mask);
@@ -159,6 +186,7 @@ always @(posedge clk) begin
     sel_reg      <= sel_next;
     en_reg       <= en_next;
     full_reg     <= full_next;
+    hv_reg       <= hv_next;
     arm_reg      <= arm_next;
     irq_st_reg   <= irq_st_next;
     irq_mask_reg <= irq_mask_next;
@@ -167,11 +195,13 @@ always @(posedge clk) begin
         size_reg[i]  <= size_next[i];
         esize_reg[i] <= esize_next[i];
         tail_reg[i]  <= tail_next[i];
+        head_reg[i]  <= head_next[i];
     end
     if (rst) begin
         sel_reg      <= 4'd0;
         en_reg       <= 16'd0;
         full_reg     <= 16'd0;
+        hv_reg       <= 16'd0;
         arm_reg      <= 16'd0;
         irq_st_reg   <= 32'd0;
         irq_mask_reg <= 32'd0;

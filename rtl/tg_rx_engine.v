@@ -70,10 +70,14 @@ module tg_rx_engine (
     input  wire [2:0]   q_lk_esize_log2,
     input  wire [23:0]  q_lk_tail,
     input  wire         q_lk_full,
+    input  wire         q_lk_head_valid,  // a head read earlier: a bound on the current one
+    input  wire [23:0]  q_lk_head,
     output reg          q_upd_tail_valid,
     output wire [3:0]   q_upd_idx,
     output wire [23:0]  q_upd_tail,
     output reg          q_upd_full_valid,
+    output reg          q_upd_head_valid,
+    output wire [23:0]  q_upd_head,
 
     // answer to one of our REQs, to the REQ sender
     output reg          m_qresp_valid,
@@ -171,6 +175,7 @@ end
 assign q_lk_base  = s_rxd_addr;
 assign q_upd_idx  = qidx_reg;
 assign q_upd_tail = qnext_reg;
+assign q_upd_head = head_reg[23:0];
 assign m_qresp_src    = s_rxd_src;
 assign m_qresp_tag    = s_rxd_tag;
 assign m_qresp_status = s_rxd_status;
@@ -231,6 +236,18 @@ assign m_txd_ctx     = s_rxd_ctx;
 assign m_txd_tag     = s_rxd_tag;
 assign m_txd_payload = rdata_reg;
 
+// REQ: room in the buffer: write the entry at the tail, then the tail.
+task start_entry;
+    begin
+        base_next  = s_rxd_addr | {8'd0, q_lk_tail};
+        wmask_next = (q_esize == 7'd64) ? {64{1'b1}} : ((64'd1 << q_esize) - 64'd1);
+        nw_next    = q_esize[6:3];
+        idx_next   = 4'd0;
+        after_next = N_QTAIL;
+        state_next = S_WRITE;
+    end
+endtask
+
 always @* begin
     state_next = state_reg;
     after_next = after_reg;
@@ -273,6 +290,7 @@ always @* begin
     ev_atomic        = 1'b0;
     q_upd_tail_valid = 1'b0;
     q_upd_full_valid = 1'b0;
+    q_upd_head_valid = 1'b0;
     m_qresp_valid    = 1'b0;
 
     // memory answers: count them, keep read data in order
@@ -488,6 +506,9 @@ always @* begin
                 st_next        = `TG_ST_MALFORMED;
                 ev_req_refused = 1'b1;
                 state_next     = S_RESP;
+            end else if (q_lk_head_valid && q_next != q_lk_head) begin
+                // the head read last time shows room: no need to read it
+                start_entry;
             end else begin
                 state_next = S_QHEAD;
             end
@@ -518,6 +539,7 @@ always @* begin
         S_QCHK: begin
             // head_reg holds the head once the read is answered
             if (pend_reg == 5'd0) begin
+                q_upd_head_valid = (head_reg[63:24] == 40'd0);   // remember a sane head
                 if ({40'd0, qnext_reg} == head_reg) begin
                     // no room: write nothing, stop the queue, interrupt
                     q_upd_full_valid = 1'b1;
@@ -528,12 +550,7 @@ always @* begin
                     st_next          = `TG_ST_NOT_READY;
                     state_next       = S_RESP;
                 end else begin
-                    base_next  = s_rxd_addr | {8'd0, q_lk_tail};
-                    wmask_next = (q_esize == 7'd64) ? {64{1'b1}} : ((64'd1 << q_esize) - 64'd1);
-                    nw_next    = q_esize[6:3];
-                    idx_next   = 4'd0;
-                    after_next = N_QTAIL;
-                    state_next = S_WRITE;
+                    start_entry;
                 end
             end
         end

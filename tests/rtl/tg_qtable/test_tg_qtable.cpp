@@ -2,7 +2,9 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the queue table against a cycle-exact model: programming and
 // readback of every entry through QSEL, lookup by base (lowest enabled index
-// wins, disabled entries never hit), tail and full updates, the overflow and
+// wins, disabled entries never hit), tail and full updates, the remembered
+// head (set by the engine, forgotten by any driver write to the entry, the
+// driver winning in the same cycle), the overflow and
 // notification causes, QARM, IRQ_STATUS write-1-to-clear, the interrupt,
 // and reset, under random register traffic and updates.
 #include "Vtg_qtable.h"
@@ -27,6 +29,8 @@ struct Ent {
     uint32_t base = 0, tail = 0;
     unsigned size = 0, esize = 0;
     bool en = false, full = false;
+    bool hv = false;        // a head the engine read is remembered (hc)
+    uint32_t hc = 0;
 };
 
 // One cycle's inputs.
@@ -38,6 +42,8 @@ struct In {
     bool upd_tail = false, upd_full = false;
     unsigned upd_idx = 0;
     uint32_t upd_tail_val = 0;
+    bool upd_head = false;
+    uint32_t upd_head_val = 0;
 };
 
 struct Model {
@@ -91,8 +97,15 @@ struct Model {
             e[in.upd_idx].full = true;
             st |= bit;
         }
+        if (in.upd_head) {
+            e[in.upd_idx].hv = true;
+            e[in.upd_idx].hc = in.upd_head_val & 0xFFFFFF;
+        }
         if (!in.wr) return;
         Ent &s = e[sel];
+        // the driver writing an entry makes the table forget its head,
+        // even one the engine reports in the same cycle
+        if (in.addr == TG_CSR_REG_QBASE || in.addr == TG_CSR_REG_QCFG || in.addr == TG_CSR_REG_QTAIL) s.hv = false;
         switch (in.addr) {
         case TG_CSR_REG_QSEL: sel = in.wdata & 15; break;
         case TG_CSR_REG_QBASE: s.base = (uint32_t)in.wdata; break;
@@ -119,6 +132,7 @@ struct Tb {
     // coverage
     uint64_t n_hits = 0, n_shadowed = 0, n_disabled_same = 0, n_notify = 0, n_overflow = 0, n_irq = 0,
              n_w1c = 0, n_arm_no_notify = 0;
+    uint64_t n_head_hits = 0, n_head_forgot = 0, n_head_race = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_qtable), rng(seed)
     {
@@ -170,6 +184,10 @@ struct Tb {
                  "%s, cycle %llu: base %08x -> entry %u size %u esize %u tail %06x full %u, want entry %d size %u "
                  "esize %u tail %06x full %u", what, c, base, m->lk_idx, m->lk_size_log2, m->lk_esize_log2,
                  m->lk_tail, m->lk_full, want, e.size, e.esize, e.tail, e.full);
+        TB_CHECK(m->lk_head_valid == e.hv && (!e.hv || m->lk_head == e.hc),
+                 "%s, cycle %llu: base %08x -> remembered head %u %06x, want %u %06x", what, c, base,
+                 m->lk_head_valid, m->lk_head, e.hv, e.hc);
+        n_head_hits += e.hv;
         for (unsigned i = want + 1; i < NUM_QUEUES; i++) {
             if (ref.e[i].base != base) continue;
             if (ref.e[i].en) n_shadowed++;
@@ -189,6 +207,8 @@ struct Tb {
         q.upd_full_valid = in.upd_full;
         q.upd_idx = (uint8_t)in.upd_idx;
         q.upd_tail = in.upd_tail_val & 0xFFFFFF;
+        q.upd_head_valid = in.upd_head;
+        q.upd_head = in.upd_head_val & 0xFFFFFF;
         q.csr_wdata = rng.next();
         q.clk = 0;
         q.eval();
@@ -269,7 +289,16 @@ struct Tb {
             } else {
                 in.upd_full = true;
             }
+            if (rng.chance(50)) {   // the head read for it, as the engine reports it
+                in.upd_head = true;
+                in.upd_head_val = (uint32_t)rng.next() & 0xFFFFFF;
+            }
         }
+        if (in.wr && ref.e[ref.sel].hv &&
+            (in.addr == TG_CSR_REG_QBASE || in.addr == TG_CSR_REG_QCFG || in.addr == TG_CSR_REG_QTAIL))
+            n_head_forgot++;
+        n_head_race += in.wr && in.upd_head && ref.sel == in.upd_idx &&
+                       (in.addr == TG_CSR_REG_QBASE || in.addr == TG_CSR_REG_QCFG || in.addr == TG_CSR_REG_QTAIL);
         // The same-cycle order of a register write and an update of the
         // same field is not part of the contract: keep them apart.
         if (in.wr && (in.upd_tail || in.upd_full)) {
@@ -447,6 +476,7 @@ int main(int argc, char **argv)
     struct Cfg { unsigned wr_pct, upd_pct; };
     const Cfg cfgs[] = {{5, 5}, {30, 20}, {70, 50}, {95, 90}};
     uint64_t seed = 1, hits = 0, shadowed = 0, disabled = 0, notify = 0, overflow = 0, irq = 0, w1c = 0, plain = 0;
+    uint64_t head_hits = 0, head_forgot = 0, head_race = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x510E527Fu);
@@ -470,8 +500,15 @@ int main(int argc, char **argv)
             irq += tb.n_irq;
             w1c += tb.n_w1c;
             plain += tb.n_arm_no_notify;
+            head_hits += tb.n_head_hits;
+            head_forgot += tb.n_head_forgot;
+            head_race += tb.n_head_race;
         }
     }
+    std::printf("remembered head: %llu lookups found one, %llu forgotten by a driver write, %llu of those in the "
+                "cycle the engine reported one\n", (unsigned long long)head_hits, (unsigned long long)head_forgot,
+                (unsigned long long)head_race);
+    TB_CHECK(head_hits > 5000 && head_forgot > 300 && head_race > 20, "remembered-head coverage");
     std::printf("%llu lookup hits (%llu over a higher enabled entry, %llu past a lower disabled one), %llu "
                 "notifications, %llu updates not armed, %llu overflows, %llu clears, %llu cycles of irq\n",
                 (unsigned long long)hits, (unsigned long long)shadowed, (unsigned long long)disabled,

@@ -41,6 +41,8 @@ struct QEntry {
     bool en = false, full = false;
     uint32_t base = 0, tail = 0;
     unsigned size_log2 = 0, esize_log2 = 0;
+    bool hv = false;     // the table remembers a head the engine read (hc)
+    uint32_t hc = 0;
 };
 
 struct FtEntry {
@@ -84,6 +86,8 @@ struct Exec {
     uint64_t qtail_data = 0;
     bool want_upd_tail = false, upd_tail_seen = false;
     bool want_upd_full = false, upd_full_seen = false;
+    bool want_upd_head = false, upd_head_seen = false;
+    uint64_t upd_head = 0;
     bool want_acc = false, acc_seen = false, enq_seen = false;
     bool want_req_ref = false, req_ref_seen = false;
     bool want_qresp = false, qresp_done = false;
@@ -130,6 +134,8 @@ struct Tb {
     uint64_t dir_kinds[RK_NKINDS] = {};   // the directed sequences
     bool directed = false;
     uint64_t n_qresp = 0, tail_wait = 0, n_zero_words = 0, n_consumed = 0, n_wraps = 0;
+    // the remembered head: REQs that skipped the head read, and reads it could not spare
+    uint64_t n_head_skip = 0, n_head_forced = 0;
     // atomics: executed per opcode, CAS that failed, refused
     uint64_t n_faa = 0, n_swap = 0, n_cas_hit = 0, n_cas_miss = 0, n_atomic_refused = 0, awrite_wait = 0;
     // after a reset the engine clears its block table, one row (source) a
@@ -228,11 +234,24 @@ struct Tb {
             return;
         }
         uint32_t size = 1u << e.size_log2;
-        ex.want_head = true;
         ex.head_addr = d.addr | (uint32_t)TG_Q_HEAD;
         uint64_t head = ref64(ex.head_addr);
         uint32_t next = e.tail + esz >= size ? (uint32_t)TG_Q_SLOTS : e.tail + esz;
-        if (next == head) {
+        // a remembered head that the next tail is not proves room: the
+        // engine must not read the head then; else it reads it and the
+        // table remembers what it read
+        bool skip = e.hv && next != e.hc;
+        if (skip) {
+            TB_CHECK(next != head, "bench: the remembered head %06x is no bound (head %06llx)", e.hc,
+                     (unsigned long long)head);
+            n_head_skip++;
+        } else {
+            n_head_forced += e.hv;
+            ex.want_head = true;
+            ex.want_upd_head = (head >> 24) == 0;
+            ex.upd_head = head;
+        }
+        if (!skip && next == head) {
             ex.what = "REQ to a queue whose buffer is full";
             ex.txd_status = TG_ST_NOT_READY;
             ex.want_upd_full = true;
@@ -543,7 +562,8 @@ struct Tb {
             return;
         }
         bool in = ex.want_entry && a >= ex.base && a < ex.base + 8 * ex.words;
-        TB_CHECK(in && ex.head_done && !ex.qtail_done, "cycle %llu, %s: unexpected write to %08x strobes %02x", c,
+        TB_CHECK(in && (ex.head_done || !ex.want_head) && !ex.qtail_done,
+                 "cycle %llu, %s: unexpected write to %08x strobes %02x", c,
                  ex.what, a, r.m_mem_req_wstrb);
         if (!in) return;
         unsigned w = (a - ex.base) / 8;
@@ -562,6 +582,7 @@ struct Tb {
     {
         return ex.want_head == ex.head_done && ex.want_qtail == ex.qtail_done &&
                ex.want_upd_tail == ex.upd_tail_seen && ex.want_upd_full == ex.upd_full_seen &&
+               ex.want_upd_head == ex.upd_head_seen &&
                ex.want_acc == ex.acc_seen && ex.want_acc == ex.enq_seen && ex.want_req_ref == ex.req_ref_seen &&
                ex.want_qresp == ex.qresp_done;
     }
@@ -671,7 +692,11 @@ struct Tb {
             r.q_lk_esize_log2 = (uint8_t)q.esize_log2;
             r.q_lk_tail = q.tail;
             r.q_lk_full = q.full;
+            r.q_lk_head_valid = q.hv;
+            r.q_lk_head = q.hc;
         } else {   // on a miss the rest means nothing
+            r.q_lk_head_valid = rng.below(2);
+            r.q_lk_head = (uint32_t)rng.next() & 0xFFFFFF;
             r.q_lk_idx = (uint8_t)rng.below(16);
             r.q_lk_size_log2 = (uint8_t)rng.below(32);
             r.q_lk_esize_log2 = (uint8_t)rng.below(8);
@@ -791,6 +816,14 @@ struct Tb {
                          r.q_upd_idx, ex.qidx);
                 ex.upd_full_seen = true;
             }
+            if (r.q_upd_head_valid) {
+                TB_CHECK(active && ex.want_upd_head && !ex.upd_head_seen && ex.head_done && out_after == 0,
+                         "cycle %llu, %s: unexpected head for the table", c, what);
+                TB_CHECK(r.q_upd_idx == ex.qidx && r.q_upd_head == ex.upd_head,
+                         "cycle %llu, %s: head %06x for entry %u, want %06llx for %u", c, what, r.q_upd_head,
+                         r.q_upd_idx, (unsigned long long)ex.upd_head, ex.qidx);
+                ex.upd_head_seen = true;
+            }
             TB_CHECK(!(r.q_upd_tail_valid && r.q_upd_full_valid), "cycle %llu: tail update and full mark at once", c);
             uint32_t snap[24];
             snapshot_txd(r, snap);
@@ -834,6 +867,10 @@ struct Tb {
             // the table takes the engine's updates at the clock edge
             if (r.q_upd_tail_valid) qt[r.q_upd_idx & 15].tail = r.q_upd_tail;
             if (r.q_upd_full_valid) qt[r.q_upd_idx & 15].full = true;
+            if (r.q_upd_head_valid) {
+                qt[r.q_upd_idx & 15].hv = true;
+                qt[r.q_upd_idx & 15].hc = r.q_upd_head;
+            }
             if (req) outstanding++;
             mem.request(cyc, r.m_mem_req_valid, r.m_mem_req_write, r.m_mem_req_addr, r.m_mem_req_wdata,
                         r.m_mem_req_wstrb, rng);
@@ -1210,6 +1247,7 @@ struct ReqGen {
         if (idx < 0 || !tb.qt[idx].full) return;
         consume(base, ~0u);
         tb.qt[idx].full = false;
+        tb.qt[idx].hv = false;   // the driver's table writes forget the head
     }
     void consume_all()
     {
@@ -1238,6 +1276,14 @@ static void req_phase(Tb &tb, unsigned n)
             tb.run();
             for (uint32_t b : g.good) {
                 if (tb.rng.chance(40)) g.consume(b, tb.rng.below(6));
+                // the table forgets the head (the driver wrote the entry),
+                // or has just read the current one
+                QEntry &qe = tb.qt[tb.lookup(b)];
+                if (tb.rng.chance(10)) qe.hv = false;
+                else if (tb.rng.chance(10)) {
+                    qe.hv = true;
+                    qe.hc = (uint32_t)tb.mem.load64(b | (uint32_t)TG_Q_HEAD);
+                }
                 if (tb.rng.chance(50)) g.reopen(b);
             }
         }
@@ -1538,6 +1584,7 @@ int main(int argc, char **argv)
     uint64_t seed = 1, cpl_wait = 0, cpls = 0, descs = 0, cycles = 0, writes = 0, reads = 0;
     uint64_t dkinds[Tb::RK_NKINDS] = {}, resets = 0, sweep_cycles = 0, sweep_shown = 0, sweep_fto = 0;
     uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
+    uint64_t head_skip = 0, head_forced = 0;
     uint64_t faa = 0, swaps = 0, cas_hit = 0, cas_miss = 0, a_refused = 0, awrite_wait = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
@@ -1612,6 +1659,8 @@ int main(int argc, char **argv)
             sweep_fto += tb.n_sweep_fto;
             qresps += tb.n_qresp;
             tail_wait += tb.tail_wait;
+            head_skip += tb.n_head_skip;
+            head_forced += tb.n_head_forced;
             zero_words += tb.n_zero_words;
             consumed += tb.n_consumed;
             wraps += tb.n_wraps;
@@ -1674,6 +1723,10 @@ int main(int argc, char **argv)
              "sweep coverage: %llu resets, %llu cycles, %llu with a frame, %llu with an overdue fetch",
              (unsigned long long)resets, (unsigned long long)sweep_cycles, (unsigned long long)sweep_shown,
              (unsigned long long)sweep_fto);
+    std::printf("remembered head: %llu REQs skipped the head read, %llu read it though a head was remembered\n",
+                (unsigned long long)head_skip, (unsigned long long)head_forced);
+    TB_CHECK(head_skip > 1000 && head_forced > 200, "remembered head: %llu skips, %llu forced reads",
+             (unsigned long long)head_skip, (unsigned long long)head_forced);
     TB_CHECK(zero_words > 1000 && wraps > 100 && consumed > 1000 && qresps > 1000 && tail_wait > 100,
              "REQ coverage: %llu zero-filled words, %llu wraps, %llu consumed, %llu answers, tail waited %llu",
              (unsigned long long)zero_words, (unsigned long long)wraps, (unsigned long long)consumed,
