@@ -5,8 +5,9 @@
 // READ_RESP), read responses (to the host port or, for a fetch, into local
 // memory followed by its completion word), atomics (read the word, write
 // the new value, answer the old one; nothing else reaches memory in
-// between), and remote enqueues (the REQ FSM: check the queue, read its
-// head, write the entry, then the tail).
+// between), and remote enqueues (the REQ FSM: check the queue and the
+// source's block, read the head unless the head the table remembers shows
+// room, write the entry, then the tail).
 `default_nettype none
 `include "tg_hw_defs.vh"
 
