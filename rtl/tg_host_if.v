@@ -338,6 +338,17 @@ task send_burst;
     end
 endtask
 
+// Record a failure in context c's STATUS, unless an earlier one is there.
+task note_failure;
+    input [3:0] ctx;
+    input [7:0] status;
+    begin
+        if (ctx_status_reg[ctx] == `TG_ST_OK) begin
+            ctx_status_next[ctx] = status;
+        end
+    end
+endtask
+
 integer c, f;
 
 always @* begin
@@ -413,8 +424,8 @@ always @* begin
     end
 
     // a REQ refused for good
-    if (s_err_valid && ctx_status_reg[s_err_ctx] == `TG_ST_OK) begin
-        ctx_status_next[s_err_ctx] = s_err_status;
+    if (s_err_valid) begin
+        note_failure(s_err_ctx, s_err_status);
     end
 
     // answer to the blocking read in flight
@@ -432,8 +443,8 @@ always @* begin
                 resp_data_next = {64{1'b1}};
             end
             ctx_last_next[rd_ctx_reg] = s_hrd_status;
-            if (s_hrd_status != `TG_ST_OK && ctx_status_reg[rd_ctx_reg] == `TG_ST_OK) begin
-                ctx_status_next[rd_ctx_reg] = s_hrd_status;
+            if (s_hrd_status != `TG_ST_OK) begin
+                note_failure(rd_ctx_reg, s_hrd_status);
             end
         end else begin
             ev_stray = 1'b1;
@@ -446,9 +457,7 @@ always @* begin
         ev_host_resp    = 1'b1;
         resp_data_next  = rd_sync_reg ? {56'd0, st_peer_gone} : {64{1'b1}};
         ctx_last_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
-        if (ctx_status_reg[rd_ctx_reg] == `TG_ST_OK) begin
-            ctx_status_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
-        end
+        note_failure(rd_ctx_reg, `TG_ST_PEER_GONE);
     end
 
     if (s_host_req_valid) begin
@@ -466,8 +475,8 @@ always @* begin
                     resp_valid_next = 1'b1;
                     resp_data_next  = {64{1'b1}};
                 end
-                if (!is_ctrl && req_ctx_ok && ctx_status_reg[req_ctx] == `TG_ST_OK) begin
-                    ctx_status_next[req_ctx] = `TG_ST_MISALIGNED;
+                if (!is_ctrl && req_ctx_ok) begin
+                    note_failure(req_ctx, `TG_ST_MISALIGNED);
                 end
                 if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
                     ctx_last_next[req_ctx] = `TG_ST_MISALIGNED;
@@ -527,30 +536,22 @@ always @* begin
                 ctx_operand_next[req_ctx] = s_host_req_wdata;
             end else begin
                 ev_host_error = 1'b1;
-                if (ctx_status_reg[req_ctx] == `TG_ST_OK) begin
-                    ctx_status_next[req_ctx] = `TG_ST_MISALIGNED;
+                note_failure(req_ctx, `TG_ST_MISALIGNED);
+            end
+        end else if ((is_remote || is_sync || is_atomwin && req_ctx_ok) && !s_host_req_write) begin
+            // blocking load: a remote read, a fence (a read of nothing) or
+            // an atomic (the old value)
+            if (txd_free && resp_free && !rd_wait_reg) begin
+                s_host_req_ready = 1'b1;
+                ev_host_req      = 1'b1;
+                if (is_atomwin) begin
+                    send_txd(win_aop, {8'd0, req_node}, req_paddr, 64'h00000000000000FF,
+                             8'd`TG_ATOMIC_LEN, {4'd0, req_ctx}, {1'b0, rd_seq_reg}, win_payload);
+                end else begin
+                    send_txd(`TG_OP_READ_REQ, {8'd0, req_node}, is_sync ? 32'd0 : req_paddr,
+                             is_sync ? 64'd0 : 64'h00000000000000FF, is_sync ? 8'd0 : 8'd8,
+                             {4'd0, req_ctx}, {1'b0, rd_seq_reg}, 512'd0);
                 end
-            end
-        end else if (is_atomwin && req_ctx_ok && !s_host_req_write) begin
-            // blocking atomic: the load returns the old value
-            if (txd_free && resp_free && !rd_wait_reg) begin
-                s_host_req_ready = 1'b1;
-                ev_host_req      = 1'b1;
-                send_txd(win_aop, {8'd0, req_node}, req_paddr, 64'h00000000000000FF,
-                         8'd`TG_ATOMIC_LEN, {4'd0, req_ctx}, {1'b0, rd_seq_reg}, win_payload);
-                rd_wait_next     = 1'b1;
-                rd_sync_next     = 1'b0;
-                rd_ctx_next      = req_ctx;
-                rd_node_next     = {8'd0, req_node};
-            end
-        end else if ((is_remote || is_sync) && !s_host_req_write) begin
-            // blocking remote read, or a fence (a read of nothing)
-            if (txd_free && resp_free && !rd_wait_reg) begin
-                s_host_req_ready = 1'b1;
-                ev_host_req      = 1'b1;
-                send_txd(`TG_OP_READ_REQ, {8'd0, req_node}, is_sync ? 32'd0 : req_paddr,
-                         is_sync ? 64'd0 : 64'h00000000000000FF, is_sync ? 8'd0 : 8'd8,
-                         {4'd0, req_ctx}, {1'b0, rd_seq_reg}, 512'd0);
                 rd_wait_next     = 1'b1;
                 rd_sync_next     = is_sync;
                 rd_ctx_next      = req_ctx;
@@ -571,9 +572,7 @@ always @* begin
                     if (go_bad_len || go_bad_align || go_bad_range) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        if (ctx_status_reg[pg_ctx] == `TG_ST_OK) begin
-                            ctx_status_next[pg_ctx] = go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
-                        end
+                        note_failure(pg_ctx, go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
                     end else if (txd_free && ft_free_found) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -590,10 +589,8 @@ always @* begin
                     if (ago_bad_fn || ago_bad_align || ago_bad_range) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        if (ctx_status_reg[pg_ctx] == `TG_ST_OK) begin
-                            ctx_status_next[pg_ctx] = ago_bad_fn    ? `TG_ST_BAD_OP :
-                                                      ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
-                        end
+                        note_failure(pg_ctx, ago_bad_fn    ? `TG_ST_BAD_OP :
+                                             ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
                     end else if (txd_free && ft_free_found) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -638,8 +635,8 @@ always @* begin
                     resp_valid_next = 1'b1;
                     resp_data_next  = {64{1'b1}};
                 end
-                if (!is_ctrl && req_ctx_ok && ctx_status_reg[req_ctx] == `TG_ST_OK) begin
-                    ctx_status_next[req_ctx] = `TG_ST_BAD_OP;
+                if (!is_ctrl && req_ctx_ok) begin
+                    note_failure(req_ctx, `TG_ST_BAD_OP);
                 end
                 if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
                     ctx_last_next[req_ctx] = `TG_ST_BAD_OP;
