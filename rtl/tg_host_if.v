@@ -711,6 +711,8 @@ always @(posedge clk) begin
             ctx_last_reg[c]   <= 8'd0;
             ctx_laddr_reg[c]  <= 32'd0;
             ctx_cpl_reg[c]    <= 32'd0;
+            ctx_operand_reg[c] <= 64'd0;
+            ctx_compare_reg[c] <= 64'd0;
         end
     end
 end

@@ -171,6 +171,12 @@ struct Model {
         uint32_t ms = mem_size;
         *this = Model();
         mem_size = ms;
+        // reset clears the address and operand registers of every context
+        for (unsigned c = 0; c < 16; c++)
+            for (unsigned r : {1u, 2u, 4u, 5u}) {
+                known[c][r] = true;
+                val[c][r] = 0;
+            }
     }
     unsigned ft_used() const
     {
