@@ -36,6 +36,7 @@ include rtl/rtl.mk
 include tests/rtl/tests.mk
 include sim/sim.mk
 include libtg/libtg.mk
+include driver/driver.mk
 include tests/c/tests.mk
 include examples/examples.mk
 
@@ -55,10 +56,10 @@ clean:
 	rm -rf $(BUILD)
 
 # libraries, public headers and the simulator under $(DESTDIR)$(PREFIX)
-install: $(LIBTG) $(SIM_LIB) $(BUILD)/bin/tg-sim
+install: $(LIBTG) $(SIM_LIB) $(BUILD)/bin/tg-sim $(TGCTL)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tg $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIBTG) $(SIM_LIB) $(DESTDIR)$(PREFIX)/lib
 	install -m 644 include/tg/*.h $(DESTDIR)$(PREFIX)/include/tg
-	install -m 755 $(BUILD)/bin/tg-sim $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/bin/tg-sim $(TGCTL) $(DESTDIR)$(PREFIX)/bin
 
 -include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)

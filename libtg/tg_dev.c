@@ -135,6 +135,7 @@ void tg__detach(struct tg_dev *dev)
 	dev->mrs = NULL;
 	free(dev->bounce);
 	dev->bounce = NULL;
+	tg__pci_close(dev);
 	if (dev->slot) {
 		/* everything we posted is in the ring before we leave; the
 		 * simulator sends it, then frees the slot and its memory */
@@ -216,6 +217,19 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	unsigned node;
 	int err, rc;
 
+	if (devstr && !strncmp(devstr, "pci:", 4)) {
+		dev = calloc(1, sizeof(*dev));
+		if (!dev)
+			return NULL;
+		rc = tg__pci_open(dev, devstr + 4, flags);
+		if (rc) {
+			tg__detach(dev);
+			free(dev);
+			errno = -rc;
+			return NULL;
+		}
+		return dev;
+	}
 	rc = parse_dev(devstr, name, sizeof(name), &node);
 	if (rc) {
 		errno = -rc;
@@ -362,6 +376,11 @@ struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 	uint64_t paddr;
 	int rc;
 
+	if (dev && dev->pci) {
+		/* DMA memory needs pinned, IOMMU-mapped pages: not implemented */
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	if (!dev || !len || (access & ~TG_ACCESS_ALL) || len > dev->mem_size) {
 		errno = !dev || !len || (access & ~TG_ACCESS_ALL) ? EINVAL : ENOMEM;
 		return NULL;

@@ -42,6 +42,8 @@ struct tg_dev {
 	 * and COMPARE registers (bit i of creg_known: creg[i] is valid) */
 	uint64_t creg[4];
 	unsigned creg_known;
+	/* PCI provider (tg_pci.c): the mapped BAR; NULL on the simulator */
+	struct tg_pcidev *pci;
 };
 
 /* Context registers tg__ctx_reg_set caches. */
@@ -89,5 +91,21 @@ int tg__last_status(struct tg_dev *dev);
 
 /* Take (and clear) the first error reported for a posted request. */
 int tg__async_err(struct tg_dev *dev);
+
+/* PCI provider: attach dev to a context of the NIC at PCI address addr
+ * ("dddd:bb:dd.f"); on failure the caller still calls tg__detach.
+ * Returns 0 or -errno (docs/hardware.md). */
+int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags);
+
+/* Unmap and release what tg__pci_open set up. */
+void tg__pci_close(struct tg_dev *dev);
+
+/* Host-port access through the mapped BAR, as tg__mmio_read/write. */
+int tg__pci_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val);
+int tg__pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+		       const uint8_t *strb, unsigned n);
+
+/* CSR CYCLES when the CSR page is mapped, else 0. */
+uint64_t tg__pci_cycles(const struct tg_dev *dev);
 
 #endif /* TG_INTERNAL_H */

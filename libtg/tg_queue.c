@@ -108,6 +108,11 @@ struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (!dev->mem) {
+		/* PCI: this process has no mapping of its node's memory */
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	/* written by the driver before the queue's address was handed out */
 	sz = TG_HOST_LOAD_ACQ64(dev->mem + paddr + TG_Q_SIZE);
 	log2 = (unsigned)(sz & 0xffu);
@@ -164,6 +169,8 @@ void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void
 uint64_t tg_cycles(const struct tg_dev *dev)
 {
 	/* a clock reading; nothing is published with it */
+	if (dev && dev->pci)
+		return tg__pci_cycles(dev);
 	return dev ? TG_ATOMIC_LOAD_CLOCK(&dev->ctl->cycles) : 0;
 }
 

@@ -15,6 +15,11 @@
 
 int tg__wait(struct tg_dev *dev)
 {
+	if (dev->pci) {
+		/* loads through the BAR block: nothing to drive while polling */
+		TG_CPU_RELAX();
+		return 0;
+	}
 	if (dev->step)
 		return dev->step(dev->sim, 1);
 	dev->spins++;
@@ -95,8 +100,13 @@ static int take_answer(struct tg_dev *dev, uint32_t seq, uint64_t *data)
 int tg__async_err(struct tg_dev *dev)
 {
 	struct tg_simp_slot *sl = dev->slot;
-	uint64_t h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
+	uint64_t h;
 	int err;
+
+	/* PCI: a failed posted request shows in the context's STATUS */
+	if (!sl)
+		return 0;
+	h = TG_ATOMIC_LOAD_OWN(&sl->resp_head);
 
 	/* every answer waiting now is about a posted request */
 	while (h != TG_ATOMIC_LOAD_ACQ(&sl->resp_tail)) {
@@ -116,8 +126,13 @@ static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data
 {
 	struct tg_simp_req *r;
 	uint64_t t;
-	int rc = reserve(dev, 1, &t);
+	int rc;
 
+	/* PCI: no driver process answers memory and queue calls (DMA memory
+	 * and interrupts are not implemented: docs/hardware.md) */
+	if (dev->pci)
+		return -EOPNOTSUPP;
+	rc = reserve(dev, 1, &t);
 	if (rc)
 		return rc;
 	r = entry(dev, t);
@@ -133,8 +148,11 @@ static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data
 int tg__mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
 {
 	uint32_t seq;
-	int rc = post_one(dev, TG_SIMP_OP_READ, addr, 0, &seq);
+	int rc;
 
+	if (dev->pci)
+		return tg__pci_mmio_read(dev, addr, val);
+	rc = post_one(dev, TG_SIMP_OP_READ, addr, 0, &seq);
 	return rc ? rc : take_answer(dev, seq, val);
 }
 
@@ -144,6 +162,8 @@ int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 	uint64_t t;
 	int rc;
 
+	if (dev->pci)
+		return tg__pci_mmio_write(dev, addr, data, strb, n);
 	if (!n || n > TG_MAX_BURST_BYTES / 8u)
 		return -EINVAL;
 	rc = reserve(dev, n, &t);

@@ -13,6 +13,11 @@
 `define TG_ETHERTYPE                    34997  // local experimental EtherType
 `define TG_MAC_OUI                      152647  // locally administered prefix; MAC = OUI:00:node16
 
+// PCI function (docs/hardware.md)
+`define TG_PCI_VENDOR                   4334  // placeholder: the vendor ID a vendor PCIe bridge core reports by default
+`define TG_PCI_DEVICE                   29767  // placeholder device ID ('tG') until the project has its own ID pair
+`define TG_PCI_BAR                      0  // the BAR (sysfs resourceN) that holds the host port
+
 // BAR address map: [46:44] window, [43:40] context, [39:32] node, [31:0] paddr
 `define TG_BAR_ADDR_BITS                47  // width of a host-port address
 `define TG_BAR_WIN_SHIFT                44  // window select field

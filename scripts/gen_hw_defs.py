@@ -19,6 +19,11 @@ GROUPS = [
         ("ETHERTYPE", 0x88B5, "local experimental EtherType"),
         ("MAC_OUI", 0x025447, "locally administered prefix; MAC = OUI:00:node16"),
     ]),
+    ("PCI function (docs/hardware.md)", [
+        ("PCI_VENDOR", 0x10EE, "placeholder: the vendor ID a vendor PCIe bridge core reports by default"),
+        ("PCI_DEVICE", 0x7447, "placeholder device ID ('tG') until the project has its own ID pair"),
+        ("PCI_BAR", 0, "the BAR (sysfs resourceN) that holds the host port"),
+    ]),
     ("BAR address map: [46:44] window, [43:40] context, [39:32] node, [31:0] paddr", [
         ("BAR_ADDR_BITS", 47, "width of a host-port address"),
         ("BAR_WIN_SHIFT", 44, "window select field"),

@@ -50,12 +50,16 @@ struct tg_queue;
 /* ---- Devices ------------------------------------------------------------ */
 
 /* Attach to a NIC.  dev: "sim:NODE" (the simulator named "tg", or the name
- * in $TG_SIM_NAME) or "sim:NAME:NODE".  Takes one NIC context of that node
+ * in $TG_SIM_NAME) or "sim:NAME:NODE"; or "pci:DOMAIN:BUS:DEV.FN" (or
+ * "pci:BUS:DEV.FN"), a NIC on the PCI bus reached through its sysfs
+ * resource file (docs/hardware.md: DMA memory, multi-word tg_read and
+ * queues fail there with EOPNOTSUPP).  Takes one NIC context of that node
  * and reads CSR ID through the NIC.
  * Returns the device, owned by the caller (tg_close), or NULL with errno:
  * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
- * out of range, EBUSY every context of the node taken, EPROTO the NIC has a
- * foreign ID or major version, ETIMEDOUT the simulator did not answer,
+ * out of range or no NIC at that PCI address, EACCES no access to the
+ * resource file, EBUSY every context of the node taken, EPROTO the NIC has
+ * a foreign ID or major version, ETIMEDOUT the simulator did not answer,
  * ENOMEM. */
 struct tg_dev *tg_open(const char *dev, unsigned flags);
 

@@ -6,7 +6,7 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_pattern test_two_writers test_fetch test_fence test_window test_range \
                test_guard test_badframes test_determinism test_16node test_tgsim test_timeout \
                test_enq_basic test_enq_stress test_enq_race test_enq_tgsim \
-               test_atomic test_atomic_locks test_swq test_enq_hol
+               test_atomic test_atomic_locks test_swq test_enq_hol test_pci
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
 CTEST_DEPS  := tests/c/tg_test.h tests/c/tests.mk
@@ -42,3 +42,15 @@ $(BUILD)/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/test_atomic_locks: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/test_atomic_locks: $(BUILD)/bin/tg-sim
+
+# test_pci also links the libpci discovery code and runs tgctl
+$(BUILD)/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG) $(LIBTGPCI) $(TGCTL)
+	@mkdir -p $(@D) $(BUILD)/obj/tests
+	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		-DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTGPCI) $(LIBTG) $(LIBPCI_LIBS)
+
+$(BUILD)/asan/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG_ASAN) $(LIBTGPCI_ASAN) $(TGCTL)
+	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
+	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		$(SAN_FLAGS) -DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTGPCI_ASAN) $(LIBTG_ASAN) \
+		$(LIBPCI_LIBS)
