@@ -223,8 +223,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 			return NULL;
 		rc = tg__pci_open(dev, devstr + 4, flags);
 		if (rc) {
-			tg__detach(dev);
-			free(dev);
+			tg_close(dev);
 			errno = -rc;
 			return NULL;
 		}
@@ -274,8 +273,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	return dev;
 
 fail:
-	tg__detach(dev);
-	free(dev);
+	tg_close(dev);
 	errno = err ? err : EIO;
 	return NULL;
 }

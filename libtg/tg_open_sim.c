@@ -26,8 +26,7 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 	dev->mem = tg_sim_mem(sim, node);
 	rc = tg__attach(dev, node, flags);
 	if (rc) {
-		tg__detach(dev);
-		free(dev);
+		tg_close(dev);
 		errno = -rc;
 		return NULL;
 	}
