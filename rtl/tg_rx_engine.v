@@ -11,7 +11,9 @@
 `default_nettype none
 `include "tg_hw_defs.vh"
 
-module tg_rx_engine (
+module tg_rx_engine #(
+    parameter BLK_SRC_BITS = 8  // low bits of the source node that select a block-table row (1..8)
+) (
     input  wire         clk,
     input  wire         rst,
 
@@ -110,6 +112,15 @@ module tg_rx_engine (
     output reg          ev_atomic
 );
 
+initial begin
+    if (BLK_SRC_BITS < 1 || BLK_SRC_BITS > 8) begin
+        $error("%m: BLK_SRC_BITS must be in 1..8");
+    end
+end
+
+localparam BLK_ROWS = 1 << BLK_SRC_BITS;                        // block-table rows
+localparam [BLK_SRC_BITS-1:0] BLK_ROW_1 = 1;                     // a row-number step
+
 localparam [3:0] S_IDLE  = 4'd0,  // decode the frame on s_rxd
                  S_WRITE = 4'd1,  // issue masked word writes (remote write, fetch data, entry)
                  S_READ  = 4'd2,  // issue word reads for a read request
@@ -137,7 +148,7 @@ reg [3:0]   nw_reg,     nw_next;         // words to write or read
 reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
 reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
 reg [15:0]  brow_reg,   brow_next;       // block row of the REQ's source, as last written
-reg [7:0]   bclr_reg,   bclr_next;       // next row to clear after reset
+reg [BLK_SRC_BITS-1:0] bclr_reg, bclr_next; // next row to clear after reset
 reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
 reg         fto_reg,    fto_next;        // ... because it is overdue (no frame to retire)
 reg [3:0]   idx_reg,    idx_next;        // next word to issue
@@ -149,11 +160,40 @@ reg [7:0]   st_reg,     st_next;         // status to report
 reg [511:0] rdata_reg,  rdata_next;      // words read for a response
 
 wire [3:0]  words    = s_rxd_len[6:3];
-wire [7:0]  src8     = s_rxd_src[7:0];
+wire [BLK_SRC_BITS-1:0] blk_src = s_rxd_src[BLK_SRC_BITS-1:0];  // block-table row of the source
 wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
 wire        bad_range = s_rxd_addr_hi || (end_addr > {1'b0, cfg_mem_size});
 wire        bad_align = (s_rxd_addr[2:0] != 3'd0);
 wire        is_fetch  = (s_rxd_tag & `TG_TAG_FETCH) != 16'd0;
+
+// Word i of a frame's payload, and the write strobes of word i, as plain
+// multiplexers (no shifter on the wide vectors).
+function [63:0] payload_word;
+    input [511:0] v;
+    input [2:0]   i;
+    integer       k;
+    begin
+        payload_word = 64'd0;
+        for (k = 0; k < 8; k = k + 1) begin
+            if (i == k[2:0]) begin
+                payload_word = v[k*64 +: 64];
+            end
+        end
+    end
+endfunction
+function [7:0] mask_byte;
+    input [63:0] v;
+    input [2:0]  i;
+    integer      k;
+    begin
+        mask_byte = 8'd0;
+        for (k = 0; k < 8; k = k + 1) begin
+            if (i == k[2:0]) begin
+                mask_byte = v[k*8 +: 8];
+            end
+        end
+    end
+endfunction
 
 // ---------------------------------------------------------------- atomic unit
 // payload word 0 is the operand, word 1 the compare value; the old value
@@ -186,20 +226,22 @@ wire        req_retry = (s_rxd_flags & `TG_FLAG_RETRY) != 8'd0;
 // Block table: bit q of row s set means REQs from source s to queue-table
 // entry q are refused until s sends one again with the retry flag, so a
 // refused REQ is never overtaken by a later one to the same queue; other
-// queues and sources are not held up.  One 16-bit row per source, in a
+// queues and sources are not held up.  One 16-bit row per source (sources
+// that agree in their low BLK_SRC_BITS bits share one), in a
 // RAM read one cycle ahead (its address is the source of the frame on
 // offer) and written back whole.
-reg  [15:0] blk_mem [0:255];
+reg  [15:0] blk_mem [0:BLK_ROWS-1];
 reg  [15:0] blk_rdata_reg;
 reg         blk_we;
-reg  [7:0]  blk_waddr;
+reg  [BLK_SRC_BITS-1:0] blk_waddr;
 reg  [15:0] blk_wdata;
 always @(posedge clk) begin
     if (blk_we) begin
         blk_mem[blk_waddr] <= blk_wdata;
     end
-    blk_rdata_reg <= blk_mem[src8];
+    blk_rdata_reg <= blk_mem[blk_src];
 end
+wire [15:0] qbit      = 16'd1 << qidx_reg;                       // the REQ's queue in a block row
 wire [6:0]  q_esize   = 7'd1 << q_lk_esize_log2;                 // entry bytes
 wire [24:0] q_size    = 25'd1 << q_lk_size_log2;                 // buffer bytes
 wire [24:0] q_tail_end = {1'b0, q_lk_tail} + {18'd0, q_esize};
@@ -249,6 +291,7 @@ task start_entry;
     end
 endtask
 
+integer rw;
 always @* begin
     state_next = state_reg;
     after_next = after_reg;
@@ -266,7 +309,7 @@ always @* begin
     brow_next  = brow_reg;
     bclr_next  = bclr_reg;
     blk_we     = 1'b0;
-    blk_waddr  = src8;
+    blk_waddr  = blk_src;
     blk_wdata  = brow_reg;
     head_next  = head_reg;
     fidx_next  = fidx_reg;
@@ -278,8 +321,8 @@ always @* begin
     m_mem_req_write  = 1'b0;
     m_mem_req_addr   = base_reg + {25'd0, idx_reg, 3'd0};
     // words past the frame's payload (a short REQ entry) are written as zero
-    m_mem_req_wdata  = (idx_reg < words) ? s_rxd_payload[idx_reg[2:0]*64 +: 64] : 64'd0;
-    m_mem_req_wstrb  = wmask_reg[idx_reg[2:0]*8 +: 8];
+    m_mem_req_wdata  = (idx_reg < words) ? payload_word(s_rxd_payload, idx_reg[2:0]) : 64'd0;
+    m_mem_req_wstrb  = mask_byte(wmask_reg, idx_reg[2:0]);
     m_hrd_valid      = 1'b0;
     fetch_free_valid = 1'b0;
     ev_refused       = 1'b0;
@@ -297,7 +340,11 @@ always @* begin
     // memory answers: count them, keep read data in order
     if (s_mem_resp_valid) begin
         if (state_reg == S_READ || (state_reg == S_DRAIN && after_reg == N_RESP)) begin
-            rdata_next[rcv_reg[2:0]*64 +: 64] = s_mem_resp_rdata;
+            for (rw = 0; rw < 8; rw = rw + 1) begin
+                if (rcv_reg[2:0] == rw[2:0]) begin
+                    rdata_next[rw*64 +: 64] = s_mem_resp_rdata;
+                end
+            end
             rcv_next = rcv_reg + 4'd1;
         end
         if (state_reg == S_QCHK) begin
@@ -417,7 +464,7 @@ always @* begin
         S_WRITE: begin
             if (idx_reg >= nw_reg) begin
                 state_next = S_DRAIN;
-            end else if (wmask_reg[idx_reg[2:0]*8 +: 8] == 8'd0) begin
+            end else if (mask_byte(wmask_reg, idx_reg[2:0]) == 8'd0) begin
                 idx_next = idx_reg + 4'd1;            // nothing to write in this word
             end else begin
                 m_mem_req_valid = 1'b1;
@@ -494,12 +541,9 @@ always @* begin
             // a retry reopens the queue for this source; a refusal closes
             // it again, so the source's later REQs to it cannot overtake
             reg [15:0] row;
-            row = blk_rdata_reg;
-            if (req_retry) begin
-                row[qidx_reg] = 1'b0;
-            end
-            if ((blk_rdata_reg[qidx_reg] && !req_retry) || q_lk_full) begin
-                row[qidx_reg]  = 1'b1;
+            row = req_retry ? (blk_rdata_reg & ~qbit) : blk_rdata_reg;
+            if (((blk_rdata_reg & qbit) != 16'd0 && !req_retry) || q_lk_full) begin
+                row            = row | qbit;
                 st_next        = `TG_ST_NOT_READY;
                 ev_req_refused = 1'b1;
                 state_next     = S_RESP;
@@ -522,8 +566,8 @@ always @* begin
             blk_we    = 1'b1;
             blk_waddr = bclr_reg;
             blk_wdata = 16'd0;
-            bclr_next = bclr_reg + 8'd1;
-            if (bclr_reg == 8'd255) begin
+            bclr_next = bclr_reg + BLK_ROW_1;
+            if (&bclr_reg) begin                  // the last row
                 state_next = S_IDLE;
             end
         end
@@ -544,9 +588,9 @@ always @* begin
                 if ({40'd0, qnext_reg} == head_reg) begin
                     // no room: write nothing, stop the queue, interrupt
                     q_upd_full_valid = 1'b1;
-                    brow_next[qidx_reg] = 1'b1;
+                    brow_next        = brow_reg | qbit;
                     blk_we           = 1'b1;
-                    blk_wdata        = brow_reg | (16'd1 << qidx_reg);
+                    blk_wdata        = brow_reg | qbit;
                     ev_req_refused   = 1'b1;
                     st_next          = `TG_ST_NOT_READY;
                     state_next       = S_RESP;
@@ -635,9 +679,253 @@ always @(posedge clk) begin
         state_reg <= S_BCLR;
         after_reg <= N_DONE;
         pend_reg  <= 5'd0;
-        bclr_reg  <= 8'd0;
+        bclr_reg  <= {BLK_SRC_BITS{1'b0}};
     end
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// Environment (assume) and contract (assert) of the enqueue FSM and the
+// atomic unit.  The queue the frame on offer addresses is the tracked one;
+// f_head is its consumer's head, chosen freely by the solver, and f_word
+// is one word of memory, chosen freely and then fixed.
+reg f_past_valid = 1'b0;
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+end
+
+wire f_fire      = m_mem_req_valid && m_mem_req_ready;   // a memory request accepted
+wire f_retire    = s_rxd_valid && s_rxd_ready;           // the frame on offer is consumed
+wire f_decode    = (state_reg == S_IDLE) && !s_fto_valid && s_rxd_valid;
+wire f_op_atomic = (s_rxd_op == `TG_OP_FAA) || (s_rxd_op == `TG_OP_SWAP) || (s_rxd_op == `TG_OP_CAS);
+wire f_q_state   = (state_reg == S_QBLK) || (state_reg == S_QHEAD) || (state_reg == S_QCHK);
+
+// memory requests accepted and not yet answered
+reg [4:0] f_out = 5'd0;
+always @(posedge clk) begin
+    f_out <= f_out + {4'd0, f_fire} - {4'd0, s_mem_resp_valid};
+    if (rst) begin
+        f_out <= 5'd0;
+    end
+end
+
+// the REQ being executed: the table's view of its queue at decode, and
+// what the engine has done for it so far
+(* anyseq *) reg [23:0] f_head;
+(* anyconst *) reg [28:0] f_word;
+reg        f_in_req = 1'b0;     // the frame in execution is a REQ
+reg        f_in_atomic = 1'b0;  // ... an atomic
+reg [23:0] f_tail;              // slot the entry goes to
+reg [2:0]  f_esl;               // log2 entry bytes
+reg [4:0]  f_sl;                // log2 buffer bytes
+reg        f_closed;            // the table had the queue closed (full)
+reg [3:0]  f_slots;             // entry words written
+reg [3:0]  f_writes;            // memory writes of any kind
+reg [1:0]  f_tails;             // tail writes
+reg [1:0]  f_acc;               // acceptances reported
+reg        f_refused;           // a refusal reported
+reg        f_aopen = 1'b0;      // the atomic's read of f_word issued, its write not yet
+reg [1:0]  f_areads;            // reads issued by the atomic
+
+wire [6:0]  f_esize = 7'd1 << f_esl;
+wire [24:0] f_size  = 25'd1 << f_sl;
+wire [24:0] f_end   = {1'b0, f_tail} + {18'd0, f_esize};
+wire [23:0] f_next  = (f_end == f_size) ? 24'd`TG_Q_SLOTS : f_end[23:0];   // tail after the entry
+wire [3:0]  f_words = f_esize[6:3];                                        // words of an entry
+wire        f_tail_wr = m_mem_req_write && (m_mem_req_addr == (s_rxd_addr | `TG_Q_TAIL));
+
+always @(posedge clk) begin
+    if (state_reg == S_IDLE) begin
+        f_in_req    <= f_decode && (s_rxd_op == `TG_OP_REQ);
+        f_in_atomic <= f_decode && f_op_atomic;
+        f_tail   <= q_lk_tail;
+        f_esl    <= q_lk_esize_log2;
+        f_sl     <= q_lk_size_log2;
+        f_closed <= q_lk_full;
+        f_slots  <= 4'd0;
+        f_writes <= 4'd0;
+        f_tails  <= 2'd0;
+        f_acc    <= 2'd0;
+        f_refused <= 1'b0;
+        f_areads <= 2'd0;
+    end else begin
+        if (f_fire && m_mem_req_write) begin
+            f_writes <= f_writes + 4'd1;
+            if (f_tail_wr) begin
+                f_tails <= f_tails + 2'd1;
+            end else begin
+                f_slots <= f_slots + 4'd1;
+            end
+        end
+        if (f_fire && !m_mem_req_write && f_in_atomic) begin
+            f_areads <= f_areads + 2'd1;
+        end
+        f_acc <= f_acc + {1'b0, ev_req_accepted};
+    end
+    if (ev_req_refused) begin
+        f_refused <= 1'b1;
+    end
+    if (f_fire && m_mem_req_addr[31:3] == f_word) begin
+        f_aopen <= f_in_atomic && !m_mem_req_write && f_areads == 2'd0;
+    end
+    if (f_retire) begin
+        f_aopen <= 1'b0;
+    end
+    if (rst) begin
+        f_in_req    <= 1'b0;
+        f_in_atomic <= 1'b0;
+        f_aopen     <= 1'b0;
+    end
+end
+
+// the head f_head lies on the circle of slots from a to b (both included)
+function f_between;
+    input [23:0] a, b, h;
+    begin
+        f_between = (a <= b) ? (a <= h && h <= b) : (a <= h || h <= b);
+    end
+endfunction
+// a slot offset of the queue the table describes: in the slot area, entry-aligned
+function f_slot_ok;
+    input [23:0] o;
+    begin
+        f_slot_ok = (o >= 24'd`TG_Q_SLOTS) && ({1'b0, o} < q_size) &&
+                    ((o & ({17'd0, q_esize} - 24'd1)) == 24'd0);
+    end
+endfunction
+
+always @* begin
+    // A1: the first cycle is a reset
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    // A2: memory answers only requests it has accepted, one answer each,
+    // in order, at least a cycle later
+    if (f_out == 5'd0) begin
+        assume(!s_mem_resp_valid);
+    end
+    // A3: the answer to the head read is the consumer's head; the host
+    // stores only slot offsets in the head word
+    if (state_reg == S_QCHK && s_mem_resp_valid) begin
+        assume(s_mem_resp_rdata == {40'd0, f_head});
+    end
+    if (f_in_req && f_q_state) begin
+        assume(f_slot_ok(f_head));
+        // A4: the head the table remembers is one the consumer had: the
+        // consumer moves the head only forward, towards the tail
+        if (q_lk_head_valid) begin
+            assume(f_slot_ok(q_lk_head));
+            assume(f_between(q_lk_head, q_lk_tail, f_head));
+        end
+    end
+end
+
+// last cycle's inputs, for the assumptions that relate two cycles (kept
+// combinational so that they constrain the last step of a trace too)
+reg         fp_ok = 1'b0;      // the last cycle was not a reset cycle
+reg         fp_hold;           // a frame was on offer and not consumed
+reg         fp_upd;            // the engine updated the queue table
+reg         fp_busy;           // the engine was not idle
+reg [7:0]   fp_op, fp_flags, fp_status, fp_len, fp_ctx;
+reg [15:0]  fp_src, fp_tag;
+reg [31:0]  fp_addr;
+reg         fp_addr_hi;
+reg [63:0]  fp_mask;
+reg [511:0] fp_payload;
+reg         fp_hit, fp_full, fp_hv;
+reg [3:0]   fp_idx;
+reg [4:0]   fp_sl;
+reg [2:0]   fp_esl;
+reg [23:0]  fp_tail, fp_lkhead, fp_head;
+always @(posedge clk) begin
+    fp_ok      <= !rst;
+    fp_hold    <= s_rxd_valid && !s_rxd_ready;
+    fp_upd     <= q_upd_tail_valid || q_upd_full_valid || q_upd_head_valid;
+    fp_busy    <= state_reg != S_IDLE;
+    fp_op      <= s_rxd_op;
+    fp_flags   <= s_rxd_flags;
+    fp_status  <= s_rxd_status;
+    fp_len     <= s_rxd_len;
+    fp_ctx     <= s_rxd_ctx;
+    fp_src     <= s_rxd_src;
+    fp_tag     <= s_rxd_tag;
+    fp_addr    <= s_rxd_addr;
+    fp_addr_hi <= s_rxd_addr_hi;
+    fp_mask    <= s_rxd_mask;
+    fp_payload <= s_rxd_payload;
+    fp_hit     <= q_lk_hit;
+    fp_full    <= q_lk_full;
+    fp_hv      <= q_lk_head_valid;
+    fp_idx     <= q_lk_idx;
+    fp_sl      <= q_lk_size_log2;
+    fp_esl     <= q_lk_esize_log2;
+    fp_tail    <= q_lk_tail;
+    fp_lkhead  <= q_lk_head;
+    fp_head    <= f_head;
+end
+
+always @* begin
+    if (fp_ok && !rst) begin
+        // A5: a frame on offer stays, unchanged, until it is consumed
+        if (fp_hold) begin
+            assume(s_rxd_valid);
+            assume(s_rxd_op == fp_op && s_rxd_flags == fp_flags && s_rxd_status == fp_status &&
+                   s_rxd_src == fp_src && s_rxd_addr == fp_addr && s_rxd_addr_hi == fp_addr_hi &&
+                   s_rxd_mask == fp_mask && s_rxd_len == fp_len && s_rxd_ctx == fp_ctx &&
+                   s_rxd_tag == fp_tag && s_rxd_payload == fp_payload);
+        end
+        // A6: the table's entry for the frame's queue changes only by the
+        // engine's own updates while the frame is on offer (the driver does
+        // not rewrite a queue that is being enqueued to)
+        if (fp_hold && !fp_upd) begin
+            assume(q_lk_hit == fp_hit && q_lk_idx == fp_idx && q_lk_size_log2 == fp_sl &&
+                   q_lk_esize_log2 == fp_esl && q_lk_tail == fp_tail && q_lk_full == fp_full &&
+                   q_lk_head_valid == fp_hv && q_lk_head == fp_lkhead);
+        end
+        // A7: the consumer's head holds still while the engine decides and
+        // writes (a consumer that moves it only makes room)
+        if (fp_busy) begin
+            assume(f_head == fp_head);
+        end
+    end
+end
+
+always @* begin
+    if (f_past_valid && !rst && f_in_req && f_fire && m_mem_req_write) begin
+        if (f_tail_wr) begin
+            // P3: the tail write follows the whole entry, answered by memory
+            assert(f_out == 5'd0);
+            assert(f_slots == f_words);
+            // P2: the tail moves by one entry and never onto the head
+            assert(m_mem_req_wdata == {40'd0, f_next});
+            assert(f_next != f_head);
+            assert(f_tails == 2'd0);
+        end else begin
+            // P1: no slot is written while the buffer is full
+            assert(!f_closed && f_next != f_head);
+            // P4: the entry's words, in order, at the tail slot, once
+            assert(f_tails == 2'd0 && f_slots < f_words);
+            assert(m_mem_req_addr == (s_rxd_addr | {8'd0, f_tail}) + {25'd0, f_slots, 3'd0});
+        end
+        // P5: a refused REQ writes nothing
+        assert(!f_refused);
+    end
+    if (f_past_valid && !rst && f_in_req && f_retire) begin
+        if (st_reg == `TG_ST_OK) begin
+            // P4: an accepted REQ wrote one entry and one tail
+            assert(f_slots == f_words && f_tails == 2'd1 && f_acc == 2'd1 && !f_refused);
+        end else begin
+            // P5: a refused one wrote nothing
+            assert(f_writes == 4'd0 && f_acc == 2'd0);
+        end
+    end
+    // P6: between the atomic's read of a word and its write, nothing else
+    // reaches that word, and the write waits for the read's answer
+    if (f_past_valid && !rst && f_aopen && f_fire && m_mem_req_addr[31:3] == f_word) begin
+        assert(m_mem_req_write && f_out == 5'd0);
+    end
+end
+`endif
 
 endmodule
 
