@@ -298,8 +298,13 @@ always @* begin
 end
 
 // ---------------------------------------------------------------- request path
+`ifdef TG_TESTBUG_007
+wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) && !req_misaligned &&
+                     (req_node == bst_node_reg) &&   // deliberate bug: any context joins the burst
+`else
 wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) && !req_misaligned &&
                      (req_ctx == bst_ctx_reg) && (req_node == bst_node_reg) &&
+`endif
                      (req_paddr[31:6] == bst_addr_reg[31:6]) &&
                      ({1'b0, req_paddr[5:3]} == {1'b0, bst_addr_reg[5:3]} + bst_cnt_reg);
 wire [7:0] st_peer_gone = `TG_ST_PEER_GONE;
@@ -716,6 +721,52 @@ always @(posedge clk) begin
         end
     end
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// Contract: a descriptor offered to the transmitter carries the context of
+// the host accesses that produced it, so one context cannot make requests
+// in another's name.  No assumption on the host port beyond a reset first:
+// any sequence of accesses, from any contexts, in any order.
+reg f_past_valid = 1'b0;
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+end
+
+wire       f_take   = s_host_req_valid && s_host_req_ready;       // a host access accepted
+wire [3:0] f_acc_ctx = is_ctxpg ? pg_ctx : req_ctx;               // its context (page or address field)
+wire       f_beat   = f_take && is_burst && !req_misaligned;      // a beat joins a burst
+reg  [3:0] f_bst_ctx;   // context of the beats of the burst being assembled
+reg  [3:0] f_txd_ctx;   // context of the accesses behind the offered descriptor
+always @(posedge clk) begin
+    if (f_beat) begin
+        f_bst_ctx <= req_ctx;
+    end
+    if (!txd_valid_reg && txd_valid_next) begin
+        // loaded with this cycle's access, or with the burst assembled so far
+        f_txd_ctx <= f_take ? f_acc_ctx : f_bst_ctx;
+    end
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    if (f_past_valid && !rst) begin
+        // a burst collects the beats of one context only
+        if (f_beat && bst_active_reg) begin
+            assert(req_ctx == f_bst_ctx);
+        end
+        if (bst_active_reg) begin
+            assert(bst_ctx_reg == f_bst_ctx);
+        end
+        // the offered descriptor is tagged with the context that made it
+        if (txd_valid_reg) begin
+            assert(txd_ctx_reg == {4'd0, f_txd_ctx});
+        end
+    end
+end
+`endif
 
 endmodule
 

@@ -282,7 +282,11 @@ assign m_txd_payload = rdata_reg;
 // REQ: room in the buffer: write the entry at the tail, then the tail.
 task start_entry;
     begin
+`ifdef TG_TESTBUG_004
+        base_next  = s_rxd_addr | {8'd0, q_next};   // deliberate bug: the entry goes to the slot after the tail
+`else
         base_next  = s_rxd_addr | {8'd0, q_lk_tail};
+`endif
         wmask_next = (q_esize == 7'd64) ? {64{1'b1}} : ((64'd1 << q_esize) - 64'd1);
         nw_next    = q_esize[6:3];
         idx_next   = 4'd0;
@@ -463,7 +467,11 @@ always @* begin
 
         S_WRITE: begin
             if (idx_reg >= nw_reg) begin
+`ifdef TG_TESTBUG_003
+                state_next = (after_reg == N_QTAIL) ? S_QTAIL : S_DRAIN;   // deliberate bug: tail before the entry is answered
+`else
                 state_next = S_DRAIN;
+`endif
             end else if (mask_byte(wmask_reg, idx_reg[2:0]) == 8'd0) begin
                 idx_next = idx_reg + 4'd1;            // nothing to write in this word
             end else begin
@@ -546,12 +554,20 @@ always @* begin
                 row            = row | qbit;
                 st_next        = `TG_ST_NOT_READY;
                 ev_req_refused = 1'b1;
+`ifdef TG_TESTBUG_005
+                state_next     = S_QHEAD;             // deliberate bug: a refused REQ goes on
+`else
                 state_next     = S_RESP;
+`endif
             end else if (q_cfg_bad || q_len_bad) begin
                 st_next        = `TG_ST_MALFORMED;
                 ev_req_refused = 1'b1;
                 state_next     = S_RESP;
+`ifdef TG_TESTBUG_002
+            end else if (q_lk_head_valid && q_next == q_lk_head) begin   // deliberate bug: writes when it looks full
+`else
             end else if (q_lk_head_valid && q_next != q_lk_head) begin
+`endif
                 // the head read last time shows room: no need to read it
                 start_entry;
             end else begin
@@ -625,7 +641,11 @@ always @* begin
 
         S_AWAIT: begin
             // rdata_reg holds the old value once the read is answered
+`ifdef TG_TESTBUG_006
+            if (1'b1) begin                       // deliberate bug: does not wait for the read
+`else
             if (pend_reg == 5'd0) begin
+`endif
                 ev_atomic = 1'b1;
                 if (a_cas_miss) begin
                     state_next = S_RESP;          // compare failed: write nothing
@@ -831,7 +851,6 @@ reg [15:0]  fp_src, fp_tag;
 reg [31:0]  fp_addr;
 reg         fp_addr_hi;
 reg [63:0]  fp_mask;
-reg [511:0] fp_payload;
 reg         fp_hit, fp_full, fp_hv;
 reg [3:0]   fp_idx;
 reg [4:0]   fp_sl;
@@ -852,7 +871,6 @@ always @(posedge clk) begin
     fp_addr    <= s_rxd_addr;
     fp_addr_hi <= s_rxd_addr_hi;
     fp_mask    <= s_rxd_mask;
-    fp_payload <= s_rxd_payload;
     fp_hit     <= q_lk_hit;
     fp_full    <= q_lk_full;
     fp_hv      <= q_lk_head_valid;
@@ -872,7 +890,8 @@ always @* begin
             assume(s_rxd_op == fp_op && s_rxd_flags == fp_flags && s_rxd_status == fp_status &&
                    s_rxd_src == fp_src && s_rxd_addr == fp_addr && s_rxd_addr_hi == fp_addr_hi &&
                    s_rxd_mask == fp_mask && s_rxd_len == fp_len && s_rxd_ctx == fp_ctx &&
-                   s_rxd_tag == fp_tag && s_rxd_payload == fp_payload);
+                   s_rxd_tag == fp_tag);
+            // (the payload is left free: no property depends on its value)
         end
         // A6: the table's entry for the frame's queue changes only by the
         // engine's own updates while the frame is on offer (the driver does
