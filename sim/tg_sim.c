@@ -31,6 +31,7 @@
 #define RDQ              32u      /* host-port reads in flight per node (NIC allows 1) */
 #define MAX_BURST        (TG_MAX_BURST_BYTES / 8u)
 #define CTRL_OPS_PER_CYCLE 4u     /* ALLOC/FREE calls served per node per cycle */
+#define SPILL_OWNER      0xFFFFFFFEu /* allocator owner of the NICs' spill rings */
 
 struct beat {
 	uint64_t addr, data;
@@ -96,6 +97,7 @@ void tg_sim_config_init(struct tg_sim_config *cfg)
 	cfg->link_latency = 10;
 	cfg->link_bytes_per_cycle = 1;
 	cfg->link_overhead_bytes = 20;
+	cfg->spill_log2 = 10;
 }
 
 /* ---- shared memory ------------------------------------------------------ */
@@ -755,7 +757,7 @@ static int check_config(const struct tg_sim_config *c)
 	if (!c->link_bytes_per_cycle || c->link_bytes_per_cycle > 64 ||
 	    c->link_overhead_bytes < 8 || c->link_latency > 1000000)
 		return -EINVAL;
-	if (!c->ps_per_cycle)
+	if (!c->ps_per_cycle || c->spill_log2 > TG_SPILL_MAX_LOG2)
 		return -EINVAL;
 	if (c->shm_name && (!*c->shm_name || strlen(c->shm_name) >= TG_SIMP_NAME_MAX ||
 			    strchr(c->shm_name, '/')))
@@ -854,6 +856,14 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		struct tg_drv_mmio mmio = { drv_read, drv_write, &io };
 
 		rc = tg_drv_probe(&mmio, n, cfg->mem_size, NULL);
+		if (!rc && cfg->spill_log2) {
+			/* the spill ring belongs to the NIC, not to a client */
+			uint64_t bytes = (uint64_t)TG_SPILL_ENTRY_BYTES << cfg->spill_log2, pa;
+
+			rc = tg_alloc_get(sim->node[n].alloc, bytes, bytes, SPILL_OWNER, &pa);
+			if (!rc)
+				rc = tg_drv_spill_setup(&mmio, pa, cfg->spill_log2);
+		}
 		if (rc) {
 			err = -rc;
 			goto fail;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "tg/sim.h"
+#include "tg/tg_hw.h"
 #include "tg/tg_sim_proto.h"
 
 #define BATCH_CYCLES   256u   /* cycles between looks at signals and limits */
@@ -37,6 +38,7 @@ static void usage(FILE *f)
 		"  --mem-stall PCT          %% of cycles host memory refuses a request (default 0)\n"
 		"  --drop PCT               %% of frames the switch loses (default 0)\n"
 		"  --corrupt PCT            %% of frames delivered with a bit flipped (default 0)\n"
+		"  --spill-log2 N           REQ spill ring of 2^N entries per node, 0..16 (default 10)\n"
 		"  --seed S                 seed of every random choice (default 1)\n"
 		"  --pcap FILE              write every frame on the wire to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
@@ -89,6 +91,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "drop", required_argument, NULL, 'D' },
 		{ "corrupt", required_argument, NULL, 'C' },
+		{ "spill-log2", required_argument, NULL, 'R' },
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "vcd", required_argument, NULL, 'v' },
 		{ "cycles", required_argument, NULL, 'c' },
@@ -160,6 +163,11 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 0, 100, &v))
 				return bad_arg("drop (0..100)", optarg);
 			cfg.drop_pct = (unsigned)v;
+			break;
+		case 'R':
+			if (parse_u64(optarg, 0, TG_SPILL_MAX_LOG2, &v))
+				return bad_arg("spill-log2 (0..16)", optarg);
+			cfg.spill_log2 = (unsigned)v;
 			break;
 		case 'C':
 			if (parse_u64(optarg, 0, 100, &v))

@@ -32,6 +32,10 @@ struct tg_sim_config {
 	unsigned tx_stall_pct;          /* % of cycles the switch holds TX tready low (default 0) */
 	unsigned drop_pct;              /* % of frames the switch loses (default 0) */
 	unsigned corrupt_pct;           /* % of frames delivered with one bit flipped (default 0) */
+	/* NIC */
+	unsigned spill_log2;            /* REQ spill ring of 2^N entries per node, 0..16
+					 * (default 10); 0: none, REQ stores that find
+					 * every sender slot taken stall the host port */
 	/* outputs */
 	const char *pcap_path;          /* every frame on the wire, or NULL */
 	const char *vcd_path;           /* waveforms, one file per node, or NULL;
