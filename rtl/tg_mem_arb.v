@@ -49,17 +49,20 @@ reg [DEPTH-1:0]  own_reg,  own_next;     // requester of each unanswered request
 reg [OUT_LOG2:0] wr_reg,   wr_next;
 reg [OUT_LOG2:0] rd_reg,   rd_next;
 reg              last_reg, last_next;    // requester granted last
+reg              hold_reg, hold_next;    // the port stalled: keep its requester
+reg              hsel_reg, hsel_next;    // the requester kept
 
 wire [OUT_LOG2:0] used = wr_reg - rd_reg;
 wire              room = (used != DEPTH[OUT_LOG2:0]);
 wire              head_own = own_reg[rd_reg[OUT_LOG2-1:0]];
 
 // requester 1 goes first when requester 0 was granted last, and the other
-// way round; a request holds until it is taken
+// way round; a request holds until it is taken, and so does the grant of a
+// stalled one
 reg grant1;
 
 always @* begin
-    grant1 = s1_mem_req_valid && (!s0_mem_req_valid || !last_reg);
+    grant1 = hold_reg ? hsel_reg : s1_mem_req_valid && (!s0_mem_req_valid || !last_reg);
 
     m_mem_req_valid  = room && (s0_mem_req_valid || s1_mem_req_valid);
     m_mem_req_write  = grant1 ? s1_mem_req_write : s0_mem_req_write;
@@ -67,8 +70,10 @@ always @* begin
     m_mem_req_wdata  = grant1 ? s1_mem_req_wdata : s0_mem_req_wdata;
     m_mem_req_wstrb  = grant1 ? s1_mem_req_wstrb : s0_mem_req_wstrb;
     // each ready depends on the other requester only
-    s0_mem_req_ready = room && m_mem_req_ready && !(s1_mem_req_valid && !last_reg);
-    s1_mem_req_ready = room && m_mem_req_ready && !(s0_mem_req_valid && last_reg);
+    s0_mem_req_ready = room && m_mem_req_ready &&
+                       (hold_reg ? !hsel_reg : !(s1_mem_req_valid && !last_reg));
+    s1_mem_req_ready = room && m_mem_req_ready &&
+                       (hold_reg ? hsel_reg : !(s0_mem_req_valid && last_reg));
 
     m0_mem_resp_valid = s_mem_resp_valid && !head_own;
     m1_mem_resp_valid = s_mem_resp_valid && head_own;
@@ -82,6 +87,8 @@ always @* begin
     wr_next   = wr_reg;
     rd_next   = rd_reg;
     last_next = last_reg;
+    hold_next = m_mem_req_valid && !m_mem_req_ready;
+    hsel_next = grant1;
     if (m_mem_req_valid && m_mem_req_ready) begin
         own_next[wr_reg[OUT_LOG2-1:0]] = grant1;
         wr_next   = wr_reg + 1'b1;
@@ -97,11 +104,15 @@ always @(posedge clk) begin
     wr_reg   <= wr_next;
     rd_reg   <= rd_next;
     last_reg <= last_next;
+    hold_reg <= hold_next;
+    hsel_reg <= hsel_next;
     if (rst) begin
         own_reg  <= {DEPTH{1'b0}};
         wr_reg   <= {(OUT_LOG2+1){1'b0}};
         rd_reg   <= {(OUT_LOG2+1){1'b0}};
         last_reg <= 1'b0;
+        hold_reg <= 1'b0;
+        hsel_reg <= 1'b0;
     end
 end
 
