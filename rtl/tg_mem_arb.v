@@ -49,19 +49,20 @@ reg [DEPTH-1:0]  own_reg,  own_next;     // requester of each unanswered request
 reg [OUT_LOG2:0] wr_reg,   wr_next;
 reg [OUT_LOG2:0] rd_reg,   rd_next;
 reg              last_reg, last_next;    // requester granted last
-reg              lock_reg, lock_next;    // a request is on offer, not yet taken ...
-reg              lsel_reg, lsel_next;    // ... from this requester
+reg              hold_reg, hold_next;    // the port stalled: keep its requester
+reg              hsel_reg, hsel_next;    // the requester kept
 
 wire [OUT_LOG2:0] used = wr_reg - rd_reg;
 wire              room = (used != DEPTH[OUT_LOG2:0]);
 wire              head_own = own_reg[rd_reg[OUT_LOG2-1:0]];
 
 // requester 1 goes first when requester 0 was granted last, and the other
-// way round; a request on offer stays there until it is taken
+// way round; a request holds until it is taken, and so does the grant of a
+// stalled one
 reg grant1;
 
 always @* begin
-    grant1 = lock_reg ? lsel_reg : (s1_mem_req_valid && (!s0_mem_req_valid || !last_reg));
+    grant1 = hold_reg ? hsel_reg : s1_mem_req_valid && (!s0_mem_req_valid || !last_reg);
 
     m_mem_req_valid  = room && (s0_mem_req_valid || s1_mem_req_valid);
     m_mem_req_write  = grant1 ? s1_mem_req_write : s0_mem_req_write;
@@ -70,9 +71,9 @@ always @* begin
     m_mem_req_wstrb  = grant1 ? s1_mem_req_wstrb : s0_mem_req_wstrb;
     // each ready depends on the other requester only
     s0_mem_req_ready = room && m_mem_req_ready &&
-                       (lock_reg ? !lsel_reg : !(s1_mem_req_valid && !last_reg));
+                       (hold_reg ? !hsel_reg : !(s1_mem_req_valid && !last_reg));
     s1_mem_req_ready = room && m_mem_req_ready &&
-                       (lock_reg ? lsel_reg : !(s0_mem_req_valid && last_reg));
+                       (hold_reg ? hsel_reg : !(s0_mem_req_valid && last_reg));
 
     m0_mem_resp_valid = s_mem_resp_valid && !head_own;
     m1_mem_resp_valid = s_mem_resp_valid && head_own;
@@ -86,8 +87,8 @@ always @* begin
     wr_next   = wr_reg;
     rd_next   = rd_reg;
     last_next = last_reg;
-    lock_next = m_mem_req_valid && !m_mem_req_ready;
-    lsel_next = grant1;
+    hold_next = m_mem_req_valid && !m_mem_req_ready;
+    hsel_next = grant1;
     if (m_mem_req_valid && m_mem_req_ready) begin
         own_next[wr_reg[OUT_LOG2-1:0]] = grant1;
         wr_next   = wr_reg + 1'b1;
@@ -103,15 +104,15 @@ always @(posedge clk) begin
     wr_reg   <= wr_next;
     rd_reg   <= rd_next;
     last_reg <= last_next;
-    lock_reg <= lock_next;
-    lsel_reg <= lsel_next;
+    hold_reg <= hold_next;
+    hsel_reg <= hsel_next;
     if (rst) begin
         own_reg  <= {DEPTH{1'b0}};
         wr_reg   <= {(OUT_LOG2+1){1'b0}};
         rd_reg   <= {(OUT_LOG2+1){1'b0}};
         last_reg <= 1'b0;
-        lock_reg <= 1'b0;
-        lsel_reg <= 1'b0;
+        hold_reg <= 1'b0;
+        hsel_reg <= 1'b0;
     end
 end
 

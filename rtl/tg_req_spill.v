@@ -184,10 +184,6 @@ always @* begin
         S_IDLE: begin
             word_next = 4'd0;
             rcv_next  = 4'd0;
-            if (cnt_reg == 17'd0) begin
-                base_next = cfg_spill_base;
-                log2_next = cfg_log2_eff;
-            end
             if (cnt_reg != 17'd0 && in_req_slot_free) begin
                 // the oldest parked REQ goes back to the sender
                 state_next = S_RD;
@@ -257,6 +253,16 @@ always @* begin
             cnt_next    = cnt_reg + 17'd1;
             state_next  = S_WR;
         end
+    end
+    // a new configuration applies while the ring is empty, not in the cycle
+    // that parks its first REQ (that one goes into the ring in force), and
+    // not while a REQ that finds no free slot is offered (without a ring it
+    // waits on m_txd; a ring coming into force would park it and withdraw
+    // the offer)
+    if (state_reg == S_IDLE && cnt_reg == 17'd0 && cnt_next == 17'd0 &&
+        !(s_txd_valid && is_req && !in_req_slot_free)) begin
+        base_next = cfg_spill_base;
+        log2_next = cfg_log2_eff;
     end
     if (state_reg == S_WRW && state_next == S_IDLE) begin
         wr_next = wr_reg + 16'd1;
