@@ -359,6 +359,12 @@ static void test_tgctl(void)
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "node       5") && strstr(out, "tx_frames          77") &&
 	      strstr(out, "mem_size   1048576"), "show: %d %s", rc, out);
+	put64(tg_bar_csr_addr(TG_CSR_REG_REQ_RETRIES), 12);
+	snprintf(args, sizeof(args), "--resource %s stats 03:00.0", res);
+	rc = run(args, out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "tx_frames                77") &&
+	      strstr(out, "req_retries              12") && !strstr(out, "switch"),
+	      "stats: %d %s", rc, out);
 	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 0000:05:00.0", dump, dir);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 1 && strstr(out, "no PCI function at 0000:05:00.0"), "show absent: %d %s", rc, out);
