@@ -296,8 +296,56 @@ static void test_repeatable(void)
 	free(c3);
 }
 
+/* Twenty nodes in a ring, one of them behind a slow, long cable: every
+ * write arrives, and the slow node's frames take longer. */
+static void test_ring20(void)
+{
+	struct tg_sim *sim = t_sim(20);
+	struct tg_dev *dev[20];
+	struct tg_mr *mr[20];
+	uint64_t v, t0, t_fast, t_slow;
+	struct tg_sim_stats st;
+
+	REQUIRE(tg_sim_set_link(sim, 19, 400, 1) == 0, "slow link");
+	for (unsigned i = 0; i < 20; i++) {
+		dev[i] = t_open(sim, i, 0);
+		mr[i] = tg_mr_alloc(dev[i], 4096, 0);
+		REQUIRE(mr[i], "mr");
+	}
+	for (unsigned i = 0; i < 20; i++) {
+		v = 0xabc0000 + i;
+		CHECK_RC(tg_write(dev[i], (i + 1) % 20, tg_mr_paddr(mr[(i + 1) % 20]), &v, 8), 0);
+	}
+	for (unsigned i = 0; i < 20; i++)
+		CHECK_RC(tg_fence(dev[i], (i + 1) % 20), 0);
+	for (unsigned i = 0; i < 20; i++) {
+		const uint64_t *m = (const uint64_t *)tg_mr_ptr(mr[(i + 1) % 20]);
+
+		CHECK(m[0] == 0xabc0000 + i, "node %u's write to node %u: %#" PRIx64, i,
+		      (i + 1) % 20, m[0]);
+	}
+	/* a read over the slow cable takes two crossings of it more */
+	t0 = tg_sim_cycles(sim);
+	CHECK_RC(tg_read(dev[0], 1, tg_mr_paddr(mr[1]), &v, 8), 0);
+	t_fast = tg_sim_cycles(sim) - t0;
+	t0 = tg_sim_cycles(sim);
+	CHECK_RC(tg_read(dev[0], 19, tg_mr_paddr(mr[19]), &v, 8), 0);
+	t_slow = tg_sim_cycles(sim) - t0;
+	CHECK(t_slow >= t_fast + 2 * 390, "read over the slow link: %" PRIu64 " cycles, fast: %"
+	      PRIu64, t_slow, t_fast);
+	tg_sim_get_stats(sim, TG_SIM_ALL_NODES, &st);
+	CHECK(st.drop_congestion + st.drop_link_down + st.drop_injected == 0, "losses");
+	printf("20 nodes: read over a fast link %" PRIu64 " cycles, over the slow one %" PRIu64
+	       "\n", t_fast, t_slow);
+	t_check_sim(sim);
+	for (unsigned i = 0; i < 20; i++)
+		tg_close(dev[i]);
+	tg_sim_destroy(sim);
+}
+
 int main(void)
 {
+	test_ring20();
 	test_reorder();
 	test_link_down();
 	test_incast();
