@@ -13,8 +13,8 @@ extern "C" {
 
 #define TG_SIM_MAX_NODES   256u
 
-/* Node `node`'s link is down in cycles [from, to): every frame it sends
- * and every frame to it is lost. */
+/* Node `node`'s link is down in cycles [from, to) (counted from creation,
+ * as tg_sim_cycles): every frame it sends and every frame to it is lost. */
 struct tg_sim_outage {
 	unsigned node;
 	uint64_t from, to;
