@@ -59,7 +59,7 @@ static void usage(FILE *f)
 		"                           sent; default: at the output ports, after faults\n"
 		"  --spill-log2 N           REQ spill ring of 2^N entries per node, 0..16 (default 10)\n"
 		"  --seed S                 seed of every random choice (default 1)\n"
-		"  --pcap FILE              write every frame on the wire to FILE\n"
+		"  --pcap FILE              write the frames the switch forwards to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
 		"  --cycles N               stop after N cycles\n"
 		"  --quiet                  print only errors and the ready line\n"
