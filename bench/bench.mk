@@ -38,3 +38,12 @@ bench: $(BENCH_BIN) $(BENCH_TB_VVP) $(BENCH_TB_VL)
 		--icarus "$(VVP) -n $(BENCH_TB_VVP) +cycles=$(BENCH_IVL_CYCLES)" \
 		--verilator "$(BENCH_TB_VL) +cycles=$(BENCH_VL_CYCLES)" $(BENCH_ARGS) \
 		| tee $(BENCH_OUT).txt
+
+# the quick check `make test` runs: tg-bench in a short mode
+BENCH_TEST := $(BUILD)/tests/test_bench
+TEST_PROGS += $(BENCH_TEST)
+
+$(BENCH_TEST): bench/test_bench.sh $(BENCH_BIN)
+	@mkdir -p $(@D)
+	sed 's|@TG_BENCH@|$(abspath $(BENCH_BIN))|' $< > $@
+	chmod +x $@

@@ -530,9 +530,9 @@ int bench_simspeed(const struct bench_opts *o)
 		"set title 'Simulation speed (in-process Verilated cluster)'\nset logscale y 10\n"
 		"set xlabel 'nodes'\nset ylabel 'per second'\nset grid\nset datafile separator ','\n"
 		"set xtics (2, 4, 8, 16)\n"
-		"plot 'simspeed.csv' skip 1 using ($1 eq 'verilator-cluster' ? $2 : 1/0):5 "
+		"plot 'simspeed.csv' skip 1 using (strcol(1) eq 'verilator-cluster' ? $2 : 1/0):5 "
 		"with linespoints lw 2 title 'simulated cycles/s', "
-		"'' skip 1 using ($1 eq 'verilator-cluster' ? $2 : 1/0):6 with linespoints lw 2 "
+		"'' skip 1 using (strcol(1) eq 'verilator-cluster' ? $2 : 1/0):6 with linespoints lw 2 "
 		"title 'node-cycles/s'\n");
 	fclose(f);
 	plot(o, "simspeed.gp", "simspeed.svg");
