@@ -327,7 +327,7 @@ int bench_compare(const struct bench_opts *o)
 	       "  flag write into a %u-slot ring per sender, credits written back every %u entries.\n",
 	       lat_m, load_total, WINDOW, SWQ_NSLOTS, FLAG_SLOTS, FLAG_SLOTS / 2);
 	f = out_file(o, "compare.gp");
-	fprintf(f, "set terminal svg size 820,420 font 'sans,12'\nset output 'compare.svg'\n"
+	fprintf(f, "set terminal svg size 820,420 noenhanced font 'sans,12'\nset output 'compare.svg'\n"
 		"set multiplot layout 1,2 title 'Notification three ways (%u B/cycle)'\n"
 		"set datafile separator ','\nset grid\nset key top left font ',10'\n"
 		"set xlabel 'senders'\nset xtics (1, 4, 15)\n"
@@ -529,7 +529,7 @@ int bench_throughput(const struct bench_opts *o)
 	       "  At %.0f MHz, 10 per 1000 cycles = %.2f M operations/s.\n",
 	       o->bpc, o->overhead, o->mhz, 10.0 * o->mhz / 1000.0);
 	f = out_file(o, "throughput.gp");
-	fprintf(f, "set terminal svg size 820,460 font 'sans,12'\nset output 'throughput.svg'\n"
+	fprintf(f, "set terminal svg size 820,460 noenhanced font 'sans,12'\nset output 'throughput.svg'\n"
 		"set title 'Throughput into one node (%u B/cycle): measured (solid), wire limit (dashed)'\n"
 		"set datafile separator ','\nset grid\nset key outside right font ',10'\n"
 		"set xlabel 'senders'\nset ylabel 'operations per 1000 cycles'\n"

@@ -289,7 +289,7 @@ int bench_latency(const struct bench_opts *o)
 	}
 
 	f = out_file(o, "latency.gp");
-	fprintf(f, "set terminal svg size 720,420 font 'sans,12'\nset output 'latency_cdf.svg'\n"
+	fprintf(f, "set terminal svg size 720,420 noenhanced font 'sans,12'\nset output 'latency_cdf.svg'\n"
 		"set title 'Remote enqueue: store to dequeued (%u REQs, %u B/cycle, %.0f MHz)'\n"
 		"set xlabel 'latency (cycles)'\nset ylabel 'fraction of REQs'\nset grid\n"
 		"set key bottom right\nset datafile separator ','\nset yrange [0:1.02]\n"
@@ -298,11 +298,11 @@ int bench_latency(const struct bench_opts *o)
 		"title 'wire model (%" PRIu64 ")'\n", n, o->bpc, o->mhz, n, wire_model, wire_model);
 	fclose(f);
 	f = out_file(o, "latency_stages.gp");
-	fprintf(f, "set terminal svg size 720,420 font 'sans,12'\nset output 'latency_stages.svg'\n"
+	fprintf(f, "set terminal svg size 720,420 noenhanced font 'sans,12'\nset output 'latency_stages.svg'\n"
 		"set title 'Remote enqueue latency by stage (median, cycles)'\nset style data histograms\n"
 		"set style fill solid 0.8 border -1\nset datafile separator ','\nset grid ytics\n"
 		"set ylabel 'cycles'\nset xtics rotate by -20\nunset key\n"
-		"plot 'latency.csv' every ::0::2 using 2:xtic(1)\n");
+		"plot 'latency.csv' skip 1 every ::0::2 using 2:xtic(1)\n");
 	fclose(f);
 	plot(o, "latency.gp", "latency_cdf.svg");
 	plot(o, "latency_stages.gp", "latency_stages.svg");
@@ -412,7 +412,7 @@ int bench_size(const struct bench_opts *o)
 		1000.0 / ns_of(o, b));
 	fclose(f);
 	f = out_file(o, "size.gp");
-	fprintf(f, "set terminal svg size 720,420 font 'sans,12'\nset output 'size.svg'\n"
+	fprintf(f, "set terminal svg size 720,420 noenhanced font 'sans,12'\nset output 'size.svg'\n"
 		"set title 'Remote write: latency to completion vs size'\nset logscale xy 2\n"
 		"set xlabel 'bytes'\nset ylabel 'cycles (median)'\nset grid\nset key top left\n"
 		"set datafile separator ','\n"
@@ -526,7 +526,7 @@ int bench_simspeed(const struct bench_opts *o)
 	}
 	fclose(f);
 	f = out_file(o, "simspeed.gp");
-	fprintf(f, "set terminal svg size 720,420 font 'sans,12'\nset output 'simspeed.svg'\n"
+	fprintf(f, "set terminal svg size 720,420 noenhanced font 'sans,12'\nset output 'simspeed.svg'\n"
 		"set title 'Simulation speed (in-process Verilated cluster)'\nset logscale y 10\n"
 		"set xlabel 'nodes'\nset ylabel 'per second'\nset grid\nset datafile separator ','\n"
 		"set xtics (2, 4, 8, 16)\n"
