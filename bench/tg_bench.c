@@ -164,18 +164,20 @@ static uint64_t deq_poll(struct tg_sim *sim, struct tg_queue *q, uint64_t *v)
 }
 
 /* Offset of the NIC's CYCLES counter against the simulator's cycle count
- * (the counter starts after reset): sim cycle = counter + offset.  A CSR
- * read passes the counter at least one cycle before the simulator's count
- * shows its answer, so the smallest difference over a few reads is it. */
+ * (the counter starts after reset): in simulated cycle k the counter
+ * reads k - offset.  A CSR read issued when the simulator has run a
+ * cycles is accepted in cycle a or later, so a - value <= offset, with
+ * equality when the NIC takes it at once; the largest over a few reads
+ * is the offset. */
 static uint64_t cycle_offset(struct bench_cluster *c)
 {
-	uint64_t best = UINT64_MAX;
+	uint64_t best = 0;
 
 	for (int i = 0; i < 16; i++) {
-		uint64_t v = csr(c->dev[0], TG_CSR_REG_CYCLES), b = tg_sim_cycles(c->sim);
+		uint64_t a = tg_sim_cycles(c->sim), v = csr(c->dev[0], TG_CSR_REG_CYCLES);
 
-		if (b - v < best)
-			best = b - v;
+		if (a >= v && a - v > best)
+			best = a - v;
 	}
 	return best;
 }
@@ -214,7 +216,7 @@ int bench_latency(const struct bench_opts *o)
 		if (!(v[s] = calloc(n, sizeof(uint64_t))))
 			die("out of memory");
 	off = cycle_offset(&c);
-	printf("  NIC cycle counter = simulated cycles - %" PRIu64 "\n", off);
+	printf("  NIC cycle counter = simulated cycle - %" PRIu64 "\n", off);
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t e = 0, deq, hreq, txs, rxe, enqd;
 		int rc = tg_enq(c.dev[0], 1, qpa, 0xbe000000ULL | i);
@@ -272,17 +274,15 @@ int bench_latency(const struct bench_opts *o)
 	fclose(f);
 	printf("  notes: the boundaries are NIC timestamps on one clock (TS_HOST_REQ, TS_TX_START\n"
 	       "  on the sender, TS_RX_END and TS_ENQ_DONE on the receiver) except the dequeue: the\n"
-	       "  simulated cycle in which the receiving program, polling the queue once per cycle\n"
-	       "  (in-process, so the poll itself takes no simulated time), took the entry.  The\n"
-	       "  tail is visible to the program before the memory's answer reaches the NIC, so\n"
-	       "  TS_ENQ_DONE comes slightly after the dequeue.  No timestamp separates the receiver\n"
-	       "  NIC's logic from its memory accesses: the memory row is derived, %u serialized\n"
-	       "  accesses (head read, entry write, tail write) x %u cycles of memory latency, and\n"
-	       "  is part of the receiver row (an upper bound: the tail is visible before its answer\n"
-	       "  returns to the NIC).  Wire model for the %u-byte REQ frame: 2 x ((frame + 8\n"
-	       "  preamble) / %u B/cycle + %u cable) + %u switch = %" PRIu64 " cycles; measured median %"
-	       PRIu64 ".\n", ENQ_ACCESSES, o->mem_lat, frame_bytes(8), o->bpc, o->cable_lat,
-	       o->switch_lat, wire_model, d[ST_WIRE].med);
+	       "  cycle in which the receiving program, polling the queue once per cycle (in-process,\n"
+	       "  so the poll itself takes no simulated time), had the entry, counted as the first\n"
+	       "  cycle after the one that made the tail visible.  No timestamp separates the\n"
+	       "  receiver NIC's logic from its memory accesses: the memory row is derived, %u\n"
+	       "  serialized accesses (head read, entry write, tail write) x %u cycles of memory\n"
+	       "  latency, and is part of the receiver row.  Wire model for the %u-byte REQ frame:\n"
+	       "  2 x ((frame + 8 preamble) / %u B/cycle + %u cable) + %u switch = %" PRIu64 " cycles;\n"
+	       "  measured median %" PRIu64 ".\n", ENQ_ACCESSES, o->mem_lat, frame_bytes(8), o->bpc,
+	       o->cable_lat, o->switch_lat, wire_model, d[ST_WIRE].med);
 	if (d[ST_TOTAL].med < wire_model || d[ST_WIRE].med < wire_model) {
 		fprintf(stderr, "tg-bench: REQ latency below the wire time\n");
 		return 1;
