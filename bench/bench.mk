@@ -33,11 +33,15 @@ $(BENCH_TB_VL): bench/tb_tg_pair.v bench/tb_tg_pair_main.cpp $(RTL_SRCS) $(RTL_I
 		> $(@D)/build.log 2>&1 || { cat $(@D)/build.log; exit 1; }
 
 .PHONY: bench
+# the tables go to the terminal and to $(BENCH_OUT).txt; tg-bench's exit
+# status, not tee's, is the target's
 bench: $(BENCH_BIN) $(BENCH_TB_VVP) $(BENCH_TB_VL)
-	$(BENCH_BIN) --out $(BENCH_OUT) \
+	@mkdir -p $(BENCH_OUT)
+	{ $(BENCH_BIN) --out $(BENCH_OUT) \
 		--icarus "$(VVP) -n $(BENCH_TB_VVP) +cycles=$(BENCH_IVL_CYCLES)" \
-		--verilator "$(BENCH_TB_VL) +cycles=$(BENCH_VL_CYCLES)" $(BENCH_ARGS) \
-		| tee $(BENCH_OUT).txt
+		--verilator "$(BENCH_TB_VL) +cycles=$(BENCH_VL_CYCLES)" $(BENCH_ARGS); \
+	  echo $$? > $(BENCH_OUT)/exit-status; } | tee $(BENCH_OUT).txt
+	@exit $$(cat $(BENCH_OUT)/exit-status)
 
 # the quick check `make test` runs: tg-bench in a short mode
 BENCH_TEST := $(BUILD)/tests/test_bench
