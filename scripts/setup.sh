@@ -6,10 +6,11 @@
 set -euo pipefail
 
 # Debian packages: simulators, synthesis and place-and-route for iCE40,
-# the formal back end, the PCI library, and the C/C++ toolchain.
+# the formal back end, the PCI library, the C/C++ toolchain, and gnuplot
+# for the plots of `make bench`.
 PKGS=(
 	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
-	libpci-dev build-essential make python3 tcpdump
+	libpci-dev build-essential make python3 tcpdump gnuplot-nox
 )
 
 missing=()

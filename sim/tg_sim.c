@@ -755,7 +755,7 @@ static int check_config(const struct tg_sim_config *c)
 	    c->corrupt_pct > 100)
 		return -EINVAL;
 	if (!c->link_bytes_per_cycle || c->link_bytes_per_cycle > 64 ||
-	    c->link_overhead_bytes < 8 || c->link_latency > 1000000)
+	    c->link_overhead_bytes < 8 || c->link_latency > 1000000 || c->switch_latency > 1000000)
 		return -EINVAL;
 	if (!c->ps_per_cycle || c->spill_log2 > TG_SPILL_MAX_LOG2)
 		return -EINVAL;
@@ -830,6 +830,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		err = errno;
 		goto fail;
 	}
+	sim->sw->fwd_latency = cfg->switch_latency;
 	tg_sim_set_faults(sim, cfg->drop_pct, cfg->corrupt_pct);
 	sim->ctl_bytes = tg_simp_ctl_bytes(sim->nodes);
 	tg_simp_obj_name(obj, sizeof(obj), sim->name, -1);

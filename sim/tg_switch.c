@@ -247,7 +247,7 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 	}
 	fr->len = pt->len;
 	fr->dst = (unsigned)dst;
-	fr->due = cdiv(pt->cursor_b, sw->bpc) + sw->latency;
+	fr->due = cdiv(pt->cursor_b, sw->bpc) + sw->latency + sw->fwd_latency;
 	fifo_push(&pt->transit, fr);
 }
 

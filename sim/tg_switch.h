@@ -42,6 +42,7 @@ struct tg_switch {
 	unsigned nports;
 	unsigned bpc;            /* bytes per cycle on every link */
 	unsigned latency;        /* cycles on each cable */
+	unsigned fwd_latency;    /* cycles inside the switch after the last byte (default 0) */
 	unsigned overhead;       /* preamble + SFD + IFG bytes per frame */
 	unsigned tx_stall_pct;
 	unsigned drop_pct, corrupt_pct;
