@@ -6,11 +6,12 @@
 set -euo pipefail
 
 # Debian packages: simulators, synthesis and place-and-route for iCE40,
-# the formal back end, the PCI library, the C/C++ toolchain, and the
-# capture readers (tshark runs the project's Wireshark dissector).
+# the formal back end, the PCI library, the C/C++ toolchain, gnuplot for
+# the plots of `make bench`, and the capture readers (tshark runs the
+# project's Wireshark dissector).
 PKGS=(
 	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
-	libpci-dev build-essential make python3 tcpdump tshark
+	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
 )
 
 missing=()

@@ -802,7 +802,7 @@ static int check_config(const struct tg_sim_config *c)
 		if (c->outages[i].node >= c->nodes || c->outages[i].to <= c->outages[i].from)
 			return -EINVAL;
 	if (!c->link_bytes_per_cycle || c->link_bytes_per_cycle > 64 ||
-	    c->link_overhead_bytes < 8 || c->link_latency > 1000000)
+	    c->link_overhead_bytes < 8 || c->link_latency > 1000000 || c->switch_latency > 1000000)
 		return -EINVAL;
 	if (!c->ps_per_cycle || c->spill_log2 > TG_SPILL_MAX_LOG2)
 		return -EINVAL;
@@ -878,6 +878,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		err = errno;
 		goto fail;
 	}
+	sim->sw->fwd_latency = cfg->switch_latency;
 	{
 		struct tg_sim_faults f = {
 			.drop_ppm = cfg->drop_pct * PPM_PER_PCT + cfg->drop_ppm,

@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"  --name NAME              shared-memory name clients use (default \"%s\")\n"
 		"  --link-latency C         cycles on each cable (default 10)\n"
 		"  --link-bytes-per-cycle B link bandwidth, 1..64 (default 1 = GbE at 125 MHz)\n"
+		"  --switch-latency C       cycles in the switch after a frame is stored (default 0)\n"
 		"  --mem-latency MIN:MAX    host memory response latency in cycles (default 4:4)\n"
 		"  --mem-stall PCT          %% of cycles host memory refuses a request (default 0)\n"
 		"  --link NODE:LAT:B        node NODE's cable: LAT cycles, B bytes per cycle\n"
@@ -125,6 +126,7 @@ int main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'N' },
 		{ "link-latency", required_argument, NULL, 'l' },
 		{ "link-bytes-per-cycle", required_argument, NULL, 'b' },
+		{ "switch-latency", required_argument, NULL, 'W' },
 		{ "mem-latency", required_argument, NULL, 'L' },
 		{ "mem-stall", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },
@@ -186,6 +188,11 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 0, 1000000, &v))
 				return bad_arg("link-latency (0..1000000)", optarg);
 			cfg.link_latency = (unsigned)v;
+			break;
+		case 'W':
+			if (parse_u64(optarg, 0, 1000000, &v))
+				return bad_arg("switch-latency (0..1000000)", optarg);
+			cfg.switch_latency = (unsigned)v;
 			break;
 		case 'b':
 			if (parse_u64(optarg, 1, 64, &v))

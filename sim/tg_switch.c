@@ -343,7 +343,7 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 		fr->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 		pt->corrupt_injected++;
 	}
-	fr->due = cdiv(pt->cursor_b, pt->bpc) + pt->latency;
+	fr->due = cdiv(pt->cursor_b, pt->bpc) + pt->latency + sw->fwd_latency;
 	fifo_push(&pt->transit, fr);
 	if (chance(&sw->fault_rng, sw->dup_ppm)) {
 		dup = frame_new(fr->data, fr->len, p, (unsigned)dst);

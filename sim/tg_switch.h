@@ -60,6 +60,7 @@ struct tg_sw_port {
 
 struct tg_switch {
 	unsigned nports;
+	unsigned fwd_latency;    /* cycles inside the switch after the last byte (default 0) */
 	unsigned overhead;       /* preamble + SFD + IFG bytes per frame */
 	unsigned tx_stall_pct;
 	/* faults, per million frames */

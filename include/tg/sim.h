@@ -34,6 +34,9 @@ struct tg_sim_config {
 	unsigned mem_stall_pct;         /* % of cycles m_mem_req_ready is low (default 0) */
 	/* network */
 	unsigned link_latency;          /* cycles on each cable, NIC<->switch (default 10) */
+	unsigned switch_latency;        /* cycles from a frame's last byte in the switch to
+					 * its forwarding on the output port, 0..1000000
+					 * (default 0: store-and-forward only) */
 	unsigned link_bytes_per_cycle;  /* 1..64 (default 1: GbE at 125 MHz) */
 	unsigned link_overhead_bytes;   /* preamble + SFD + IFG per frame (default 20) */
 	unsigned tx_stall_pct;          /* % of cycles the switch holds TX tready low (default 0) */
