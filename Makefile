@@ -28,7 +28,7 @@ RTL_INCS  := rtl/tg_hw_defs.vh
 # test programs registered by the fragments; each exits 0 pass, 1 fail, 77 skip
 TEST_PROGS :=
 
-.PHONY: all demo test lint synth-check formal clean install setup check-defs
+.PHONY: all demo test lint synth-check formal clean install setup check-defs bench
 
 all:
 
@@ -39,6 +39,7 @@ include libtg/libtg.mk
 include driver/driver.mk
 include tests/c/tests.mk
 include examples/examples.mk
+include bench/bench.mk
 
 setup:
 	scripts/setup.sh

@@ -44,3 +44,28 @@ int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx)
 	/* STATUS is write-one-to-clear: clear whatever a former owner left */
 	return io->write(io->arg, tg_bar_ctx_addr(ctx, TG_CTX_REG_STATUS), ~0ULL);
 }
+
+int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned log2)
+{
+	uint64_t bytes, v;
+	int rc;
+
+	if (!io || !io->read || !io->write || log2 > TG_SPILL_MAX_LOG2)
+		return -EINVAL;
+	bytes = (uint64_t)TG_SPILL_ENTRY_BYTES << log2;
+	if (log2 && ((paddr & (bytes - 1)) || paddr + bytes > (1ULL << 32)))
+		return -EINVAL;
+	rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_SPILL_CFG), &v);
+	if (rc)
+		return rc;
+	if (v >> 32)
+		return -EBUSY;
+	rc = io->write(io->arg, tg_bar_csr_addr(TG_CSR_REG_SPILL_BASE), log2 ? paddr : 0);
+	if (!rc)
+		rc = io->write(io->arg, tg_bar_csr_addr(TG_CSR_REG_SPILL_CFG), log2);
+	if (!rc)
+		rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_SPILL_CFG), &v);
+	if (rc)
+		return rc;
+	return (v & 0x1F) == log2 ? 0 : -EIO;
+}

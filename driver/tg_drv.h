@@ -57,11 +57,19 @@ int tg_drv_probe(const struct tg_drv_mmio *io, unsigned expect_node, uint64_t me
  * write).  Returns 0 or -errno. */
 int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx);
 
+/* Give the NIC its REQ spill ring: 2^log2 entries of TG_SPILL_ENTRY_BYTES
+ * at paddr (aligned to the ring's size, below 4 GiB, memory no exported
+ * region overlaps), or none (log2 0).  Program it while the NIC holds no
+ * spilled REQ (at bring-up); reads SPILL_CFG back.  Returns 0, -EINVAL
+ * (log2 above TG_SPILL_MAX_LOG2, bad paddr), -EBUSY (REQs are parked in
+ * the ring in force) or the error of a host-port access. */
+int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned log2);
+
 /* ---- Remote-enqueue queues (driver/tg_queue.c) --------------------------
  * The driver's view of the NIC's queue table.  The NIC registers are only
  * ever written (posted); the driver keeps a shadow of what it wrote, so no
- * handler below waits for the host port (docs/enqueue.md, host-port
- * hazard).  Not thread-safe: the owner (the simulator) serializes calls;
+ * handler below waits for the host port (docs/enqueue.md, the spill
+ * ring).  Not thread-safe: the owner (the simulator) serializes calls;
  * concurrency with dequeuers goes through the flags word of each queue. */
 
 struct tg_drv_queue {

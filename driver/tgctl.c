@@ -1,14 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* tgctl: list the Telegraphos NICs on the PCI bus and show one's identity, node id and counters. */
+/* tgctl: list the Telegraphos NICs on the PCI bus, show one's identity and counters, or a simulated node's counters and its switch port's. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "tg/sim.h"
+#include "tg/tg.h"
 #include "tg/tg_bar.h"
+#include "tg/tg_barrier.h"
+#include "tg/tg_sim_proto.h"
 #include "tg_pci.h"
 
 #define MAX_DEVS  64u
@@ -19,7 +28,11 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: tgctl [--dump FILE] [--sysfs DIR] list\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] show DEV\n"
-		   "  DEV        a PCI address, domain:bus:dev.fn or bus:dev.fn\n"
+		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] stats DEV\n"
+		   "  DEV        a PCI address, domain:bus:dev.fn or bus:dev.fn; for stats also\n"
+		   "             a simulated node, sim:NODE or sim:NAME:NODE (tg-sim --name)\n"
+		   "  stats      the NIC's frame, drop and REQ counters; for a simulated node\n"
+		   "             also its switch port's counters and injected faults\n"
 		   "  --dump     read the bus from an `lspci -x` dump (libpci's dump method)\n"
 		   "  --sysfs    directory holding <address>/resource%u (default %s)\n"
 		   "  --resource the file holding the BAR (instead of the sysfs one)\n",
@@ -107,7 +120,41 @@ static const struct {
 	{ TG_CSR_REG_REQ_REFUSED, "req_refused" },
 	{ TG_CSR_REG_REQ_RETRIES, "req_retries" },
 	{ TG_CSR_REG_ATOMICS, "atomics" },
+	{ TG_CSR_REG_REQ_SPILLED, "req_spilled" },
 };
+
+#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static void print_counters(const uint64_t *v)
+{
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		printf("%-24s %llu\n", counters[i].name, (unsigned long long)v[i]);
+}
+
+/* Open bdf's BAR, check its identity (*id) and map its CSR page; prints
+ * the reason and returns NULL on failure.  Unmap, then close *bp. */
+static volatile uint64_t *open_csr(const char *bdf, struct tg_pci_bar **bp, uint64_t *id)
+{
+	char msg[PATH_MAX + 160];
+	volatile uint64_t *csr;
+	struct tg_pci_bar *b = open_bar(bdf);
+
+	if (!b)
+		return NULL;
+	if (tg_pci_bar_identify(b, id, msg, sizeof(msg))) {
+		fprintf(stderr, "tgctl: %s: %s\n", bdf, msg);
+		tg_pci_bar_close(b);
+		return NULL;
+	}
+	csr = tg_pci_bar_map(b, tg_bar_csr_addr(0), TG_PAGE_SIZE);
+	if (!csr) {
+		fprintf(stderr, "tgctl: %s: cannot map the CSR page: %s\n", bdf, strerror(errno));
+		tg_pci_bar_close(b);
+		return NULL;
+	}
+	*bp = b;
+	return csr;
+}
 
 static int cmd_show(const char *dev)
 {
@@ -133,21 +180,9 @@ static int cmd_show(const char *dev)
 			return 1;
 		}
 	}
-	b = open_bar(bdf);
-	if (!b)
+	csr = open_csr(bdf, &b, &id);
+	if (!csr)
 		return 1;
-	rc = tg_pci_bar_identify(b, &id, msg, sizeof(msg));
-	if (rc) {
-		fprintf(stderr, "tgctl: %s: %s\n", bdf, msg);
-		tg_pci_bar_close(b);
-		return 1;
-	}
-	csr = tg_pci_bar_map(b, tg_bar_csr_addr(0), TG_PAGE_SIZE);
-	if (!csr) {
-		fprintf(stderr, "tgctl: %s: cannot map the CSR page: %s\n", bdf, strerror(errno));
-		tg_pci_bar_close(b);
-		return 1;
-	}
 	printf("device     %s\n", bdf);
 	printf("identity   ");
 	print_id(id);
@@ -159,9 +194,193 @@ static int cmd_show(const char *dev)
 	printf("config     0x%llx\n", (unsigned long long)csr[TG_CSR_REG_CONFIG / 8u]);
 	printf("mem_size   %llu\n", (unsigned long long)csr[TG_CSR_REG_MEM_SIZE / 8u]);
 	printf("cycles     %llu\n", (unsigned long long)csr[TG_CSR_REG_CYCLES / 8u]);
-	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+	for (size_t i = 0; i < NCOUNTERS; i++)
 		printf("%-18s %llu\n", counters[i].name,
 		       (unsigned long long)csr[counters[i].reg / 8u]);
+	tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
+	tg_pci_bar_close(b);
+	return 0;
+}
+
+/* The switch counters of a simulated node, in the order of struct
+ * tg_sim_stats (only the network ones are printed). */
+static const struct {
+	size_t off;
+	const char *name;
+} sw_counters[] = {
+	{ offsetof(struct tg_sim_stats, tx_frames), "switch_tx_frames" },
+	{ offsetof(struct tg_sim_stats, tx_bytes), "switch_tx_bytes" },
+	{ offsetof(struct tg_sim_stats, rx_frames), "switch_rx_frames" },
+	{ offsetof(struct tg_sim_stats, drop_unknown), "switch_drop_unknown" },
+	{ offsetof(struct tg_sim_stats, drop_malformed), "switch_drop_malformed" },
+	{ offsetof(struct tg_sim_stats, drop_injected), "switch_drop_injected" },
+	{ offsetof(struct tg_sim_stats, corrupt_injected), "switch_flip_injected" },
+	{ offsetof(struct tg_sim_stats, dup_injected), "switch_dup_injected" },
+	{ offsetof(struct tg_sim_stats, reorder_injected), "switch_reorder_injected" },
+	{ offsetof(struct tg_sim_stats, drop_congestion), "switch_drop_congestion" },
+	{ offsetof(struct tg_sim_stats, drop_link_down), "switch_drop_link_down" },
+};
+
+/* "sim:NODE" or "sim:NAME:NODE" (NAME defaults to $TG_SIM_NAME or "tg"). */
+static int parse_sim_dev(const char *dev, char *name, size_t name_sz, unsigned *node)
+{
+	const char *p = dev + 4, *colon = strrchr(p, ':');
+	const char *nm = getenv("TG_SIM_NAME");
+	char *end;
+	unsigned long v;
+	size_t n;
+
+	if (colon) {
+		n = (size_t)(colon - p);
+		if (!n || n >= name_sz)
+			return -EINVAL;
+		memcpy(name, p, n);
+		name[n] = 0;
+		p = colon + 1;
+	} else {
+		if (!nm || !*nm)
+			nm = TG_SIMP_DEFAULT_NAME;
+		if (strlen(nm) >= name_sz)
+			return -EINVAL;
+		strcpy(name, nm);
+	}
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (*p < '0' || *p > '9' || errno || *end || v >= TG_SIM_MAX_NODES)
+		return -EINVAL;
+	*node = (unsigned)v;
+	return 0;
+}
+
+/* Copy node's switch counters from the simulator's control region.
+ * Returns 0, or -errno (-ENODATA: the simulator publishes none). */
+static int sim_switch_stats(const char *name, unsigned node, struct tg_sim_stats *st,
+			    uint64_t *cycle)
+{
+	char obj[128];
+	struct tg_simp_ctl hdr;
+	const struct tg_simp_stats *ps;
+	uint64_t bytes, w[sizeof(*st) / sizeof(uint64_t)];
+	void *map;
+	int fd, rc = -EAGAIN;
+
+	tg_simp_obj_name(obj, sizeof(obj), name, -1);
+	fd = shm_open(obj, O_RDONLY, 0);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+		close(fd);
+		return -EPROTO;
+	}
+	if (hdr.magic != TG_SIMP_MAGIC || hdr.version != TG_SIMP_VERSION || node >= hdr.nodes) {
+		close(fd);
+		return hdr.magic == TG_SIMP_MAGIC && node >= hdr.nodes ? -ENODEV : -EPROTO;
+	}
+	if (!hdr.stats_offset || !hdr.stats_words) {
+		close(fd);
+		return -ENODATA;
+	}
+	bytes = hdr.stats_offset + (uint64_t)hdr.nodes * sizeof(struct tg_simp_stats);
+	map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	ps = (const struct tg_simp_stats *)((const uint8_t *)map + hdr.stats_offset) + node;
+	memset(w, 0, sizeof(w));
+	for (int tries = 0; tries < 1000; tries++) {
+		/* seqlock reader: an even generation, the words, the same generation */
+		uint64_t g = TG_ATOMIC_LOAD_ACQ(&ps->gen), g2;
+		unsigned n = hdr.stats_words < sizeof(w) / sizeof(w[0]) ? hdr.stats_words
+							      : (unsigned)(sizeof(w) / sizeof(w[0]));
+
+		if (g & 1u)
+			continue;
+		for (unsigned i = 0; i < n; i++)
+			w[i] = atomic_load_explicit(&ps->v[i], memory_order_relaxed);
+		*cycle = atomic_load_explicit(&ps->cycle, memory_order_relaxed);
+		TG_MB();  /* the words are read before the generation is read again */
+		g2 = atomic_load_explicit(&ps->gen, memory_order_relaxed);
+		if (g == g2) {
+			rc = 0;
+			break;
+		}
+	}
+	munmap(map, bytes);
+	memcpy(st, w, sizeof(*st));
+	return rc;
+}
+
+static int cmd_stats_sim(const char *dev)
+{
+	char name[TG_SIMP_NAME_MAX];
+	uint64_t v[NCOUNTERS], cycle = 0, id = 0;
+	struct tg_sim_stats st;
+	struct tg_dev *d;
+	unsigned node;
+	int rc;
+
+	if (parse_sim_dev(dev, name, sizeof(name), &node)) {
+		fprintf(stderr, "tgctl: '%s' is not a simulated node (sim:NODE or sim:NAME:NODE)\n",
+			dev);
+		return 2;
+	}
+	d = tg_open(dev, TG_OPEN_DRIVER);
+	if (!d) {
+		fprintf(stderr, "tgctl: %s: %s\n", dev, tg_strerror(-errno));
+		return 1;
+	}
+	rc = tg_csr_read(d, TG_CSR_REG_ID, &id);
+	for (size_t i = 0; !rc && i < NCOUNTERS; i++)
+		rc = tg_csr_read(d, counters[i].reg, &v[i]);
+	tg_close(d);
+	if (rc) {
+		fprintf(stderr, "tgctl: %s: reading the counters: %s\n", dev, tg_strerror(rc));
+		return 1;
+	}
+	printf("%-24s %s\n", "device", dev);
+	printf("%-24s ", "identity");
+	print_id(id);
+	printf("\n%-24s %u\n", "node", node);
+	print_counters(v);
+	rc = sim_switch_stats(name, node, &st, &cycle);
+	if (rc) {
+		printf("%-24s unavailable (%s)\n", "switch", strerror(-rc));
+		return 0;
+	}
+	printf("%-24s %" PRIu64 "\n", "switch_cycle", cycle);
+	for (size_t i = 0; i < sizeof(sw_counters) / sizeof(sw_counters[0]); i++) {
+		uint64_t x;
+
+		memcpy(&x, (const uint8_t *)&st + sw_counters[i].off, sizeof(x));
+		printf("%-24s %" PRIu64 "\n", sw_counters[i].name, x);
+	}
+	return 0;
+}
+
+/* NIC counters of a PCI device. */
+static int cmd_stats_pci(const char *dev)
+{
+	char bdf[TG_PCI_BDF_MAX];
+	unsigned dom, bus, dv, fn;
+	volatile uint64_t *csr;
+	struct tg_pci_bar *b;
+	uint64_t id = 0, v[NCOUNTERS];
+
+	if (tg_pci_parse_bdf(dev, &dom, &bus, &dv, &fn)) {
+		fprintf(stderr, "tgctl: '%s' is neither a PCI address nor a simulated node\n", dev);
+		return 2;
+	}
+	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", dom, bus, dv, fn);
+	csr = open_csr(bdf, &b, &id);
+	if (!csr)
+		return 1;
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		v[i] = csr[counters[i].reg / 8u];
+	printf("%-24s %s\n", "device", bdf);
+	printf("%-24s ", "identity");
+	print_id(id);
+	printf("\n%-24s %llu\n", "node", (unsigned long long)csr[TG_CSR_REG_NODE_ID / 8u]);
+	print_counters(v);
 	tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
 	tg_pci_bar_close(b);
 	return 0;
@@ -185,6 +404,9 @@ int main(int argc, char **argv)
 		return cmd_list();
 	if (i < argc && !strcmp(argv[i], "show") && i + 2 == argc)
 		return cmd_show(argv[i + 1]);
+	if (i < argc && !strcmp(argv[i], "stats") && i + 2 == argc)
+		return strncmp(argv[i + 1], "sim:", 4) ? cmd_stats_pci(argv[i + 1])
+						      : cmd_stats_sim(argv[i + 1]);
 	if (i < argc && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
 		usage(stdout);
 		return 0;

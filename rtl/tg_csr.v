@@ -30,6 +30,9 @@ module tg_csr #(
     output wire [31:0] cfg_mem_size,
     output wire [31:0] cfg_read_timeout,
     output wire [31:0] cfg_req_backoff,
+    output wire [31:0] cfg_spill_base,
+    output wire [4:0]  cfg_spill_log2,
+    input  wire [31:0] st_spill_count,
     output wire [63:0] cycles,
 
     // events
@@ -50,7 +53,8 @@ module tg_csr #(
     input  wire        ev_rx_done,
     input  wire        ev_host_resp,
     input  wire        ev_enq_done,
-    input  wire        ev_atomic
+    input  wire        ev_atomic,
+    input  wire        ev_spill
 );
 
 initial begin
@@ -59,7 +63,7 @@ initial begin
     end
 end
 
-localparam NCNT = 12;
+localparam NCNT = 13;
 localparam NTS  = 6;
 
 reg [63:0]      cycles_reg,   cycles_next;
@@ -67,18 +71,22 @@ reg [31:0]      mem_size_reg, mem_size_next;
 reg [63:0]      scratch_reg,  scratch_next;
 reg [31:0]      rdto_reg,     rdto_next;
 reg [31:0]      backoff_reg,  backoff_next;
+reg [31:0]      spbase_reg,   spbase_next;
+reg [4:0]       splog2_reg,   splog2_next;
 reg [CNT_W-1:0] cnt_reg  [0:NCNT-1];
 reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
 reg [63:0]      ts_next  [0:NTS-1];
 
-wire [NCNT-1:0] cnt_ev = {ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
+wire [NCNT-1:0] cnt_ev = {ev_spill, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
                           ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
 wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
 
 assign cfg_mem_size     = mem_size_reg;
 assign cfg_read_timeout = rdto_reg;
 assign cfg_req_backoff  = backoff_reg;
+assign cfg_spill_base   = spbase_reg;
+assign cfg_spill_log2   = splog2_reg;
 assign cycles       = cycles_reg;
 
 // ---------------------------------------------------------------- read mux
@@ -105,6 +113,9 @@ always @* begin
         `TG_CSR_REG_REQ_RETRIES:    csr_rdata = widen(cnt_reg[10]);
         `TG_CSR_REG_REQ_BACKOFF:    csr_rdata = {32'd0, backoff_reg};
         `TG_CSR_REG_ATOMICS:        csr_rdata = widen(cnt_reg[11]);
+        `TG_CSR_REG_REQ_SPILLED:    csr_rdata = widen(cnt_reg[12]);
+        `TG_CSR_REG_SPILL_BASE:     csr_rdata = {32'd0, spbase_reg};
+        `TG_CSR_REG_SPILL_CFG:      csr_rdata = {st_spill_count, 27'd0, splog2_reg};
         `TG_CSR_REG_TS_ENQ_DONE:    csr_rdata = ts_reg[5];
         `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};
@@ -140,6 +151,8 @@ always @* begin
     scratch_next  = scratch_reg;
     rdto_next     = rdto_reg;
     backoff_next  = backoff_reg;
+    spbase_next   = spbase_reg;
+    splog2_next   = splog2_reg;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_next[i] = cnt_reg[i] + {{(CNT_W-1){1'b0}}, cnt_ev[i]};
     end
@@ -159,6 +172,12 @@ always @* begin
         if (csr_addr == `TG_CSR_REG_REQ_BACKOFF) begin
             backoff_next = csr_wdata[31:0];
         end
+        if (csr_addr == `TG_CSR_REG_SPILL_BASE) begin
+            spbase_next = csr_wdata[31:0];
+        end
+        if (csr_addr == `TG_CSR_REG_SPILL_CFG) begin
+            splog2_next = csr_wdata[4:0];
+        end
     end
 end
 
@@ -168,6 +187,8 @@ always @(posedge clk) begin
     scratch_reg  <= scratch_next;
     rdto_reg     <= rdto_next;
     backoff_reg  <= backoff_next;
+    spbase_reg   <= spbase_next;
+    splog2_reg   <= splog2_next;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_reg[i] <= cnt_next[i];
     end
@@ -180,6 +201,8 @@ always @(posedge clk) begin
         scratch_reg  <= 64'd0;
         rdto_reg     <= `TG_READ_TIMEOUT_RESET;
         backoff_reg  <= `TG_REQ_BACKOFF_RESET;
+        spbase_reg   <= 32'd0;
+        splog2_reg   <= 5'd0;
         for (i = 0; i < NCNT; i = i + 1) begin
             cnt_reg[i] <= {CNT_W{1'b0}};
         end

@@ -63,6 +63,9 @@ localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
 wire [31:0] cfg_req_backoff;
+wire [31:0] cfg_spill_base;
+wire [4:0]  cfg_spill_log2;
+wire [31:0] st_spill_count;
 wire [63:0] cycles;
 
 // ---------------------------------------------------------------- events
@@ -71,7 +74,7 @@ wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
 wire ev_refused, ev_rx_stray, ev_rx_done;
 wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
 wire ev_req_accepted, ev_req_refused, ev_enq_done, ev_req_retry, ev_req_stray;
-wire ev_atomic;
+wire ev_atomic, ev_spill;
 
 // ---------------------------------------------------------------- CSR page
 wire [11:0] csr_addr;
@@ -100,6 +103,9 @@ tg_csr #(
     .cfg_mem_size      (cfg_mem_size),
     .cfg_read_timeout  (cfg_read_timeout),
     .cfg_req_backoff   (cfg_req_backoff),
+    .cfg_spill_base    (cfg_spill_base),
+    .cfg_spill_log2    (cfg_spill_log2),
+    .st_spill_count    (st_spill_count),
     .cycles            (cycles),
     .ev_tx_frame       (ev_tx_frame),
     .ev_rx_frame       (ev_rx_frame),
@@ -118,7 +124,8 @@ tg_csr #(
     .ev_rx_done        (ev_rx_done),
     .ev_host_resp      (ev_host_resp),
     .ev_enq_done       (ev_enq_done),
-    .ev_atomic         (ev_atomic)
+    .ev_atomic         (ev_atomic),
+    .ev_spill          (ev_spill)
 );
 
 // ---------------------------------------------------------------- queue table
@@ -297,6 +304,11 @@ wire [31:0]  rsp_txd_addr;
 wire [63:0]  rsp_txd_mask;
 wire [511:0] rsp_txd_payload;
 
+wire         rxe_mem_req_valid, rxe_mem_req_ready, rxe_mem_req_write, rxe_mem_resp_valid;
+wire [31:0]  rxe_mem_req_addr;
+wire [63:0]  rxe_mem_req_wdata, rxe_mem_resp_rdata;
+wire [7:0]   rxe_mem_req_wstrb;
+
 tg_rx_engine tg_rx_engine_inst (
     .clk                (clk),
     .rst                (rst),
@@ -314,14 +326,14 @@ tg_rx_engine tg_rx_engine_inst (
     .s_rxd_ctx          (rxd_ctx),
     .s_rxd_tag          (rxd_tag),
     .s_rxd_payload      (rxd_payload),
-    .m_mem_req_valid    (m_mem_req_valid),
-    .m_mem_req_ready    (m_mem_req_ready),
-    .m_mem_req_write    (m_mem_req_write),
-    .m_mem_req_addr     (m_mem_req_addr),
-    .m_mem_req_wdata    (m_mem_req_wdata),
-    .m_mem_req_wstrb    (m_mem_req_wstrb),
-    .s_mem_resp_valid   (s_mem_resp_valid),
-    .s_mem_resp_rdata   (s_mem_resp_rdata),
+    .m_mem_req_valid    (rxe_mem_req_valid),
+    .m_mem_req_ready    (rxe_mem_req_ready),
+    .m_mem_req_write    (rxe_mem_req_write),
+    .m_mem_req_addr     (rxe_mem_req_addr),
+    .m_mem_req_wdata    (rxe_mem_req_wdata),
+    .m_mem_req_wstrb    (rxe_mem_req_wstrb),
+    .s_mem_resp_valid   (rxe_mem_resp_valid),
+    .s_mem_resp_rdata   (rxe_mem_resp_rdata),
     .m_txd_valid        (rsp_txd_valid),
     .m_txd_ready        (rsp_txd_ready),
     .m_txd_op           (rsp_txd_op),
@@ -378,6 +390,88 @@ tg_rx_engine tg_rx_engine_inst (
     .ev_atomic          (ev_atomic)
 );
 
+// ---------------------------------------------------------------- REQ spill ring
+wire         spl_txd_valid, spl_txd_ready;
+wire [7:0]   spl_txd_op, spl_txd_len, spl_txd_ctx;
+wire [15:0]  spl_txd_dst, spl_txd_tag;
+wire [31:0]  spl_txd_addr;
+wire [63:0]  spl_txd_mask;
+wire [511:0] spl_txd_payload;
+wire         req_slot_free;
+
+wire         spl_mem_req_valid, spl_mem_req_ready, spl_mem_req_write, spl_mem_resp_valid;
+wire [31:0]  spl_mem_req_addr;
+wire [63:0]  spl_mem_req_wdata, spl_mem_resp_rdata;
+wire [7:0]   spl_mem_req_wstrb;
+
+tg_req_spill tg_req_spill_inst (
+    .clk              (clk),
+    .rst              (rst),
+    .cfg_spill_base   (cfg_spill_base),
+    .cfg_spill_log2   (cfg_spill_log2),
+    .st_spill_count   (st_spill_count),
+    .s_txd_valid      (loc_txd_valid),
+    .s_txd_ready      (loc_txd_ready),
+    .s_txd_op         (loc_txd_op),
+    .s_txd_dst        (loc_txd_dst),
+    .s_txd_addr       (loc_txd_addr),
+    .s_txd_mask       (loc_txd_mask),
+    .s_txd_len        (loc_txd_len),
+    .s_txd_ctx        (loc_txd_ctx),
+    .s_txd_tag        (loc_txd_tag),
+    .s_txd_payload    (loc_txd_payload),
+    .m_txd_valid      (spl_txd_valid),
+    .m_txd_ready      (spl_txd_ready),
+    .m_txd_op         (spl_txd_op),
+    .m_txd_dst        (spl_txd_dst),
+    .m_txd_addr       (spl_txd_addr),
+    .m_txd_mask       (spl_txd_mask),
+    .m_txd_len        (spl_txd_len),
+    .m_txd_ctx        (spl_txd_ctx),
+    .m_txd_tag        (spl_txd_tag),
+    .m_txd_payload    (spl_txd_payload),
+    .in_req_slot_free (req_slot_free),
+    .m_mem_req_valid  (spl_mem_req_valid),
+    .m_mem_req_ready  (spl_mem_req_ready),
+    .m_mem_req_write  (spl_mem_req_write),
+    .m_mem_req_addr   (spl_mem_req_addr),
+    .m_mem_req_wdata  (spl_mem_req_wdata),
+    .m_mem_req_wstrb  (spl_mem_req_wstrb),
+    .s_mem_resp_valid (spl_mem_resp_valid),
+    .s_mem_resp_rdata (spl_mem_resp_rdata),
+    .ev_spill         (ev_spill)
+);
+
+// ---------------------------------------------------------------- host memory
+tg_mem_arb tg_mem_arb_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .s0_mem_req_valid  (rxe_mem_req_valid),
+    .s0_mem_req_ready  (rxe_mem_req_ready),
+    .s0_mem_req_write  (rxe_mem_req_write),
+    .s0_mem_req_addr   (rxe_mem_req_addr),
+    .s0_mem_req_wdata  (rxe_mem_req_wdata),
+    .s0_mem_req_wstrb  (rxe_mem_req_wstrb),
+    .m0_mem_resp_valid (rxe_mem_resp_valid),
+    .m0_mem_resp_rdata (rxe_mem_resp_rdata),
+    .s1_mem_req_valid  (spl_mem_req_valid),
+    .s1_mem_req_ready  (spl_mem_req_ready),
+    .s1_mem_req_write  (spl_mem_req_write),
+    .s1_mem_req_addr   (spl_mem_req_addr),
+    .s1_mem_req_wdata  (spl_mem_req_wdata),
+    .s1_mem_req_wstrb  (spl_mem_req_wstrb),
+    .m1_mem_resp_valid (spl_mem_resp_valid),
+    .m1_mem_resp_rdata (spl_mem_resp_rdata),
+    .m_mem_req_valid   (m_mem_req_valid),
+    .m_mem_req_ready   (m_mem_req_ready),
+    .m_mem_req_write   (m_mem_req_write),
+    .m_mem_req_addr    (m_mem_req_addr),
+    .m_mem_req_wdata   (m_mem_req_wdata),
+    .m_mem_req_wstrb   (m_mem_req_wstrb),
+    .s_mem_resp_valid  (s_mem_resp_valid),
+    .s_mem_resp_rdata  (s_mem_resp_rdata)
+);
+
 // ---------------------------------------------------------------- REQ sender
 wire         req_txd_valid, req_txd_ready;
 wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
@@ -393,16 +487,16 @@ tg_req_tx #(
     .rst            (rst),
     .cfg_backoff    (cfg_req_backoff),
     .cfg_timeout    (cfg_read_timeout),
-    .s_txd_valid    (loc_txd_valid),
-    .s_txd_ready    (loc_txd_ready),
-    .s_txd_op       (loc_txd_op),
-    .s_txd_dst      (loc_txd_dst),
-    .s_txd_addr     (loc_txd_addr),
-    .s_txd_mask     (loc_txd_mask),
-    .s_txd_len      (loc_txd_len),
-    .s_txd_ctx      (loc_txd_ctx),
-    .s_txd_tag      (loc_txd_tag),
-    .s_txd_payload  (loc_txd_payload),
+    .s_txd_valid    (spl_txd_valid),
+    .s_txd_ready    (spl_txd_ready),
+    .s_txd_op       (spl_txd_op),
+    .s_txd_dst      (spl_txd_dst),
+    .s_txd_addr     (spl_txd_addr),
+    .s_txd_mask     (spl_txd_mask),
+    .s_txd_len      (spl_txd_len),
+    .s_txd_ctx      (spl_txd_ctx),
+    .s_txd_tag      (spl_txd_tag),
+    .s_txd_payload  (spl_txd_payload),
     .m_txd_valid    (req_txd_valid),
     .m_txd_ready    (req_txd_ready),
     .m_txd_op       (req_txd_op),
@@ -421,6 +515,7 @@ tg_req_tx #(
     .m_err_valid    (err_valid),
     .m_err_ctx      (err_ctx),
     .m_err_status   (err_status),
+    .st_slot_free   (req_slot_free),
     .ev_req_retry   (ev_req_retry),
     .ev_req_stray   (ev_req_stray)
 );

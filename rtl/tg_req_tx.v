@@ -52,6 +52,8 @@ module tg_req_tx #(
     output reg  [3:0]   m_err_ctx,
     output reg  [7:0]   m_err_status,
 
+    output wire         st_slot_free,    // a new REQ would find a free slot
+
     output reg          ev_req_retry,
     output reg          ev_req_stray
 );
@@ -179,6 +181,7 @@ always @* begin
 end
 
 wire is_req     = (s_txd_op == `TG_OP_REQ);
+assign st_slot_free = free_found;
 
 // ---------------------------------------------------------------- output selection
 reg       use_rs;     // output a resend this cycle

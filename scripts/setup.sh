@@ -6,10 +6,12 @@
 set -euo pipefail
 
 # Debian packages: simulators, synthesis and place-and-route for iCE40,
-# the formal back end, the PCI library, and the C/C++ toolchain.
+# the formal back end, the PCI library, the C/C++ toolchain, gnuplot for
+# the plots of `make bench`, and the capture readers (tshark runs the
+# project's Wireshark dissector).
 PKGS=(
 	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
-	libpci-dev build-essential make python3 tcpdump
+	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
 )
 
 missing=()
@@ -25,6 +27,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ]; then
 		SUDO="sudo"
 	fi
+	# tshark's package asks whether to make dumpcap setuid: answer no
+	# beforehand so that the install never waits for a prompt
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+		$SUDO debconf-set-selections
 	$SUDO apt-get update -q
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi

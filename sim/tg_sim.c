@@ -31,6 +31,9 @@
 #define RDQ              32u      /* host-port reads in flight per node (NIC allows 1) */
 #define MAX_BURST        (TG_MAX_BURST_BYTES / 8u)
 #define CTRL_OPS_PER_CYCLE 4u     /* ALLOC/FREE calls served per node per cycle */
+#define SPILL_OWNER      0xFFFFFFFEu /* allocator owner of the NICs' spill rings */
+#define STATS_INTERVAL   1024u    /* cycles between copies of the counters to the control region */
+#define PPM_PER_PCT      10000u
 
 struct beat {
 	uint64_t addr, data;
@@ -96,6 +99,9 @@ void tg_sim_config_init(struct tg_sim_config *cfg)
 	cfg->link_latency = 10;
 	cfg->link_bytes_per_cycle = 1;
 	cfg->link_overhead_bytes = 20;
+	cfg->spill_log2 = 10;
+	cfg->reorder_depth = 1;
+	cfg->reorder_hold_cycles = 2000;
 }
 
 /* ---- shared memory ------------------------------------------------------ */
@@ -701,6 +707,36 @@ out:
 	return;
 }
 
+_Static_assert(sizeof(struct tg_sim_stats) % sizeof(uint64_t) == 0 &&
+	       sizeof(struct tg_sim_stats) / sizeof(uint64_t) <= TG_SIMP_STATS_WORDS,
+	       "struct tg_sim_stats does not fit the control region's copy");
+
+static void node_stats(const struct tg_sim *sim, unsigned n, struct tg_sim_stats *s);
+
+/* Copy every node's counters to the control region (for tools). */
+static void publish_stats(struct tg_sim *sim)
+{
+	struct tg_simp_stats *ps = (struct tg_simp_stats *)((uint8_t *)sim->ctl +
+							     sim->ctl->stats_offset);
+
+	for (unsigned n = 0; n < sim->nodes; n++, ps++) {
+		struct tg_sim_stats s;
+		uint64_t w[sizeof(s) / sizeof(uint64_t)];
+		uint64_t g = atomic_load_explicit(&ps->gen, memory_order_relaxed);
+
+		node_stats(sim, n, &s);
+		memcpy(w, &s, sizeof(s));
+		/* odd generation before the words change (seqlock writer) */
+		atomic_store_explicit(&ps->gen, g + 1, memory_order_relaxed);
+		TG_MB();  /* the odd generation is seen before any new word */
+		atomic_store_explicit(&ps->cycle, sim->cycle, memory_order_relaxed);
+		for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+			atomic_store_explicit(&ps->v[i], w[i], memory_order_relaxed);
+		/* the words are written before the even generation */
+		TG_ATOMIC_STORE_REL(&ps->gen, g + 2);
+	}
+}
+
 int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 {
 	if (!sim)
@@ -708,6 +744,8 @@ int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 	while (ncycles--) {
 		if (sim->cycle % SCAN_INTERVAL == 0)
 			scan_slots(sim);
+		if (sim->cycle % STATS_INTERVAL == 0 && sim->ctl)
+			publish_stats(sim);
 		for (unsigned n = 0; n < sim->nodes; n++)
 			node_cycle(sim, n);
 		tg_switch_advance(sim->sw, sim->cycle);
@@ -752,10 +790,21 @@ static int check_config(const struct tg_sim_config *c)
 	if (c->mem_stall_pct > 99 || c->tx_stall_pct > 99 || c->drop_pct > 100 ||
 	    c->corrupt_pct > 100)
 		return -EINVAL;
-	if (!c->link_bytes_per_cycle || c->link_bytes_per_cycle > 64 ||
-	    c->link_overhead_bytes < 8 || c->link_latency > 1000000)
+	if ((uint64_t)c->drop_pct * PPM_PER_PCT + c->drop_ppm > TG_SW_PPM ||
+	    (uint64_t)c->corrupt_pct * PPM_PER_PCT + c->flip_ppm > TG_SW_PPM ||
+	    c->dup_ppm > TG_SW_PPM || c->reorder_ppm > TG_SW_PPM ||
+	    !c->reorder_depth || c->reorder_depth > 1000 ||
+	    !c->reorder_hold_cycles || c->reorder_hold_cycles > 1000000)
 		return -EINVAL;
-	if (!c->ps_per_cycle)
+	if (c->noutages && !c->outages)
+		return -EINVAL;
+	for (unsigned i = 0; i < c->noutages; i++)
+		if (c->outages[i].node >= c->nodes || c->outages[i].to <= c->outages[i].from)
+			return -EINVAL;
+	if (!c->link_bytes_per_cycle || c->link_bytes_per_cycle > 64 ||
+	    c->link_overhead_bytes < 8 || c->link_latency > 1000000 || c->switch_latency > 1000000)
+		return -EINVAL;
+	if (!c->ps_per_cycle || c->spill_log2 > TG_SPILL_MAX_LOG2)
 		return -EINVAL;
 	if (c->shm_name && (!*c->shm_name || strlen(c->shm_name) >= TG_SIMP_NAME_MAX ||
 			    strchr(c->shm_name, '/')))
@@ -780,6 +829,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */
 	sim->cfg.vcd_path = NULL;
 	sim->cfg.shm_name = NULL;
+	sim->cfg.outages = NULL;
 	sim->nodes = cfg->nodes;
 	sim->node = calloc(cfg->nodes, sizeof(*sim->node));
 	if (!sim->node) {
@@ -828,7 +878,29 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		err = errno;
 		goto fail;
 	}
-	tg_sim_set_faults(sim, cfg->drop_pct, cfg->corrupt_pct);
+	sim->sw->fwd_latency = cfg->switch_latency;
+	{
+		struct tg_sim_faults f = {
+			.drop_ppm = cfg->drop_pct * PPM_PER_PCT + cfg->drop_ppm,
+			.flip_ppm = cfg->corrupt_pct * PPM_PER_PCT + cfg->flip_ppm,
+			.dup_ppm = cfg->dup_ppm,
+			.reorder_ppm = cfg->reorder_ppm,
+			.reorder_depth = cfg->reorder_depth,
+			.reorder_hold_cycles = cfg->reorder_hold_cycles,
+		};
+
+		tg_sim_set_fault_rates(sim, &f);
+	}
+	sim->sw->pcap_ingress = cfg->pcap_ingress != 0;
+	tg_sim_set_buffer(sim, TG_SIM_ALL_NODES, cfg->buffer_bytes);
+	for (unsigned i = 0; i < cfg->noutages; i++) {
+		rc = tg_switch_schedule_down(sim->sw, cfg->outages[i].node, cfg->outages[i].from,
+					     cfg->outages[i].to);
+		if (rc) {
+			err = -rc;
+			goto fail;
+		}
+	}
 	sim->ctl_bytes = tg_simp_ctl_bytes(sim->nodes);
 	tg_simp_obj_name(obj, sizeof(obj), sim->name, -1);
 	/* the control object is created last: its existence means the
@@ -844,6 +916,8 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->ctl->slot_offset = (sizeof(struct tg_simp_ctl) + 4095u) & ~(uint64_t)4095u;
 	sim->ctl->slot_size = sizeof(struct tg_simp_slot);
 	sim->ctl->qnode_offset = tg_simp_qnode_offset(sim->nodes);
+	sim->ctl->stats_offset = tg_simp_stats_offset(sim->nodes);
+	sim->ctl->stats_words = sizeof(struct tg_sim_stats) / sizeof(uint64_t);
 	snprintf(sim->ctl->name, sizeof(sim->ctl->name), "%s", sim->name);
 	sim->ctl->magic = TG_SIMP_MAGIC;
 
@@ -854,6 +928,14 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		struct tg_drv_mmio mmio = { drv_read, drv_write, &io };
 
 		rc = tg_drv_probe(&mmio, n, cfg->mem_size, NULL);
+		if (!rc && cfg->spill_log2) {
+			/* the spill ring belongs to the NIC, not to a client */
+			uint64_t bytes = (uint64_t)TG_SPILL_ENTRY_BYTES << cfg->spill_log2, pa;
+
+			rc = tg_alloc_get(sim->node[n].alloc, bytes, bytes, SPILL_OWNER, &pa);
+			if (!rc)
+				rc = tg_drv_spill_setup(&mmio, pa, cfg->spill_log2);
+		}
 		if (rc) {
 			err = -rc;
 			goto fail;
@@ -924,11 +1006,80 @@ uint64_t tg_sim_mem_size(const struct tg_sim *sim)
 
 int tg_sim_set_faults(struct tg_sim *sim, unsigned drop_pct, unsigned corrupt_pct)
 {
+	struct tg_sim_faults f;
+
 	if (!sim || drop_pct > 100 || corrupt_pct > 100)
 		return -EINVAL;
-	sim->sw->drop_pct = drop_pct;
-	sim->sw->corrupt_pct = corrupt_pct;
+	tg_sim_get_fault_rates(sim, &f);
+	f.drop_ppm = drop_pct * PPM_PER_PCT;
+	f.flip_ppm = corrupt_pct * PPM_PER_PCT;
+	f.dup_ppm = 0;
+	f.reorder_ppm = 0;
+	return tg_sim_set_fault_rates(sim, &f);
+}
+
+int tg_sim_set_fault_rates(struct tg_sim *sim, const struct tg_sim_faults *f)
+{
+	if (!sim || !f || f->drop_ppm > TG_SW_PPM || f->flip_ppm > TG_SW_PPM ||
+	    f->dup_ppm > TG_SW_PPM || f->reorder_ppm > TG_SW_PPM || !f->reorder_depth ||
+	    f->reorder_depth > 1000 || !f->reorder_hold_cycles ||
+	    f->reorder_hold_cycles > 1000000)
+		return -EINVAL;
+	sim->sw->drop_ppm = f->drop_ppm;
+	sim->sw->flip_ppm = f->flip_ppm;
+	sim->sw->dup_ppm = f->dup_ppm;
+	sim->sw->reorder_ppm = f->reorder_ppm;
+	sim->sw->reorder_depth = f->reorder_depth;
+	sim->sw->reorder_hold = f->reorder_hold_cycles;
 	return 0;
+}
+
+int tg_sim_get_fault_rates(const struct tg_sim *sim, struct tg_sim_faults *f)
+{
+	if (!sim || !f)
+		return -EINVAL;
+	*f = (struct tg_sim_faults){
+		.drop_ppm = sim->sw->drop_ppm,
+		.flip_ppm = sim->sw->flip_ppm,
+		.dup_ppm = sim->sw->dup_ppm,
+		.reorder_ppm = sim->sw->reorder_ppm,
+		.reorder_depth = sim->sw->reorder_depth,
+		.reorder_hold_cycles = sim->sw->reorder_hold,
+	};
+	return 0;
+}
+
+int tg_sim_set_link(struct tg_sim *sim, unsigned node, unsigned latency,
+		    unsigned bytes_per_cycle)
+{
+	if (!sim || node >= sim->nodes)
+		return -EINVAL;
+	return tg_switch_set_link(sim->sw, node, latency, bytes_per_cycle);
+}
+
+int tg_sim_set_buffer(struct tg_sim *sim, unsigned node, uint32_t bytes)
+{
+	if (!sim || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
+		return -EINVAL;
+	for (unsigned n = 0; n < sim->nodes; n++)
+		if (node == TG_SIM_ALL_NODES || node == n)
+			sim->sw->port[n].buf_bytes = bytes;
+	return 0;
+}
+
+int tg_sim_link_down(struct tg_sim *sim, unsigned node, int down)
+{
+	if (!sim || node >= sim->nodes)
+		return -EINVAL;
+	tg_switch_set_down(sim->sw, node, down);
+	return 0;
+}
+
+int tg_sim_schedule_outage(struct tg_sim *sim, unsigned node, uint64_t from, uint64_t to)
+{
+	if (!sim || node >= sim->nodes)
+		return -EINVAL;
+	return tg_switch_schedule_down(sim->sw, node, from, to);
 }
 
 unsigned tg_sim_clients(const struct tg_sim *sim)
@@ -957,6 +1108,10 @@ static void add_stats(struct tg_sim_stats *a, const struct tg_sim_stats *b)
 	a->host_rejects += b->host_rejects;
 	a->host_reads += b->host_reads;
 	a->host_writes += b->host_writes;
+	a->dup_injected += b->dup_injected;
+	a->reorder_injected += b->reorder_injected;
+	a->drop_congestion += b->drop_congestion;
+	a->drop_link_down += b->drop_link_down;
 }
 
 int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st)
@@ -978,28 +1133,40 @@ int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qst
 	return 0;
 }
 
+/* The counters of node n. */
+static void node_stats(const struct tg_sim *sim, unsigned n, struct tg_sim_stats *s)
+{
+	const struct node *nd = &sim->node[n];
+	const struct tg_sw_port *pt = &sim->sw->port[n];
+
+	*s = nd->st;
+	s->tx_frames = pt->tx_frames;
+	s->tx_bytes = pt->tx_bytes;
+	s->rx_frames = pt->rx_frames;
+	s->drop_unknown = pt->drop_unknown;
+	s->drop_malformed = pt->drop_malformed;
+	s->drop_injected = pt->drop_injected;
+	s->corrupt_injected = pt->corrupt_injected;
+	s->dup_injected = pt->dup_injected;
+	s->reorder_injected = pt->reorder_injected;
+	s->drop_congestion = pt->drop_congestion;
+	s->drop_link_down = pt->drop_link_down;
+	s->mem_reads = nd->mm.reads;
+	s->mem_writes = nd->mm.writes;
+	s->mem_oob = nd->mm.oob;
+}
+
 int tg_sim_get_stats(const struct tg_sim *sim, unsigned node, struct tg_sim_stats *st)
 {
 	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	for (unsigned n = 0; n < sim->nodes; n++) {
-		const struct node *nd = &sim->node[n];
-		const struct tg_sw_port *pt = &sim->sw->port[n];
-		struct tg_sim_stats s = nd->st;
+		struct tg_sim_stats s;
 
 		if (node != TG_SIM_ALL_NODES && node != n)
 			continue;
-		s.tx_frames = pt->tx_frames;
-		s.tx_bytes = pt->tx_bytes;
-		s.rx_frames = pt->rx_frames;
-		s.drop_unknown = pt->drop_unknown;
-		s.drop_malformed = pt->drop_malformed;
-		s.drop_injected = pt->drop_injected;
-		s.corrupt_injected = pt->corrupt_injected;
-		s.mem_reads = nd->mm.reads;
-		s.mem_writes = nd->mm.writes;
-		s.mem_oob = nd->mm.oob;
+		node_stats(sim, n, &s);
 		add_stats(st, &s);
 	}
 	return 0;

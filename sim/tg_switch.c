@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Switch model: links with latency and bandwidth, forwarding by destination MAC, pcap output. */
+/* Switch model: links with latency and bandwidth, forwarding by destination MAC, output buffers, faults, pcap output. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +94,8 @@ struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, un
 {
 	struct tg_switch *sw;
 
-	if (!nports || !bytes_per_cycle || overhead < PREAMBLE_BYTES || tx_stall_pct > 99) {
+	if (!nports || !bytes_per_cycle || bytes_per_cycle > 64 || overhead < PREAMBLE_BYTES ||
+	    tx_stall_pct > 99) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -105,12 +106,18 @@ struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, un
 	if (!sw->port)
 		goto err_sw;
 	sw->nports = nports;
-	sw->bpc = bytes_per_cycle;
-	sw->latency = latency;
+	for (unsigned p = 0; p < nports; p++) {
+		sw->port[p].bpc = bytes_per_cycle;
+		sw->port[p].latency = latency;
+	}
 	sw->overhead = overhead;
 	sw->tx_stall_pct = tx_stall_pct;
+	sw->reorder_depth = 1;
+	sw->reorder_hold = 2000;
 	sw->ps_per_cycle = ps_per_cycle;
 	sw->rng = seed;
+	/* a stream of its own: fault rates do not change the TX stalls */
+	sw->fault_rng = seed ^ 0x5deece66dULL;
 	if (pcap_path) {
 		sw->pcap = fopen(pcap_path, "wb");
 		if (!sw->pcap)
@@ -133,11 +140,74 @@ void tg_switch_destroy(struct tg_switch *sw)
 	for (unsigned p = 0; p < sw->nports; p++) {
 		fifo_free(&sw->port[p].transit);
 		fifo_free(&sw->port[p].egress);
+		fifo_free(&sw->port[p].held);
+		free(sw->port[p].sched);
 	}
 	if (sw->pcap)
 		fclose(sw->pcap);
 	free(sw->port);
 	free(sw);
+}
+
+/* A byte-time at `from` bytes per cycle, at `to` bytes per cycle. */
+static uint64_t rescale(uint64_t b, unsigned from, unsigned to)
+{
+	return cdiv(b, from) * to;
+}
+
+int tg_switch_set_link(struct tg_switch *sw, unsigned p, unsigned latency, unsigned bpc)
+{
+	struct tg_sw_port *pt;
+	unsigned old;
+
+	if (!sw || p >= sw->nports || !bpc || bpc > 64 || latency > 1000000)
+		return -EINVAL;
+	pt = &sw->port[p];
+	old = pt->bpc;
+	pt->latency = latency;
+	if (old == bpc)
+		return 0;
+	pt->bpc = bpc;
+	pt->cursor_b = rescale(pt->cursor_b, old, bpc);
+	pt->free_b = rescale(pt->free_b, old, bpc);
+	pt->eg_free_b = rescale(pt->eg_free_b, old, bpc);
+	for (struct tg_sw_frame *fr = pt->egress.head; fr; fr = fr->next)
+		fr->data_b = rescale(fr->data_b, old, bpc);
+	return 0;
+}
+
+void tg_switch_set_down(struct tg_switch *sw, unsigned p, int down)
+{
+	if (sw && p < sw->nports)
+		sw->port[p].down = !!down;
+}
+
+int tg_switch_schedule_down(struct tg_switch *sw, unsigned p, uint64_t from, uint64_t to)
+{
+	struct tg_sw_port *pt;
+	struct tg_sw_down *s;
+
+	if (!sw || p >= sw->nports || to <= from)
+		return -EINVAL;
+	pt = &sw->port[p];
+	s = realloc(pt->sched, (pt->nsched + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s[pt->nsched++] = (struct tg_sw_down){ from, to };
+	pt->sched = s;
+	return 0;
+}
+
+int tg_switch_is_down(const struct tg_switch *sw, unsigned p, uint64_t now)
+{
+	const struct tg_sw_port *pt = &sw->port[p];
+
+	if (pt->down)
+		return 1;
+	for (unsigned i = 0; i < pt->nsched; i++)
+		if (now >= pt->sched[i].from && now < pt->sched[i].to)
+			return 1;
+	return 0;
 }
 
 /* Byte-time of the last byte of beat `beat` of fr, plus one. */
@@ -159,14 +229,17 @@ void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *
 	uint64_t backlog_end = pt->in_frame ? pt->cursor_b : pt->free_b + PREAMBLE_BYTES;
 
 	/* the MAC holds at most one beat beyond what the wire has sent */
-	*tx_tready = backlog_end <= now * sw->bpc + 8u &&
+	*tx_tready = backlog_end <= now * pt->bpc + 8u &&
 		     !tg_rng_pct(&sw->rng, sw->tx_stall_pct);
 
 	*rx_tvalid = 0;
 	*rx_tdata = 0;
 	*rx_tkeep = 0;
 	*rx_tlast = 0;
-	if (fr && cdiv(beat_end_b(fr, pt->rx_beat), sw->bpc) + sw->latency <= now) {
+	/* a frame not yet started on a dead link is never offered */
+	if (fr && !pt->rx_beat && (pt->down || pt->nsched) && tg_switch_is_down(sw, p, now))
+		return;
+	if (fr && cdiv(beat_end_b(fr, pt->rx_beat), pt->bpc) + pt->latency <= now) {
 		unsigned off = pt->rx_beat * 8u, n = fr->len - off;
 		uint64_t d = 0;
 
@@ -189,6 +262,7 @@ void tg_switch_rx_fire(struct tg_switch *sw, unsigned p)
 	if (!fr)
 		return;
 	if (++pt->rx_beat * 8u >= fr->len) {
+		pt->buf_used -= fr->len;
 		free(fifo_pop(&pt->egress));
 		pt->rx_beat = 0;
 		pt->rx_frames++;
@@ -207,10 +281,31 @@ static int dest_node(const struct tg_switch *sw, const uint8_t *d)
 	return node < sw->nports ? (int)node : -1;
 }
 
+/* True with probability ppm per million. */
+static int chance(uint64_t *rng, uint32_t ppm)
+{
+	return ppm && tg_rng_next(rng) % TG_SW_PPM < ppm;
+}
+
+static struct tg_sw_frame *frame_new(const uint8_t *data, unsigned len, unsigned src,
+				     unsigned dst)
+{
+	struct tg_sw_frame *fr = malloc(sizeof(*fr) + len);
+
+	if (!fr)
+		return NULL;
+	memset(fr, 0, sizeof(*fr));
+	memcpy(fr->data, data, len);
+	fr->len = len;
+	fr->src = src;
+	fr->dst = dst;
+	return fr;
+}
+
 static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 {
 	struct tg_sw_port *pt = &sw->port[p];
-	struct tg_sw_frame *fr;
+	struct tg_sw_frame *fr, *dup;
 	int dst;
 
 	pt->in_frame = 0;
@@ -221,41 +316,50 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 	}
 	pt->tx_frames++;
 	pt->tx_bytes += pt->len;
-	if (sw->pcap)
+	if ((pt->down || pt->nsched) && tg_switch_is_down(sw, p, now)) {
+		pt->drop_link_down++;   /* sent into a dead cable */
+		return;
+	}
+	if (sw->pcap && sw->pcap_ingress)
 		pcap_record(sw, now, pt->buf, pt->len);
 	dst = dest_node(sw, pt->buf);
 	if (dst < 0) {
 		pt->drop_unknown++;
 		return;
 	}
-	/* loss and corruption on the way (the capture shows the frame sent) */
-	if (tg_rng_pct(&sw->rng, sw->drop_pct)) {
+	/* faults on the way in, drawn in this order for every frame */
+	if (chance(&sw->fault_rng, sw->drop_ppm)) {
 		pt->drop_injected++;
 		return;
 	}
-	fr = malloc(sizeof(*fr) + pt->len);
+	fr = frame_new(pt->buf, pt->len, p, (unsigned)dst);
 	if (!fr) {
 		pt->drop_malformed++;
 		return;
 	}
-	memcpy(fr->data, pt->buf, pt->len);
-	if (tg_rng_pct(&sw->rng, sw->corrupt_pct)) {
-		uint64_t bit = tg_rng_next(&sw->rng) % (8u * pt->len);
+	if (chance(&sw->fault_rng, sw->flip_ppm)) {
+		uint64_t bit = tg_rng_next(&sw->fault_rng) % (8u * pt->len);
 
 		fr->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 		pt->corrupt_injected++;
 	}
-	fr->len = pt->len;
-	fr->dst = (unsigned)dst;
-	fr->due = cdiv(pt->cursor_b, sw->bpc) + sw->latency;
+	fr->due = cdiv(pt->cursor_b, pt->bpc) + pt->latency + sw->fwd_latency;
 	fifo_push(&pt->transit, fr);
+	if (chance(&sw->fault_rng, sw->dup_ppm)) {
+		dup = frame_new(fr->data, fr->len, p, (unsigned)dst);
+		if (dup) {
+			dup->due = fr->due;
+			fifo_push(&pt->transit, dup);
+			pt->dup_injected++;
+		}
+	}
 }
 
 int tg_switch_tx_beat(struct tg_switch *sw, unsigned p, uint64_t now, uint64_t tdata,
 		      uint8_t tkeep, int tlast)
 {
 	struct tg_sw_port *pt = &sw->port[p];
-	uint64_t t_b = now * sw->bpc;
+	uint64_t t_b = now * pt->bpc;
 	unsigned n = 0;
 	int bad = 0;
 
@@ -284,21 +388,113 @@ int tg_switch_tx_beat(struct tg_switch *sw, unsigned p, uint64_t now, uint64_t t
 	return bad;
 }
 
+/* Put fr on its output's wire schedule (and in the capture). */
+static void out_append(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t now)
+{
+	struct tg_sw_port *out = &sw->port[fr->dst];
+	uint64_t start = now * out->bpc;
+
+	if (out->eg_free_b > start)
+		start = out->eg_free_b;
+	fr->data_b = start + PREAMBLE_BYTES;
+	out->eg_free_b = start + fr->len + sw->overhead;
+	if (sw->pcap && !sw->pcap_ingress)
+		pcap_record(sw, now, fr->data, fr->len);
+	fifo_push(&out->egress, fr);
+}
+
+/* A frame reaches its output port. */
+static void out_accept(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t now)
+{
+	struct tg_sw_port *out = &sw->port[fr->dst], *in = &sw->port[fr->src];
+	struct tg_sw_frame *h, *prev, *next;
+
+	if ((in->down || in->nsched) && tg_switch_is_down(sw, fr->src, now)) {
+		in->drop_link_down++;
+		free(fr);
+		return;
+	}
+	if ((out->down || out->nsched) && tg_switch_is_down(sw, fr->dst, now)) {
+		out->drop_link_down++;
+		free(fr);
+		return;
+	}
+	if (out->buf_bytes && out->buf_used + fr->len > out->buf_bytes) {
+		out->drop_congestion++;
+		free(fr);
+		return;
+	}
+	out->buf_used += fr->len;
+	if (chance(&sw->fault_rng, sw->reorder_ppm)) {
+		in->reorder_injected++;
+		fr->hold = sw->reorder_depth;
+		fr->due = now + sw->reorder_hold;
+		fifo_push(&out->held, fr);
+		return;
+	}
+	out_append(sw, fr, now);
+	/* held frames let this one pass; those that have waited enough follow it */
+	prev = NULL;
+	for (h = out->held.head; h; h = next) {
+		next = h->next;
+		if (--h->hold) {
+			prev = h;
+			continue;
+		}
+		if (prev)
+			prev->next = next;
+		else
+			out->held.head = next;
+		if (out->held.tail == h)
+			out->held.tail = prev;
+		out_append(sw, h, now);
+	}
+}
+
+/* Release held frames of port p whose time is up; lose queued frames if
+ * its link is down. */
+static void out_service(struct tg_switch *sw, unsigned p, uint64_t now)
+{
+	struct tg_sw_port *out = &sw->port[p];
+	struct tg_sw_fifo keep = { NULL, NULL };
+	struct tg_sw_frame *fr;
+	int down = (out->down || out->nsched) && tg_switch_is_down(sw, p, now);
+
+	while (out->held.head && (down || out->held.head->due <= now)) {
+		fr = fifo_pop(&out->held);
+		if (down) {
+			out->buf_used -= fr->len;
+			out->drop_link_down++;
+			free(fr);
+		} else {
+			out_append(sw, fr, now);
+		}
+	}
+	if (!down || !out->egress.head)
+		return;
+	/* a frame the NIC has started to take is finished */
+	if (out->rx_beat)
+		fifo_push(&keep, fifo_pop(&out->egress));
+	while ((fr = fifo_pop(&out->egress))) {
+		out->buf_used -= fr->len;
+		out->drop_link_down++;
+		free(fr);
+	}
+	out->egress = keep;
+}
+
 void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 {
 	for (unsigned p = 0; p < sw->nports; p++) {
 		struct tg_sw_fifo *tr = &sw->port[p].transit;
 
-		while (tr->head && tr->head->due <= now) {
-			struct tg_sw_frame *fr = fifo_pop(tr);
-			struct tg_sw_port *out = &sw->port[fr->dst];
-			uint64_t start = now * sw->bpc;
+		while (tr->head && tr->head->due <= now)
+			out_accept(sw, fifo_pop(tr), now);
+	}
+	for (unsigned p = 0; p < sw->nports; p++) {
+		struct tg_sw_port *pt = &sw->port[p];
 
-			if (out->eg_free_b > start)
-				start = out->eg_free_b;
-			fr->data_b = start + PREAMBLE_BYTES;
-			out->eg_free_b = start + fr->len + sw->overhead;
-			fifo_push(&out->egress, fr);
-		}
+		if (pt->held.head || ((pt->down || pt->nsched) && pt->egress.head))
+			out_service(sw, p, now);
 	}
 }

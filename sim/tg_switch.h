@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Store-and-forward Ethernet switch model joining the NICs' AXI-Stream ports, with a pcap tap. */
+/* Store-and-forward Ethernet switch model joining the NICs' AXI-Stream ports, with fault injection and a pcap tap. */
 #ifndef TG_SWITCH_H
 #define TG_SWITCH_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#define TG_SW_MAX_FRAME  2048u  /* longer frames are dropped as malformed */
+#define TG_SW_MAX_FRAME  2048u     /* longer frames are dropped as malformed */
+#define TG_SW_PPM        1000000u  /* fault rates are parts per million of frames */
 
 struct tg_sw_frame {
 	struct tg_sw_frame *next;
-	uint64_t due;            /* transit: cycle the whole frame is in the switch */
+	uint64_t due;            /* transit: cycle the whole frame is in the switch;
+				  * held: cycle it is released at the latest */
 	uint64_t data_b;         /* egress: byte-time its first byte goes on the wire */
-	unsigned len, dst;
+	unsigned len, src, dst;
+	unsigned hold;           /* held: frames still to let pass */
 	uint8_t data[];
 };
 
@@ -21,7 +24,14 @@ struct tg_sw_fifo {
 	struct tg_sw_frame *head, *tail;
 };
 
+struct tg_sw_down {              /* scheduled outage: cycles [from, to) */
+	uint64_t from, to;
+};
+
 struct tg_sw_port {
+	/* the cable: both directions share bandwidth and latency */
+	unsigned bpc;            /* bytes per cycle */
+	unsigned latency;        /* cycles */
 	/* ingress: NIC TX -> cable -> switch */
 	uint8_t buf[TG_SW_MAX_FRAME];
 	unsigned len;
@@ -32,31 +42,58 @@ struct tg_sw_port {
 	/* egress: switch -> cable -> NIC RX */
 	uint64_t eg_free_b;
 	struct tg_sw_fifo egress;
+	struct tg_sw_fifo held;  /* frames held back (reordering) */
 	unsigned rx_beat;
-	/* counters */
+	uint64_t buf_used;       /* bytes of frames queued or held for this output */
+	uint64_t buf_bytes;      /* output buffer size, 0 = unlimited */
+	/* link state */
+	int down;                /* set by tg_switch_set_down */
+	struct tg_sw_down *sched;
+	unsigned nsched;
+	/* counters: tx_*, drop_unknown, drop_malformed and the *_injected ones
+	 * count frames this port sent; rx_frames, drop_congestion count frames
+	 * to it; drop_link_down both (its link was down) */
 	uint64_t tx_frames, tx_bytes, rx_frames, drop_unknown, drop_malformed;
-	uint64_t drop_injected, corrupt_injected;
+	uint64_t drop_injected, corrupt_injected, dup_injected, reorder_injected;
+	uint64_t drop_congestion, drop_link_down;
 };
 
 struct tg_switch {
 	unsigned nports;
-	unsigned bpc;            /* bytes per cycle on every link */
-	unsigned latency;        /* cycles on each cable */
+	unsigned fwd_latency;    /* cycles inside the switch after the last byte (default 0) */
 	unsigned overhead;       /* preamble + SFD + IFG bytes per frame */
 	unsigned tx_stall_pct;
-	unsigned drop_pct, corrupt_pct;
+	/* faults, per million frames */
+	uint32_t drop_ppm, flip_ppm, dup_ppm, reorder_ppm;
+	unsigned reorder_depth;  /* a held frame lets this many frames pass, >= 1 */
+	unsigned reorder_hold;   /* ... or is released after this many cycles */
+	int pcap_ingress;        /* tap where frames enter the switch, not at the outputs */
 	unsigned ps_per_cycle;
-	uint64_t rng;
+	uint64_t rng;            /* TX stalls */
+	uint64_t fault_rng;      /* faults */
 	FILE *pcap;
 	struct tg_sw_port *port;
 };
 
-/* NULL + errno on failure.  pcap_path may be NULL.  Loss and corruption
- * (drop_pct, corrupt_pct) are set in the returned switch, default 0. */
+/* NULL + errno on failure.  pcap_path may be NULL.  Every port gets the
+ * given bandwidth and latency; faults are off and buffers unlimited. */
 struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, unsigned latency,
 				   unsigned overhead, unsigned tx_stall_pct, unsigned ps_per_cycle,
 				   uint64_t seed, const char *pcap_path);
 void tg_switch_destroy(struct tg_switch *sw);
+
+/* Bandwidth (1..64 bytes per cycle) and latency of port p's cable from
+ * now on; frames already on it keep their timing.  0 or -EINVAL. */
+int tg_switch_set_link(struct tg_switch *sw, unsigned p, unsigned latency, unsigned bpc);
+
+/* Take port p's link down (frames to and from it are lost) or up. */
+void tg_switch_set_down(struct tg_switch *sw, unsigned p, int down);
+
+/* Schedule an outage of port p for cycles [from, to).  0, -EINVAL or -ENOMEM. */
+int tg_switch_schedule_down(struct tg_switch *sw, unsigned p, uint64_t from, uint64_t to);
+
+/* Whether port p's link is down in cycle `now`. */
+int tg_switch_is_down(const struct tg_switch *sw, unsigned p, uint64_t now);
 
 /* The NIC inputs of port p for cycle `now`. */
 void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *tx_tready,
@@ -72,7 +109,8 @@ int tg_switch_tx_beat(struct tg_switch *sw, unsigned p, uint64_t now, uint64_t t
 void tg_switch_rx_fire(struct tg_switch *sw, unsigned p);
 
 /* End of cycle `now`: frames that have crossed their cable enter the switch
- * and are queued on their output port. */
+ * and are queued on their output port; held frames due are released;
+ * queued frames of a port whose link is down are lost. */
 void tg_switch_advance(struct tg_switch *sw, uint64_t now);
 
 #endif /* TG_SWITCH_H */

@@ -13,6 +13,13 @@ extern "C" {
 
 #define TG_SIM_MAX_NODES   256u
 
+/* Node `node`'s link is down in cycles [from, to) (counted from creation,
+ * as tg_sim_cycles): every frame it sends and every frame to it is lost. */
+struct tg_sim_outage {
+	unsigned node;
+	uint64_t from, to;
+};
+
 /* Cluster configuration.  Fill with tg_sim_config_init(), then change
  * what you need. */
 struct tg_sim_config {
@@ -27,11 +34,36 @@ struct tg_sim_config {
 	unsigned mem_stall_pct;         /* % of cycles m_mem_req_ready is low (default 0) */
 	/* network */
 	unsigned link_latency;          /* cycles on each cable, NIC<->switch (default 10) */
+	unsigned switch_latency;        /* cycles from a frame's last byte in the switch to
+					 * its forwarding on the output port, 0..1000000
+					 * (default 0: store-and-forward only) */
 	unsigned link_bytes_per_cycle;  /* 1..64 (default 1: GbE at 125 MHz) */
 	unsigned link_overhead_bytes;   /* preamble + SFD + IFG per frame (default 20) */
 	unsigned tx_stall_pct;          /* % of cycles the switch holds TX tready low (default 0) */
 	unsigned drop_pct;              /* % of frames the switch loses (default 0) */
 	unsigned corrupt_pct;           /* % of frames delivered with one bit flipped (default 0) */
+	/* finer faults, in frames per million; each adds to its _pct field
+	 * above (drop_pct * 10000 + drop_ppm), at most 1000000 in all */
+	uint32_t drop_ppm;              /* lost in the switch (default 0) */
+	uint32_t flip_ppm;              /* delivered with one random bit flipped (default 0) */
+	uint32_t dup_ppm;               /* delivered twice (default 0) */
+	uint32_t reorder_ppm;           /* held back at their output port (default 0) */
+	unsigned reorder_depth;         /* a held frame is queued behind this many later
+					 * frames of the same output, 1..1000 (default 1) */
+	unsigned reorder_hold_cycles;   /* ... or after this many cycles if fewer come,
+					 * 1..1000000 (default 2000) */
+	uint32_t buffer_bytes;          /* output buffer per switch port; a frame that does
+					 * not fit is dropped (drop_congestion); 0 (default):
+					 * unlimited */
+	const struct tg_sim_outage *outages;  /* scheduled link outages (copied), or NULL */
+	unsigned noutages;
+	int pcap_ingress;               /* 1: the pcap tap sits where frames enter the
+					 * switch (as the NICs sent them, before any fault);
+					 * 0 (default): at the output ports, after the faults */
+	/* NIC */
+	unsigned spill_log2;            /* REQ spill ring of 2^N entries per node, 0..16
+					 * (default 10); 0: none, REQ stores that find
+					 * every sender slot taken stall the host port */
 	/* outputs */
 	const char *pcap_path;          /* every frame on the wire, or NULL */
 	const char *vcd_path;           /* waveforms, one file per node, or NULL;
@@ -49,8 +81,8 @@ struct tg_sim_stats {
 	uint64_t rx_frames;             /* frames delivered to the NIC */
 	uint64_t drop_unknown;          /* sent to a MAC that is no node of this cluster */
 	uint64_t drop_malformed;        /* shorter than an Ethernet header or too long */
-	uint64_t drop_injected;         /* lost on purpose (drop_pct) */
-	uint64_t corrupt_injected;      /* bit flipped on purpose (corrupt_pct) */
+	uint64_t drop_injected;         /* frames it sent lost on purpose (drop rate) */
+	uint64_t corrupt_injected;      /* frames it sent with a bit flipped on purpose */
 	uint64_t mem_reads;             /* memory-master reads served */
 	uint64_t mem_writes;            /* memory-master writes served */
 	uint64_t mem_oob;               /* memory-master requests beyond the memory (ignored) */
@@ -58,6 +90,10 @@ struct tg_sim_stats {
 	uint64_t host_rejects;          /* client requests refused before the host port */
 	uint64_t host_reads;            /* reads issued on the host port */
 	uint64_t host_writes;           /* write beats issued on the host port */
+	uint64_t dup_injected;          /* frames it sent delivered twice on purpose */
+	uint64_t reorder_injected;      /* frames it sent held back on purpose */
+	uint64_t drop_congestion;       /* frames to it lost: its output buffer was full */
+	uint64_t drop_link_down;        /* frames from or to it lost while its link was down */
 };
 
 struct tg_sim;
@@ -113,8 +149,43 @@ struct tg_sim_qstats {
 int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st);
 
 /* Change the switch's loss and corruption rates (percent of frames, 0..100)
- * from now on.  Returns 0 or -EINVAL. */
+ * from now on; duplication and reordering are switched off.  Returns 0 or
+ * -EINVAL. */
 int tg_sim_set_faults(struct tg_sim *sim, unsigned drop_pct, unsigned corrupt_pct);
+
+/* Fault rates of the switch, in frames per million (0..1000000). */
+struct tg_sim_faults {
+	uint32_t drop_ppm, flip_ppm, dup_ppm, reorder_ppm;
+	unsigned reorder_depth;         /* 1..1000 */
+	unsigned reorder_hold_cycles;   /* 1..1000000 */
+};
+
+/* Set every fault rate from now on (the next frame to finish crossing a
+ * cable sees them).  Returns 0 or -EINVAL (nothing changed). */
+int tg_sim_set_fault_rates(struct tg_sim *sim, const struct tg_sim_faults *f);
+
+/* Copy the current fault rates.  Returns 0 or -EINVAL. */
+int tg_sim_get_fault_rates(const struct tg_sim *sim, struct tg_sim_faults *f);
+
+/* Latency (0..1000000 cycles) and bandwidth (1..64 bytes per cycle) of
+ * node `node`'s cable, both directions, from now on; frames already on it
+ * keep their timing.  Returns 0 or -EINVAL. */
+int tg_sim_set_link(struct tg_sim *sim, unsigned node, unsigned latency,
+		    unsigned bytes_per_cycle);
+
+/* Output buffer of node `node`'s switch port (or every port with
+ * TG_SIM_ALL_NODES) in bytes, 0 = unlimited.  Frames already queued stay.
+ * Returns 0 or -EINVAL. */
+int tg_sim_set_buffer(struct tg_sim *sim, unsigned node, uint32_t bytes);
+
+/* Take node `node`'s link down (down != 0) or bring it back up.  While it
+ * is down every frame it sends, and every frame to it not yet started on
+ * its cable, is lost (drop_link_down).  Returns 0 or -EINVAL. */
+int tg_sim_link_down(struct tg_sim *sim, unsigned node, int down);
+
+/* Schedule an outage of node `node`'s link in cycles [from, to).
+ * Returns 0, -EINVAL or -ENOMEM. */
+int tg_sim_schedule_outage(struct tg_sim *sim, unsigned node, uint64_t from, uint64_t to);
 
 /* Free the contexts of clients whose process has gone (checked with
  * kill(pid, 0)).  Returns how many were freed.  tg-sim calls this a few

@@ -76,7 +76,12 @@
 #define TG_CSR_REG_REQ_RETRIES          0x148ULL  /* RO REQs this node sent again after a refusal */
 #define TG_CSR_REG_REQ_BACKOFF          0x150ULL  /* RW cycles to wait before sending refused REQs again */
 #define TG_CSR_REG_ATOMICS              0x158ULL  /* RO atomic operations this node executed for the network */
+#define TG_CSR_REG_SPILL_BASE           0x160ULL  /* RW paddr of the REQ spill ring (aligned to its size); applies while the ring is empty */
+#define TG_CSR_REG_SPILL_CFG            0x168ULL  /* RW [4:0] log2 ring entries (0: no ring, at most SPILL_MAX_LOG2); RO [63:32] entries held */
+#define TG_CSR_REG_REQ_SPILLED          0x170ULL  /* RO REQs this node parked in its spill ring */
 #define TG_REQ_BACKOFF_RESET            0x100ULL  /* REQ_BACKOFF after reset */
+#define TG_SPILL_ENTRY_BYTES            0x80ULL  /* spill ring entry: header, address, mask, 8 payload words */
+#define TG_SPILL_MAX_LOG2               0x10ULL  /* largest spill ring: 65536 entries */
 #define TG_QCFG_ENABLE                  0x10000ULL
 #define TG_QCFG_FULL                    0x20000ULL
 

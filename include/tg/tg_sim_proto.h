@@ -108,7 +108,10 @@ struct tg_simp_ctl {
 	_Atomic uint32_t stopping;   /* 1 once the simulator is shutting down */
 	_Atomic uint64_t cycles;     /* simulated cycles, stored every simulated cycle */
 	uint64_t qnode_offset;       /* byte offset of qnode[0] (one per node) */
-	uint8_t  pad[56];
+	uint64_t stats_offset;       /* byte offset of stats[0] (one per node), 0 if none */
+	uint32_t stats_words;        /* words of struct tg_sim_stats in stats[].v */
+	uint32_t rsvd;
+	uint8_t  pad[40];
 };
 
 /* Per node: notification counters of its queue-table entries.  The
@@ -117,6 +120,17 @@ struct tg_simp_ctl {
 struct tg_simp_qnode {
 	_Atomic uint32_t wake[16];
 	uint32_t rsvd[16];
+};
+
+/* Per node: a copy of its struct tg_sim_stats (include/tg/sim.h), word by
+ * word, for tools such as tgctl.  The simulator refreshes it every few
+ * hundred cycles under a sequence lock: gen is odd while it writes; a
+ * reader copies v between two equal even reads of gen. */
+#define TG_SIMP_STATS_WORDS    30u
+struct tg_simp_stats {
+	_Atomic uint64_t gen;
+	_Atomic uint64_t cycle;      /* cycle of the copy */
+	_Atomic uint64_t v[TG_SIMP_STATS_WORDS];
 };
 
 /* Slot of (node, index) inside a control region. */
@@ -141,10 +155,16 @@ static inline uint64_t tg_simp_qnode_offset(unsigned nodes)
 	return off + (uint64_t)nodes * TG_SIMP_SLOTS * sizeof(struct tg_simp_slot);
 }
 
+/* Byte offset of the stats array for `nodes` nodes (after the qnodes). */
+static inline uint64_t tg_simp_stats_offset(unsigned nodes)
+{
+	return tg_simp_qnode_offset(nodes) + (uint64_t)nodes * sizeof(struct tg_simp_qnode);
+}
+
 /* Bytes of a control region for `nodes` nodes. */
 static inline uint64_t tg_simp_ctl_bytes(unsigned nodes)
 {
-	return tg_simp_qnode_offset(nodes) + (uint64_t)nodes * sizeof(struct tg_simp_qnode);
+	return tg_simp_stats_offset(nodes) + (uint64_t)nodes * sizeof(struct tg_simp_stats);
 }
 
 /* shm object names: control "/tg-sim.NAME" (node < 0), node memory

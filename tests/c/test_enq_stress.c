@@ -25,7 +25,7 @@ int main(void)
 	struct tg_queue *q;
 	struct tg_sim_qstats qs;
 	uint64_t sent[SENDERS] = { 0 }, next[SENDERS] = { 0 }, got = 0, total, pa, e[4];
-	uint64_t refused = 0, retries = 0, accepted = 0, c0;
+	uint64_t refused = 0, retries = 0, spilled = 0, accepted = 0, c0;
 	unsigned n = DEF_N, bad = 0, qlog2 = QLOG2, senders = SENDERS;
 	const char *env = getenv("TG_ENQ_N");
 	struct timespec t0, t1;
@@ -95,6 +95,10 @@ int main(void)
 
 		CHECK_RC(tg_csr_read(snd[s], TG_CSR_REG_REQ_RETRIES, &v), 0);
 		retries += v;
+		CHECK_RC(tg_csr_read(snd[s], TG_CSR_REG_REQ_SPILLED, &v), 0);
+		spilled += v;
+		CHECK_RC(tg_csr_read(snd[s], TG_CSR_REG_SPILL_CFG, &v), 0);
+		CHECK(v >> 32 == 0, "sender %u: %" PRIu64 " REQs left in its spill ring", s, v >> 32);
 		CHECK_RC(tg_ctx_status(snd[s]), 0);
 	}
 	CHECK_RC(tg_csr_read(rcv, TG_CSR_REG_REQ_REFUSED, &refused), 0);
@@ -107,8 +111,9 @@ int main(void)
 	       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
 	       1000.0 * (double)got / (double)(tg_sim_cycles(sim) - c0));
 	printf("overflows %" PRIu64 ", buffers added %" PRIu64 ", reopened %" PRIu64
-	       ", full marks %" PRIu64 "; REQs refused %" PRIu64 ", retried %" PRIu64 "\n",
-	       qs.overflows, qs.grows, qs.reopens, qs.full_marks, refused, retries);
+	       ", full marks %" PRIu64 "; REQs refused %" PRIu64 ", retried %" PRIu64
+	       ", through a spill ring %" PRIu64 "\n",
+	       qs.overflows, qs.grows, qs.reopens, qs.full_marks, refused, retries, spilled);
 	if (qlog2 == QLOG2)
 		CHECK(qs.overflows > 0 && qs.grows > 0, "the buffers never overflowed");
 	t_check_sim(sim);

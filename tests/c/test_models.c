@@ -150,12 +150,31 @@ static void test_switch(void)
 	CHECK(sw->port[0].tx_frames == 1 && sw->port[2].rx_frames == 1, "frame counters");
 	tg_switch_destroy(sw);
 
-	/* the pcap file: both frames, whole and valid */
+	/* the pcap file, tapped at the output ports: only the delivered
+	 * frame, whole and valid */
 	{
 		unsigned bad;
 		int recs = t_pcap_frames(path, &bad);
 
-		CHECK(recs == 2 && bad == 0, "%d pcap records (%u bad), want 2", recs, bad);
+		CHECK(recs == 1 && bad == 0, "%d pcap records (%u bad), want 1", recs, bad);
+	}
+
+	/* tapped at the ingress: both frames as sent */
+	sw = tg_switch_create(4, 1, 10, 20, 0, 8000, 1, path);
+	REQUIRE(sw, "switch");
+	sw->pcap_ingress = 1;
+	now = send(sw, 0, 0, f, n);
+	h.dst = 2;
+	n = (unsigned)tg_frame_encode(f, &h, pl);
+	now = send(sw, 1, now, f, n);
+	for (unsigned i = 0; i < 500; i++)
+		tg_switch_advance(sw, now++);
+	tg_switch_destroy(sw);
+	{
+		unsigned bad;
+		int recs = t_pcap_frames(path, &bad);
+
+		CHECK(recs == 2 && bad == 0, "%d ingress pcap records (%u bad), want 2", recs, bad);
 	}
 	unlink(path);
 }

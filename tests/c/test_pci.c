@@ -6,50 +6,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "tg/tg_bar.h"
+#include "tg_fakepci.h"
 #include "tg_pci.h"
-#include "tg_test.h"
-
-#define BDF       "0000:03:00.0"
-#define NCTX      4u
-#define MEMSZ     (1u << 20)
-#define NODE      5u
-
-static char dir[64], devdir[128], res[160], dump[128];
-
-static uint64_t good_id(void)
-{
-	return TG_ID_MAGIC << 32 | TG_VERSION_MAJOR << 16 | TG_VERSION_MINOR;
-}
-
-static void put64(uint64_t off, uint64_t v)
-{
-	int fd = open(res, O_RDWR);
-
-	REQUIRE(fd >= 0, "%s: %s", res, strerror(errno));
-	REQUIRE(pwrite(fd, &v, 8, (off_t)off) == 8, "pwrite");
-	close(fd);
-}
-
-static uint64_t get64(uint64_t off)
-{
-	uint64_t v = 0;
-	int fd = open(res, O_RDONLY);
-
-	REQUIRE(fd >= 0 && pread(fd, &v, 8, (off_t)off) == 8, "pread at 0x%llx",
-		(unsigned long long)off);
-	close(fd);
-	return v;
-}
-
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	REQUIRE(f, "%s: %s", path, strerror(errno));
-	fputs(text, f);
-	fclose(f);
-}
 
 /* One function of an lspci -x dump: 64 bytes of config space. */
 static void dump_fn(FILE *f, const char *slot, unsigned ven, unsigned devid)
@@ -359,6 +317,12 @@ static void test_tgctl(void)
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "node       5") && strstr(out, "tx_frames          77") &&
 	      strstr(out, "mem_size   1048576"), "show: %d %s", rc, out);
+	put64(tg_bar_csr_addr(TG_CSR_REG_REQ_RETRIES), 12);
+	snprintf(args, sizeof(args), "--resource %s stats 03:00.0", res);
+	rc = run(args, out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "tx_frames                77") &&
+	      strstr(out, "req_retries              12") && !strstr(out, "switch"),
+	      "stats: %d %s", rc, out);
 	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 0000:05:00.0", dump, dir);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 1 && strstr(out, "no PCI function at 0000:05:00.0"), "show absent: %d %s", rc, out);
@@ -374,34 +338,10 @@ static void test_tgctl(void)
 
 int main(void)
 {
-	char path[192];
-	int fd;
+	int rc = t_fakepci_setup();
 
-	/* tmpfs: a sparse file as large as the 47-bit BAR */
-	snprintf(dir, sizeof(dir), "/dev/shm/tg-pci-test-XXXXXX");
-	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-	snprintf(devdir, sizeof(devdir), "%s/%s", dir, BDF);
-	REQUIRE(mkdir(devdir, 0700) == 0, "mkdir");
-	snprintf(res, sizeof(res), "%s/resource0", devdir);
-	snprintf(dump, sizeof(dump), "%s/lspci.dump", dir);
-	fd = open(res, O_RDWR | O_CREAT, 0600);
-	REQUIRE(fd >= 0, "resource file");
-	if (ftruncate(fd, (off_t)(1ULL << TG_BAR_ADDR_BITS)) < 0) {
-		fprintf(stderr, "skip: no 128 TiB sparse file here: %s\n", strerror(errno));
-		close(fd);
-		return T_SKIP;
-	}
-	close(fd);
-	snprintf(path, sizeof(path), "%s/vendor", devdir);
-	put_file(path, "0x10ee\n");
-	snprintf(path, sizeof(path), "%s/device", devdir);
-	put_file(path, "0x7447\n");
-	put64(tg_bar_csr_addr(TG_CSR_REG_ID), good_id());
-	put64(tg_bar_csr_addr(TG_CSR_REG_NODE_ID), NODE);
-	put64(tg_bar_csr_addr(TG_CSR_REG_MEM_SIZE), MEMSZ);
-	put64(tg_bar_csr_addr(TG_CSR_REG_CONFIG), NCTX);
-	setenv("TG_PCI_SYSFS", dir, 1);
-	setenv("TG_PCI_LOCK_DIR", dir, 1);
+	if (rc)
+		return rc;
 
 	test_dump();
 	test_ranges();
@@ -410,7 +350,6 @@ int main(void)
 	test_tgctl();
 
 	/* leave nothing behind */
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	CHECK(system(path) == 0, "cleanup");
+	t_fakepci_cleanup();
 	return t_done("test_pci");
 }

@@ -6,12 +6,15 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_pattern test_two_writers test_fetch test_fence test_window test_range \
                test_guard test_badframes test_determinism test_16node test_tgsim test_timeout \
                test_enq_basic test_enq_stress test_enq_race test_enq_tgsim \
-               test_atomic test_atomic_locks test_swq test_enq_hol test_pci
+               test_atomic test_atomic_locks test_swq test_enq_hol test_pci \
+               test_enq_spill test_conformance test_switch_faults test_netfaults \
+               test_tgctl_stats test_wireshark
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
-CTEST_DEPS  := tests/c/tg_test.h tests/c/tests.mk
-# test_tgsim starts this simulator (or $TG_SIM_BIN)
-CTEST_DEFS  := -DTG_SIM_BIN='"$(abspath $(BUILD))/bin/tg-sim"'
+CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_fakepci.h tests/c/tests.mk
+# test_tgsim starts this simulator (or $TG_SIM_BIN); test_tgctl_stats runs tgctl
+CTEST_DEFS  := -DTG_SIM_BIN='"$(abspath $(BUILD))/bin/tg-sim"' -DTGCTL_BIN='"$(abspath $(TGCTL))"' \
+               -DTG_SRC_DIR='"$(abspath .)"'
 
 TEST_PROGS += $(CTEST_PROGS)
 
@@ -42,6 +45,8 @@ $(BUILD)/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/test_atomic_locks: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/test_atomic_locks: $(BUILD)/bin/tg-sim
+$(BUILD)/tests/test_tgctl_stats: $(BUILD)/bin/tg-sim $(TGCTL)
+$(BUILD)/asan/tests/test_tgctl_stats: $(BUILD)/bin/tg-sim $(TGCTL)
 
 # test_pci also links the libpci discovery code and runs tgctl
 $(BUILD)/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG) $(LIBTGPCI) $(TGCTL)

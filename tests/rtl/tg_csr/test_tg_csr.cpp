@@ -15,7 +15,7 @@ static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
 static const unsigned NUM_QUEUES = 16;
 
-enum { NCNT = 12, NTS = 6, NEV = NCNT + NTS };
+enum { NCNT = 13, NTS = 6, NEV = NCNT + NTS };
 
 // counter registers, in the order of the event inputs set by set_events()
 static const uint64_t CNT_REG[NCNT] = {
@@ -23,12 +23,12 @@ static const uint64_t CNT_REG[NCNT] = {
     TG_CSR_REG_RX_DROP_TYPE,    TG_CSR_REG_RX_DROP_MALFORMED,
     TG_CSR_REG_RX_REFUSED,      TG_CSR_REG_HOST_ERRORS, TG_CSR_REG_RX_STRAY,
     TG_CSR_REG_REQ_ACCEPTED,    TG_CSR_REG_REQ_REFUSED, TG_CSR_REG_REQ_RETRIES,
-    TG_CSR_REG_ATOMICS,
+    TG_CSR_REG_ATOMICS,         TG_CSR_REG_REQ_SPILLED,
 };
 static const char *const CNT_NAME[NCNT] = {
     "TX_FRAMES", "RX_FRAMES", "RX_DROP_FCS", "RX_DROP_TYPE", "RX_DROP_MALFORMED",
     "RX_REFUSED", "HOST_ERRORS", "RX_STRAY", "REQ_ACCEPTED", "REQ_REFUSED", "REQ_RETRIES",
-    "ATOMICS",
+    "ATOMICS", "REQ_SPILLED",
 };
 static const uint64_t TS_REG[NTS] = {
     TG_CSR_REG_TS_HOST_REQ, TG_CSR_REG_TS_TX_START, TG_CSR_REG_TS_RX_END,
@@ -68,12 +68,13 @@ static void set_events(Vtg_csr &m, unsigned ev)
     m.ev_req_refused    = (ev >> 9) & 1;
     m.ev_req_retry      = (ev >> 10) & 1;
     m.ev_atomic         = (ev >> 11) & 1;
-    m.ev_host_req       = (ev >> 12) & 1;
-    m.ev_tx_start       = (ev >> 13) & 1;
-    m.ev_rx_end         = (ev >> 14) & 1;
-    m.ev_rx_done        = (ev >> 15) & 1;
-    m.ev_host_resp      = (ev >> 16) & 1;
-    m.ev_enq_done       = (ev >> 17) & 1;
+    m.ev_spill          = (ev >> 12) & 1;
+    m.ev_host_req       = (ev >> 13) & 1;
+    m.ev_tx_start       = (ev >> 14) & 1;
+    m.ev_rx_end         = (ev >> 15) & 1;
+    m.ev_rx_done        = (ev >> 16) & 1;
+    m.ev_host_resp      = (ev >> 17) & 1;
+    m.ev_enq_done       = (ev >> 18) & 1;
 }
 
 // How the bench's queue table answers: as the real one (its registers
@@ -88,6 +89,8 @@ struct Model {
     uint16_t node = 0;
     uint64_t read_timeout = TG_READ_TIMEOUT_RESET;
     uint64_t req_backoff = TG_REQ_BACKOFF_RESET;
+    uint64_t spill_base = 0, spill_log2 = 0;
+    uint32_t spill_count = 0;   // the spill unit's input, read live
     QtMode qt = QT_REAL;
     uint64_t qt_salt = 0;
 
@@ -96,7 +99,9 @@ struct Model {
         uint16_t n = node;
         QtMode q = qt;
         uint64_t salt = qt_salt;
+        uint32_t sc = spill_count;
         *this = Model();
+        spill_count = sc;
         node = n;
         qt = q;
         qt_salt = salt;
@@ -118,6 +123,8 @@ struct Model {
         case TG_CSR_REG_SCRATCH: v = scratch; return true;
         case TG_CSR_REG_READ_TIMEOUT: v = read_timeout; return true;
         case TG_CSR_REG_REQ_BACKOFF: v = req_backoff; return true;
+        case TG_CSR_REG_SPILL_BASE: v = spill_base; return true;
+        case TG_CSR_REG_SPILL_CFG: v = ((uint64_t)spill_count << 32) | spill_log2; return true;
         }
         for (unsigned i = 0; i < NCNT; i++)
             if (off == CNT_REG[i]) { v = cnt[i]; return true; }
@@ -141,6 +148,8 @@ struct Model {
         if (wr && off == TG_CSR_REG_SCRATCH) scratch = wdata;
         if (wr && off == TG_CSR_REG_READ_TIMEOUT) read_timeout = wdata & 0xFFFFFFFFull;
         if (wr && off == TG_CSR_REG_REQ_BACKOFF) req_backoff = wdata & 0xFFFFFFFFull;
+        if (wr && off == TG_CSR_REG_SPILL_BASE) spill_base = wdata & 0xFFFFFFFFull;
+        if (wr && off == TG_CSR_REG_SPILL_CFG) spill_log2 = wdata & 0x1F;
         cycles++;
     }
 };
@@ -154,6 +163,7 @@ static const uint64_t ALL_REGS[] = {
     TG_CSR_REG_TS_ENQ_DONE, TG_CSR_REG_REQ_ACCEPTED, TG_CSR_REG_REQ_REFUSED, TG_CSR_REG_REQ_RETRIES,
     TG_CSR_REG_REQ_BACKOFF, TG_CSR_REG_QSEL, TG_CSR_REG_QBASE, TG_CSR_REG_QCFG, TG_CSR_REG_QTAIL,
     TG_CSR_REG_IRQ_STATUS, TG_CSR_REG_IRQ_MASK, TG_CSR_REG_QARM,
+    TG_CSR_REG_ATOMICS, TG_CSR_REG_SPILL_BASE, TG_CSR_REG_SPILL_CFG, TG_CSR_REG_REQ_SPILLED,
 };
 
 struct Tb {
@@ -175,6 +185,7 @@ struct Tb {
     {
         ref.qt_salt = rng.next();
         m->csr_addr = (uint16_t)off;
+        m->st_spill_count = ref.spill_count;
         m->qt_hit = ref.qt_hit(off);
         m->qt_rdata = ref.qt_hit(off) ? qt_value(off, ref.qt_salt) : rng.next();
         m->eval();
@@ -206,6 +217,9 @@ struct Tb {
                  (unsigned long long)ref.mem_size);
         TB_CHECK(m->cfg_read_timeout == ref.read_timeout, "%s: cfg_read_timeout %08x, want %08llx", what,
                  m->cfg_read_timeout, (unsigned long long)ref.read_timeout);
+        TB_CHECK(m->cfg_spill_base == ref.spill_base && m->cfg_spill_log2 == ref.spill_log2,
+                 "%s: cfg_spill_base/log2 %08x/%u, want %08llx/%llu", what, m->cfg_spill_base,
+                 m->cfg_spill_log2, (unsigned long long)ref.spill_base, (unsigned long long)ref.spill_log2);
         TB_CHECK(m->cfg_req_backoff == ref.req_backoff, "%s: cfg_req_backoff %08x, want %08llx", what,
                  m->cfg_req_backoff, (unsigned long long)ref.req_backoff);
     }
@@ -266,7 +280,10 @@ struct Tb {
         unsigned ev = pick_events();
         bool wr = rng.chance(wr_pct);
         uint64_t off, wdata = rng.next();
-        switch (rng.below(7)) {
+        if (rng.chance(5)) ref.spill_count = (uint32_t)rng.next();
+        switch (rng.below(9)) {
+        case 7: off = TG_CSR_REG_SPILL_BASE; break;
+        case 8: off = TG_CSR_REG_SPILL_CFG; break;
         case 4: off = TG_CSR_REG_READ_TIMEOUT; break;
         case 5: off = TG_CSR_REG_REQ_BACKOFF; break;
         case 6: off = QT_REG[rng.below(sizeof QT_REG / sizeof QT_REG[0])]; break;   // the table's, not the page's
@@ -305,6 +322,8 @@ static void rw_regs(Tb &tb)
         tb.tick(false, 0, true, TG_CSR_REG_SCRATCH, ~v);
         tb.tick(false, 0, true, TG_CSR_REG_READ_TIMEOUT, v ^ 0x5555);
         tb.tick(false, 0, true, TG_CSR_REG_REQ_BACKOFF, v ^ 0xAAAA0000ull);
+        tb.tick(false, 0, true, TG_CSR_REG_SPILL_BASE, v ^ 0x1234);
+        tb.tick(false, 0, true, TG_CSR_REG_SPILL_CFG, ~v);
         tb.tick();
     }
     // writes to read-only registers and unknown offsets change nothing

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// REQ spill ring: when the REQ sender has no free slot, REQ stores are
+// accepted anyway and parked, in order, in a ring in this node's host
+// memory; they go to the sender again, oldest first, as its slots free
+// up.  While the ring holds anything, every new REQ joins it, so REQs
+// leave in the order they were stored.  Other requests pass straight
+// through.  The host port therefore stalls on REQs only when the ring is
+// full (or there is none: SPILL_CFG 0).
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_req_spill (
+    input  wire         clk,
+    input  wire         rst,
+
+    // ring configuration (taken over while the ring is empty)
+    input  wire [31:0]  cfg_spill_base,
+    input  wire [4:0]   cfg_spill_log2,
+    output wire [31:0]  st_spill_count,     // entries in the ring
+
+    // requests from the host port
+    input  wire         s_txd_valid,
+    output reg          s_txd_ready,
+    input  wire [7:0]   s_txd_op,
+    input  wire [15:0]  s_txd_dst,
+    input  wire [31:0]  s_txd_addr,
+    input  wire [63:0]  s_txd_mask,
+    input  wire [7:0]   s_txd_len,
+    input  wire [7:0]   s_txd_ctx,
+    input  wire [15:0]  s_txd_tag,
+    input  wire [511:0] s_txd_payload,
+
+    // requests to the REQ sender
+    output reg          m_txd_valid,
+    input  wire         m_txd_ready,
+    output reg  [7:0]   m_txd_op,
+    output reg  [15:0]  m_txd_dst,
+    output reg  [31:0]  m_txd_addr,
+    output reg  [63:0]  m_txd_mask,
+    output reg  [7:0]   m_txd_len,
+    output reg  [7:0]   m_txd_ctx,
+    output reg  [15:0]  m_txd_tag,
+    output reg  [511:0] m_txd_payload,
+    input  wire         in_req_slot_free,   // the REQ sender would take a new REQ
+
+    // host memory (the ring)
+    output wire         m_mem_req_valid,
+    input  wire         m_mem_req_ready,
+    output reg          m_mem_req_write,
+    output reg  [31:0]  m_mem_req_addr,
+    output reg  [63:0]  m_mem_req_wdata,
+    output reg  [7:0]   m_mem_req_wstrb,
+    input  wire         s_mem_resp_valid,
+    input  wire [63:0]  s_mem_resp_rdata,
+
+    output reg          ev_spill
+);
+
+localparam [2:0] S_IDLE = 3'd0, S_WR = 3'd1, S_WRW = 3'd2, S_RD = 3'd3, S_RDW = 3'd4,
+                 S_OFFER = 3'd5;
+localparam [3:0] ENTRY_WORDS = 4'd11;        // header, address, mask, 8 payload words
+localparam       MAX_LOG2 = `TG_SPILL_MAX_LOG2;
+
+// ---------------------------------------------------------------- state
+reg [2:0]   state_reg, state_next;
+reg [31:0]  base_reg,  base_next;      // ring in force
+reg [4:0]   log2_reg,  log2_next;
+reg [16:0]  cnt_reg,   cnt_next;       // entries held
+reg [15:0]  wr_reg,    wr_next;        // next entry to fill
+reg [15:0]  rd_reg,    rd_next;        // oldest entry
+reg [3:0]   word_reg,  word_next;      // words issued of the entry in hand
+reg [3:0]   rcv_reg,   rcv_next;       // answers received for it
+// the entry in hand (being parked, or read back and offered)
+reg [15:0]  dst_reg,   dst_next;
+reg [31:0]  addr_reg,  addr_next;
+reg [63:0]  mask_reg,  mask_next;
+reg [7:0]   len_reg,   len_next;
+reg [7:0]   ctx_reg,   ctx_next;
+reg [15:0]  tag_reg,   tag_next;
+reg [511:0] data_reg,  data_next;
+
+// ---------------------------------------------------------------- decode
+wire [4:0]  cfg_log2_eff = (cfg_spill_log2 > MAX_LOG2[4:0]) ? MAX_LOG2[4:0] : cfg_spill_log2;
+wire        ring_on  = (log2_reg != 5'd0);
+wire [16:0] cap      = ring_on ? (17'd1 << log2_reg) : 17'd0;
+wire [15:0] idx_mask = ring_on ? (16'hFFFF >> (5'd16 - log2_reg)) : 16'd0;
+wire        is_req   = (s_txd_op == `TG_OP_REQ);
+// payload words of the entry in hand (1..8)
+wire [3:0]  pwords   = (len_reg[7:3] == 5'd0) ? 4'd1 :
+                       (len_reg[7:3] > 5'd8)  ? 4'd8 : len_reg[6:3];
+wire [3:0]  wwords   = 4'd3 + pwords;
+wire [15:0] cur_idx  = ((state_reg == S_WR) ? wr_reg : rd_reg) & idx_mask;
+wire [31:0] ent_addr = base_reg + {9'd0, cur_idx, 7'd0};
+
+assign st_spill_count  = {15'd0, cnt_reg};
+// a function of the state alone (the request holds until it is taken)
+assign m_mem_req_valid = (state_reg == S_WR) || (state_reg == S_RD);
+
+// payload word held by entry word w (3..10)
+function [2:0] pword_of;
+    input [2:0] w;
+    begin
+        pword_of = w - 3'd3;
+    end
+endfunction
+
+function [63:0] entry_word;
+    input [3:0] w;
+    input [15:0] dst;
+    input [31:0] addr;
+    input [63:0] mask;
+    input [7:0] len;
+    input [7:0] ctx;
+    input [15:0] tag;
+    input [511:0] data;
+    begin
+        case (w)
+            4'd0:    entry_word = {dst, ctx, len, tag, 16'd0};
+            4'd1:    entry_word = {32'd0, addr};
+            4'd2:    entry_word = mask;
+            default: entry_word = data[pword_of(w[2:0]) * 64 +: 64];
+        endcase
+    end
+endfunction
+
+// ---------------------------------------------------------------- datapath
+always @* begin
+    state_next = state_reg;
+    base_next  = base_reg;
+    log2_next  = log2_reg;
+    cnt_next   = cnt_reg;
+    wr_next    = wr_reg;
+    rd_next    = rd_reg;
+    word_next  = word_reg;
+    rcv_next   = rcv_reg;
+    dst_next   = dst_reg;
+    addr_next  = addr_reg;
+    mask_next  = mask_reg;
+    len_next   = len_reg;
+    ctx_next   = ctx_reg;
+    tag_next   = tag_reg;
+    data_next  = data_reg;
+    ev_spill   = 1'b0;
+
+    s_txd_ready   = 1'b0;
+    m_txd_valid   = 1'b0;
+    m_txd_op      = s_txd_op;
+    m_txd_dst     = s_txd_dst;
+    m_txd_addr    = s_txd_addr;
+    m_txd_mask    = s_txd_mask;
+    m_txd_len     = s_txd_len;
+    m_txd_ctx     = s_txd_ctx;
+    m_txd_tag     = s_txd_tag;
+    m_txd_payload = s_txd_payload;
+
+    m_mem_req_write = (state_reg == S_WR);
+    m_mem_req_addr  = ent_addr + {24'd0, word_reg, 3'd0};
+    m_mem_req_wdata = entry_word(word_reg, dst_reg, addr_reg, mask_reg, len_reg, ctx_reg,
+                                 tag_reg, data_reg);
+    m_mem_req_wstrb = 8'hFF;
+
+    // an answer from memory: count it; read data fills the entry in hand
+    if (s_mem_resp_valid) begin
+        rcv_next = rcv_reg + 4'd1;
+        if (state_reg == S_RD || state_reg == S_RDW) begin
+            case (rcv_reg)
+                4'd0: begin
+                    dst_next = s_mem_resp_rdata[63:48];
+                    ctx_next = s_mem_resp_rdata[47:40];
+                    len_next = s_mem_resp_rdata[39:32];
+                    tag_next = s_mem_resp_rdata[31:16];
+                end
+                4'd1: addr_next = s_mem_resp_rdata[31:0];
+                4'd2: mask_next = s_mem_resp_rdata;
+                // words past the entry's length come back as zero
+                default: data_next[pword_of(rcv_reg[2:0]) * 64 +: 64] =
+                             ({1'b0, pword_of(rcv_reg[2:0])} < pwords) ? s_mem_resp_rdata : 64'd0;
+            endcase
+        end
+    end
+
+    case (state_reg)
+        S_IDLE: begin
+            word_next = 4'd0;
+            rcv_next  = 4'd0;
+            if (cnt_reg != 17'd0 && in_req_slot_free) begin
+                // the oldest parked REQ goes back to the sender
+                state_next = S_RD;
+            end
+        end
+        S_WR: begin
+            if (m_mem_req_ready) begin
+                word_next = word_reg + 4'd1;
+                if (word_reg == wwords - 4'd1) begin
+                    state_next = S_WRW;
+                end
+            end
+        end
+        S_WRW: begin
+            if (rcv_next == wwords) begin
+                state_next = S_IDLE;
+            end
+        end
+        S_RD: begin
+            if (m_mem_req_ready) begin
+                word_next = word_reg + 4'd1;
+                if (word_reg == ENTRY_WORDS - 4'd1) begin
+                    state_next = S_RDW;
+                end
+            end
+        end
+        S_RDW: begin
+            if (rcv_next == ENTRY_WORDS) begin
+                state_next = S_OFFER;
+            end
+        end
+        default: begin  // S_OFFER
+            m_txd_valid   = 1'b1;
+            m_txd_op      = `TG_OP_REQ;
+            m_txd_dst     = dst_reg;
+            m_txd_addr    = addr_reg;
+            m_txd_mask    = mask_reg;
+            m_txd_len     = len_reg;
+            m_txd_ctx     = ctx_reg;
+            m_txd_tag     = tag_reg;
+            m_txd_payload = data_reg;
+            if (m_txd_ready) begin
+                cnt_next   = cnt_reg - 17'd1;
+                rd_next    = rd_reg + 16'd1;
+                state_next = S_IDLE;
+            end
+        end
+    endcase
+
+    // requests from the host port
+    if (state_reg != S_OFFER && s_txd_valid) begin
+        if (!is_req || (cnt_reg == 17'd0 && (in_req_slot_free || !ring_on))) begin
+            // straight through
+            m_txd_valid = 1'b1;
+            s_txd_ready = m_txd_ready;
+        end else if (state_reg == S_IDLE && state_next == S_IDLE && cnt_reg != cap) begin
+            // park it at the end of the ring
+            s_txd_ready = 1'b1;
+            ev_spill    = 1'b1;
+            dst_next    = s_txd_dst;
+            addr_next   = s_txd_addr;
+            mask_next   = s_txd_mask;
+            len_next    = s_txd_len;
+            ctx_next    = s_txd_ctx;
+            tag_next    = s_txd_tag;
+            data_next   = s_txd_payload;
+            cnt_next    = cnt_reg + 17'd1;
+            state_next  = S_WR;
+        end
+    end
+    // a new configuration applies while the ring is empty, not in the cycle
+    // that parks its first REQ (that one goes into the ring in force), and
+    // not while a REQ that finds no free slot is offered (without a ring it
+    // waits on m_txd; a ring coming into force would park it and withdraw
+    // the offer)
+    if (state_reg == S_IDLE && cnt_reg == 17'd0 && cnt_next == 17'd0 &&
+        !(s_txd_valid && is_req && !in_req_slot_free)) begin
+        base_next = cfg_spill_base;
+        log2_next = cfg_log2_eff;
+    end
+    if (state_reg == S_WRW && state_next == S_IDLE) begin
+        wr_next = wr_reg + 16'd1;
+    end
+end
+
+always @(posedge clk) begin
+    state_reg <= state_next;
+    base_reg  <= base_next;
+    log2_reg  <= log2_next;
+    cnt_reg   <= cnt_next;
+    wr_reg    <= wr_next;
+    rd_reg    <= rd_next;
+    word_reg  <= word_next;
+    rcv_reg   <= rcv_next;
+    dst_reg   <= dst_next;
+    addr_reg  <= addr_next;
+    mask_reg  <= mask_next;
+    len_reg   <= len_next;
+    ctx_reg   <= ctx_next;
+    tag_reg   <= tag_next;
+    data_reg  <= data_next;
+    if (rst) begin
+        state_reg <= S_IDLE;
+        base_reg  <= 32'd0;
+        log2_reg  <= 5'd0;
+        cnt_reg   <= 17'd0;
+        wr_reg    <= 16'd0;
+        rd_reg    <= 16'd0;
+        word_reg  <= 4'd0;
+        rcv_reg   <= 4'd0;
+    end
+end
+
+endmodule
+
+`default_nettype wire

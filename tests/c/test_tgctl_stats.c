@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/* Copyright (c) 2026 The Telegraphos NIC authors */
+/* Test: tgctl stats on the nodes of a tg-sim run with faults: NIC and switch counters as the test counted them; tg-sim's fault options. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tg_test.h"
+
+#ifndef TG_SIM_BIN
+#define TG_SIM_BIN "build/bin/tg-sim"
+#endif
+#ifndef TGCTL_BIN
+#define TGCTL_BIN "build/bin/tgctl"
+#endif
+
+#define WRITES  100u
+
+static pid_t sim_pid;
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "test_tgctl_stats: timed out\n";
+
+	(void)sig;
+	if (sim_pid > 0)
+		kill(sim_pid, SIGKILL);
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(T_FAIL);
+	_exit(T_FAIL);
+}
+
+/* Start tg-sim with argv; *fd reads its output. */
+static pid_t start(char **argv, int *fd)
+{
+	int p[2];
+	pid_t pid;
+
+	REQUIRE(pipe(p) == 0, "pipe");
+	pid = fork();
+	REQUIRE(pid >= 0, "fork");
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+static int exit_status(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* tg-sim refuses argv with exit status 2. */
+static void refused(const char *bin, const char *opt, const char *val)
+{
+	char *argv[] = { (char *)bin, "--name", "never", (char *)opt, (char *)val, NULL };
+	int fd, st;
+	pid_t pid = start(argv, &fd);
+
+	st = exit_status(pid);
+	close(fd);
+	CHECK(st == 2, "tg-sim %s %s: exit %d, want 2", opt, val, st);
+}
+
+struct kv {
+	char name[32];
+	uint64_t v;
+};
+
+/* Run tgctl stats DEV; returns its exit status, the "name number" lines in kv. */
+static int tgctl_stats(const char *dev, struct kv *kv, unsigned max, unsigned *n)
+{
+	const char *bin = getenv("TGCTL_BIN") ? getenv("TGCTL_BIN") : TGCTL_BIN;
+	char cmd[512], line[256];
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s stats %s 2>&1", bin, dev);
+	f = popen(cmd, "r");
+	REQUIRE(f, "popen");
+	*n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		char nm[32];
+
+		if (sscanf(line, "%31s %llu", nm, &v) == 2 && *n < max) {
+			snprintf(kv[*n].name, sizeof(kv[*n].name), "%s", nm);
+			kv[(*n)++].v = v;
+		}
+	}
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static uint64_t get(const struct kv *kv, unsigned n, const char *name)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(kv[i].name, name))
+			return kv[i].v;
+	CHECK(0, "tgctl printed no %s", name);
+	return ~0ull;
+}
+
+static uint64_t csr(struct tg_dev *d, uint64_t reg)
+{
+	uint64_t v = 0;
+
+	CHECK_RC(tg_csr_read(d, reg, &v), 0);
+	return v;
+}
+
+int main(void)
+{
+	const char *bin = getenv("TG_SIM_BIN") ? getenv("TG_SIM_BIN") : TG_SIM_BIN;
+	char name[64], dev0[96], dev1[96], bad[96];
+	struct kv s0[64], s1[64];
+	unsigned n0, n1;
+	struct tg_dev *d0, *d1;
+	struct tg_mr *mr;
+	uint64_t c0[6], c1[6], t, rx_sw;
+	static const uint64_t regs[6] = {
+		TG_CSR_REG_TX_FRAMES, TG_CSR_REG_RX_FRAMES, TG_CSR_REG_RX_DROP_FCS,
+		TG_CSR_REG_RX_DROP_TYPE, TG_CSR_REG_RX_DROP_MALFORMED, TG_CSR_REG_RX_STRAY,
+	};
+	char *argv[32];
+	int fd, st;
+
+	if (access(bin, X_OK)) {
+		fprintf(stderr, "test_tgctl_stats: no simulator at %s\n", bin);
+		return T_SKIP;
+	}
+	signal(SIGALRM, on_alarm);
+	alarm(120);
+	refused(bin, "--drop-ppm", "1000001");
+	refused(bin, "--link-down", "1:5:5");
+	refused(bin, "--link-down", "7:5:9");
+	refused(bin, "--link", "1:10:0");
+	refused(bin, "--reorder-depth", "0");
+
+	snprintf(name, sizeof(name), "ctl-%d", (int)getpid());
+	snprintf(dev0, sizeof(dev0), "sim:%s:0", name);
+	snprintf(dev1, sizeof(dev1), "sim:%s:1", name);
+	argv[0] = (char *)bin; argv[1] = "--name"; argv[2] = name; argv[3] = "--seed";
+	argv[4] = "3"; argv[5] = "--flip-ppm"; argv[6] = "200000"; argv[7] = "--dup-ppm";
+	argv[8] = "100000"; argv[9] = "--reorder-ppm"; argv[10] = "100000";
+	argv[11] = "--buffer-bytes"; argv[12] = "65536"; argv[13] = "--link"; argv[14] = "1:20:2";
+	argv[15] = "--link-down"; argv[16] = "1:0:100"; argv[17] = "--mem-mib"; argv[18] = "8";
+	argv[19] = NULL;
+	sim_pid = start(argv, &fd);
+	REQUIRE(t_wait_ready(fd) == 0, "tg-sim did not start");
+
+	d0 = tg_open(dev0, TG_OPEN_DRIVER);
+	d1 = tg_open(dev1, TG_OPEN_DRIVER);
+	REQUIRE(d0 && d1, "open: %s", tg_strerror(-errno));
+	mr = tg_mr_alloc(d1, 4096, 0);
+	REQUIRE(mr, "mr");
+	for (uint64_t k = 0; k < WRITES; k++)
+		CHECK_RC(tg_write(d0, 1, tg_mr_paddr(mr) + 8 * (k % 512), &k, 8), 0);
+	/* no fence (its frames may be corrupted): wait until all is sent,
+	 * then long enough for every frame to arrive and the counters to be
+	 * published */
+	while (csr(d0, TG_CSR_REG_TX_FRAMES) < WRITES && !t_failed)
+		usleep(1000);
+	t = tg_cycles(d0);
+	while (tg_cycles(d0) < t + 20000)
+		usleep(1000);
+	for (unsigned i = 0; i < 6; i++) {
+		c0[i] = csr(d0, regs[i]);
+		c1[i] = csr(d1, regs[i]);
+	}
+	tg_close(d0);
+	tg_close(d1);
+
+	st = tgctl_stats(dev0, s0, 64, &n0);
+	CHECK(st == 0, "tgctl stats %s: exit %d", dev0, st);
+	st = tgctl_stats(dev1, s1, 64, &n1);
+	CHECK(st == 0, "tgctl stats %s: exit %d", dev1, st);
+	/* the NIC counters, as read through the CSR page */
+	CHECK(get(s0, n0, "tx_frames") == c0[0] && c0[0] >= WRITES, "node 0 tx_frames %" PRIu64
+	      ", CSR %" PRIu64, get(s0, n0, "tx_frames"), c0[0]);
+	CHECK(get(s1, n1, "rx_frames") == c1[1], "node 1 rx_frames %" PRIu64 ", CSR %" PRIu64,
+	      get(s1, n1, "rx_frames"), c1[1]);
+	CHECK(get(s1, n1, "rx_drop_fcs") == c1[2] && get(s1, n1, "rx_drop_type") == c1[3] &&
+	      get(s1, n1, "rx_drop_malformed") == c1[4] && get(s1, n1, "rx_stray") == c1[5],
+	      "node 1 drop counters");
+	CHECK(get(s1, n1, "node") == 1 && get(s1, n1, "req_refused") == 0 &&
+	      get(s1, n1, "req_retries") == 0 && get(s1, n1, "tx_frames") == c1[0],
+	      "node 1 identity, REQ and TX counters");
+	/* the switch: what node 0 sent, what was done to it, what node 1 got */
+	rx_sw = get(s1, n1, "switch_rx_frames");
+	CHECK(get(s0, n0, "switch_tx_frames") == c0[0], "switch saw %" PRIu64 " frames from "
+	      "node 0, which sent %" PRIu64, get(s0, n0, "switch_tx_frames"), c0[0]);
+	CHECK(rx_sw == c0[0] + get(s0, n0, "switch_dup_injected"), "node 1 got %" PRIu64
+	      " frames from the switch, %" PRIu64 " duplicated", rx_sw,
+	      get(s0, n0, "switch_dup_injected"));
+	CHECK(c1[1] + c1[2] + c1[3] + c1[4] <= rx_sw && c1[1] >= WRITES / 2, "node 1 accepted %"
+	      PRIu64 " + dropped %" PRIu64 " of %" PRIu64 " delivered", c1[1],
+	      c1[2] + c1[3] + c1[4], rx_sw);
+	CHECK(c1[2] + c1[3] + c1[4] >= get(s0, n0, "switch_flip_injected") &&
+	      get(s0, n0, "switch_flip_injected") > 0, "node 1 dropped %" PRIu64 ", %" PRIu64
+	      " flipped", c1[2] + c1[3] + c1[4], get(s0, n0, "switch_flip_injected"));
+	CHECK(get(s0, n0, "switch_reorder_injected") > 0 && get(s1, n1, "switch_drop_congestion")
+	      == 0 && get(s1, n1, "switch_drop_link_down") == 0, "reorder, congestion, outage");
+	printf("node 0 sent %" PRIu64 ": %" PRIu64 " flipped, %" PRIu64 " duplicated, %" PRIu64
+	       " held back; node 1 accepted %" PRIu64 ", dropped %" PRIu64 " (FCS)\n", c0[0],
+	       get(s0, n0, "switch_flip_injected"), get(s0, n0, "switch_dup_injected"),
+	       get(s0, n0, "switch_reorder_injected"), c1[1], c1[2]);
+
+	/* bad devices */
+	snprintf(bad, sizeof(bad), "sim:%s:x", name);
+	CHECK(tgctl_stats(bad, s0, 64, &n0) == 2, "%s accepted", bad);
+	snprintf(bad, sizeof(bad), "sim:%s-gone:0", name);
+	CHECK(tgctl_stats(bad, s0, 64, &n0) == 1, "%s: no failure", bad);
+
+	kill(sim_pid, SIGTERM);
+	st = exit_status(sim_pid);
+	sim_pid = 0;
+	CHECK(st == 0, "tg-sim exit %d", st);
+	close(fd);
+	return t_done("test_tgctl_stats");
+}
