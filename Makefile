@@ -34,6 +34,8 @@ all:
 
 include rtl/rtl.mk
 include tests/rtl/tests.mk
+include fpga/fpga.mk
+include tests/fpga/tests.mk
 include sim/sim.mk
 include libtg/libtg.mk
 include driver/driver.mk

@@ -162,4 +162,24 @@
 `define TG_TAG_REQ                      16384  // tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer
 `define TG_FLAG_RETRY                   1  // flags bit 0: a REQ sent again after a refusal
 
+// Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start
+`define TG_BRIDGE_ETHERTYPE             34998  // local experimental EtherType of bridge frames
+`define TG_BRIDGE_VERSION               1  // value of the ver byte
+`define TG_BRIDGE_MAC_OUI               152647  // bridge MAC = OUI:01:node16
+`define TG_BRIDGE_OFF_VER               14  // u8 version
+`define TG_BRIDGE_OFF_OP                15  // u8 operation; a response has bit 7 set
+`define TG_BRIDGE_OFF_SEQ               16  // u16 big-endian, echoed in the response
+`define TG_BRIDGE_OFF_ADDR              18  // u64 big-endian: BAR address or host-memory address, 8-byte aligned
+`define TG_BRIDGE_OFF_STRB              26  // u8 byte enables of a write; status in a response
+`define TG_BRIDGE_OFF_DATA              28  // u64 little-endian: write data, or the value read
+`define TG_BRIDGE_FRAME_BYTES           60  // frame length before the FCS (requests at least this, zero-padded)
+`define TG_BRIDGE_OP_BAR_WRITE          1  // host-port write (one beat, last set)
+`define TG_BRIDGE_OP_BAR_READ           2  // host-port read
+`define TG_BRIDGE_OP_MEM_WRITE          3  // write to the NIC's host memory
+`define TG_BRIDGE_OP_MEM_READ           4  // read of the NIC's host memory
+`define TG_BRIDGE_OP_RESP               128  // response bit of op
+`define TG_BRIDGE_ST_OK                 0  // done
+`define TG_BRIDGE_ST_BAD_OP             1  // unknown operation
+`define TG_BRIDGE_ST_RANGE              2  // address misaligned, or outside the BAR or the memory
+
 `endif // TG_HW_DEFS_VH

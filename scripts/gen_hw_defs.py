@@ -168,6 +168,26 @@ GROUPS = [
         ("TAG_REQ", 0x4000, "tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer"),
         ("FLAG_RETRY", 0x01, "flags bit 0: a REQ sent again after a refusal"),
     ]),
+    ("Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start", [
+        ("BRIDGE_ETHERTYPE", 0x88B6, "local experimental EtherType of bridge frames"),
+        ("BRIDGE_VERSION", 1, "value of the ver byte"),
+        ("BRIDGE_MAC_OUI", 0x025447, "bridge MAC = OUI:01:node16"),
+        ("BRIDGE_OFF_VER", 14, "u8 version"),
+        ("BRIDGE_OFF_OP", 15, "u8 operation; a response has bit 7 set"),
+        ("BRIDGE_OFF_SEQ", 16, "u16 big-endian, echoed in the response"),
+        ("BRIDGE_OFF_ADDR", 18, "u64 big-endian: BAR address or host-memory address, 8-byte aligned"),
+        ("BRIDGE_OFF_STRB", 26, "u8 byte enables of a write; status in a response"),
+        ("BRIDGE_OFF_DATA", 28, "u64 little-endian: write data, or the value read"),
+        ("BRIDGE_FRAME_BYTES", 60, "frame length before the FCS (requests at least this, zero-padded)"),
+        ("BRIDGE_OP_BAR_WRITE", 1, "host-port write (one beat, last set)"),
+        ("BRIDGE_OP_BAR_READ", 2, "host-port read"),
+        ("BRIDGE_OP_MEM_WRITE", 3, "write to the NIC's host memory"),
+        ("BRIDGE_OP_MEM_READ", 4, "read of the NIC's host memory"),
+        ("BRIDGE_OP_RESP", 0x80, "response bit of op"),
+        ("BRIDGE_ST_OK", 0, "done"),
+        ("BRIDGE_ST_BAD_OP", 1, "unknown operation"),
+        ("BRIDGE_ST_RANGE", 2, "address misaligned, or outside the BAR or the memory"),
+    ]),
 ]
 
 

@@ -162,4 +162,24 @@
 #define TG_TAG_REQ                      0x4000ULL  /* tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer */
 #define TG_FLAG_RETRY                   0x1ULL  /* flags bit 0: a REQ sent again after a refusal */
 
+/* Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start */
+#define TG_BRIDGE_ETHERTYPE             0x88B6ULL  /* local experimental EtherType of bridge frames */
+#define TG_BRIDGE_VERSION               0x1ULL  /* value of the ver byte */
+#define TG_BRIDGE_MAC_OUI               0x25447ULL  /* bridge MAC = OUI:01:node16 */
+#define TG_BRIDGE_OFF_VER               0xEULL  /* u8 version */
+#define TG_BRIDGE_OFF_OP                0xFULL  /* u8 operation; a response has bit 7 set */
+#define TG_BRIDGE_OFF_SEQ               0x10ULL  /* u16 big-endian, echoed in the response */
+#define TG_BRIDGE_OFF_ADDR              0x12ULL  /* u64 big-endian: BAR address or host-memory address, 8-byte aligned */
+#define TG_BRIDGE_OFF_STRB              0x1AULL  /* u8 byte enables of a write; status in a response */
+#define TG_BRIDGE_OFF_DATA              0x1CULL  /* u64 little-endian: write data, or the value read */
+#define TG_BRIDGE_FRAME_BYTES           0x3CULL  /* frame length before the FCS (requests at least this, zero-padded) */
+#define TG_BRIDGE_OP_BAR_WRITE          0x1ULL  /* host-port write (one beat, last set) */
+#define TG_BRIDGE_OP_BAR_READ           0x2ULL  /* host-port read */
+#define TG_BRIDGE_OP_MEM_WRITE          0x3ULL  /* write to the NIC's host memory */
+#define TG_BRIDGE_OP_MEM_READ           0x4ULL  /* read of the NIC's host memory */
+#define TG_BRIDGE_OP_RESP               0x80ULL  /* response bit of op */
+#define TG_BRIDGE_ST_OK                 0x0ULL  /* done */
+#define TG_BRIDGE_ST_BAD_OP             0x1ULL  /* unknown operation */
+#define TG_BRIDGE_ST_RANGE              0x2ULL  /* address misaligned, or outside the BAR or the memory */
+
 #endif /* TG_HW_H */

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Clock-domain crossing FIFO: Gray-coded pointers with two-stage
+// synchronizers, written in one clock and read in another.
+`default_nettype none
+
+module tg_async_fifo #(
+    parameter WIDTH  = 10, // bits per entry (1..64)
+    parameter ADDR_W = 4   // log2 of the entries (2..8)
+) (
+    // write side
+    input  wire             wr_clk,
+    input  wire             wr_en,      // ignored while wr_full
+    input  wire [WIDTH-1:0] wr_data,
+    output wire             wr_full,    // also set for two write clocks after rst
+
+    // read side; rst (read clock, synchronous) resets both sides
+    input  wire             rd_clk,
+    input  wire             rst,
+    output wire             rd_valid,   // rd_data holds the oldest entry
+    input  wire             rd_en,      // pops it when rd_valid
+    output wire [WIDTH-1:0] rd_data
+);
+
+localparam DEPTH = 1 << ADDR_W;
+
+initial begin
+    if (WIDTH < 1 || WIDTH > 64) $error("%m: WIDTH must be 1..64");
+    if (ADDR_W < 2 || ADDR_W > 8) $error("%m: ADDR_W must be 2..8");
+end
+
+reg [WIDTH-1:0] mem [0:DEPTH-1];
+
+// ---------------------------------------------------------------- write side
+// the reset reaches the write clock through two flops
+reg           wr_rst_meta_reg, wr_rst_reg;
+reg [ADDR_W:0] wr_bin_reg, wr_bin_next;
+reg [ADDR_W:0] wr_gray_reg;
+reg [ADDR_W:0] rd_gray_w1_reg, rd_gray_w2_reg;
+
+wire wr_push = wr_en && !wr_full;
+
+// also full while the write side is still in reset, so no write is lost
+assign wr_full = wr_rst_reg ||
+                 (wr_gray_reg == {~rd_gray_w2_reg[ADDR_W:ADDR_W-1], rd_gray_w2_reg[ADDR_W-2:0]});
+
+always @* begin
+    wr_bin_next = wr_bin_reg;
+    if (wr_push) wr_bin_next = wr_bin_reg + 1'b1;
+end
+
+always @(posedge wr_clk) begin
+    wr_rst_meta_reg <= rst;
+    wr_rst_reg      <= wr_rst_meta_reg;
+    rd_gray_w1_reg  <= rd_gray_reg;
+    rd_gray_w2_reg  <= rd_gray_w1_reg;
+    if (wr_push) mem[wr_bin_reg[ADDR_W-1:0]] <= wr_data;
+    if (wr_rst_reg) begin
+        wr_bin_reg  <= {(ADDR_W+1){1'b0}};
+        wr_gray_reg <= {(ADDR_W+1){1'b0}};
+    end else begin
+        wr_bin_reg  <= wr_bin_next;
+        wr_gray_reg <= wr_bin_next ^ (wr_bin_next >> 1);
+    end
+end
+
+// ---------------------------------------------------------------- read side
+reg [ADDR_W:0] rd_bin_reg, rd_bin_next;
+reg [ADDR_W:0] rd_gray_reg;
+reg [ADDR_W:0] wr_gray_r1_reg, wr_gray_r2_reg;
+
+assign rd_valid = (rd_gray_reg != wr_gray_r2_reg);
+assign rd_data  = mem[rd_bin_reg[ADDR_W-1:0]];
+
+always @* begin
+    rd_bin_next = rd_bin_reg;
+    if (rd_en && rd_valid) rd_bin_next = rd_bin_reg + 1'b1;
+end
+
+always @(posedge rd_clk) begin
+    wr_gray_r1_reg <= wr_gray_reg;
+    wr_gray_r2_reg <= wr_gray_r1_reg;
+    if (rst) begin
+        rd_bin_reg  <= {(ADDR_W+1){1'b0}};
+        rd_gray_reg <= {(ADDR_W+1){1'b0}};
+    end else begin
+        rd_bin_reg  <= rd_bin_next;
+        rd_gray_reg <= rd_bin_next ^ (rd_bin_next >> 1);
+    end
+end
+
+endmodule
+
+`default_nettype wire

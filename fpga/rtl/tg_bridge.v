@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Memory-bus bridge over raw Ethernet (EtherType 0x88B6): executes one
+// host-port (BAR) or host-memory read or write per request frame and
+// answers each with a response frame; see docs/fpga.md for the format.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_bridge #(
+    parameter [47:0] MAC      = 48'h02_54_47_01_00_00, // this end's MAC address
+    parameter        MEM_LOG2 = 14                     // bytes of host memory, log2 (6..31)
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    // GMII receive samples in this clock (one per cycle at most)
+    input  wire        gmii_rx_valid,
+    input  wire        gmii_rx_dv,
+    input  wire        gmii_rx_er,
+    input  wire [7:0]  gmii_rxd,
+
+    // GMII transmit
+    output wire [7:0]  gmii_txd,
+    output wire        gmii_tx_en,
+    output wire        gmii_tx_er,
+
+    // host target of the NIC (the BAR)
+    output wire        m_host_req_valid,
+    input  wire        m_host_req_ready,
+    output wire        m_host_req_write,
+    output wire [46:0] m_host_req_addr,
+    output wire [63:0] m_host_req_wdata,
+    output wire [7:0]  m_host_req_wstrb,
+    output wire        m_host_req_last,
+    input  wire        s_host_resp_valid,
+    output wire        s_host_resp_ready,
+    input  wire [63:0] s_host_resp_rdata,
+
+    // host memory (one response per request, in order)
+    output wire        m_mem_req_valid,
+    input  wire        m_mem_req_ready,
+    output wire        m_mem_req_write,
+    output wire [31:0] m_mem_req_addr,
+    output wire [63:0] m_mem_req_wdata,
+    output wire [7:0]  m_mem_req_wstrb,
+    input  wire        s_mem_resp_valid,
+    input  wire [63:0] s_mem_resp_rdata,
+
+    // status pulses
+    output wire        ev_req,        // a request was accepted
+    output wire        ev_drop        // a frame was dropped: bridge EtherType with bad FCS or format, or any frame while busy
+);
+
+initial begin
+    if (MEM_LOG2 < 6 || MEM_LOG2 > 31) $error("%m: MEM_LOG2 must be 6..31");
+end
+
+localparam [15:0] ETHERTYPE    = `TG_BRIDGE_ETHERTYPE;
+localparam [7:0]  VERSION      = `TG_BRIDGE_VERSION;
+localparam [7:0]  OP_BAR_WRITE = `TG_BRIDGE_OP_BAR_WRITE, OP_BAR_READ = `TG_BRIDGE_OP_BAR_READ,
+                  OP_MEM_WRITE = `TG_BRIDGE_OP_MEM_WRITE, OP_MEM_READ = `TG_BRIDGE_OP_MEM_READ,
+                  OP_RESP      = `TG_BRIDGE_OP_RESP;
+localparam [7:0]  ST_OK = `TG_BRIDGE_ST_OK, ST_BAD_OP = `TG_BRIDGE_ST_BAD_OP,
+                  ST_RANGE = `TG_BRIDGE_ST_RANGE;
+// frame byte offsets
+localparam [6:0]  O_VER  = `TG_BRIDGE_OFF_VER,  O_OP   = `TG_BRIDGE_OFF_OP,
+                  O_SEQ  = `TG_BRIDGE_OFF_SEQ,  O_ADDR = `TG_BRIDGE_OFF_ADDR,
+                  O_STRB = `TG_BRIDGE_OFF_STRB, O_DATA = `TG_BRIDGE_OFF_DATA,
+                  O_END  = `TG_BRIDGE_FRAME_BYTES;
+localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;
+// request bytes after the start delimiter: the fields and the FCS at least
+localparam [6:0]  MIN_LEN = O_DATA + 7'd12;
+// response: 8 bytes of preamble, the frame, 4 of FCS
+localparam [6:0]  TX_BYTES = O_END + 7'd12;
+
+// ================================================================ receive
+localparam [1:0] R_IDLE = 2'd0, R_PRE = 2'd1, R_DATA = 2'd2, R_SKIP = 2'd3;
+
+reg [1:0]  r_state_reg, r_state_next;
+reg [6:0]  r_idx_reg, r_idx_next;      // frame byte index, saturating at 127
+reg [31:0] r_crc_reg, r_crc_next;
+reg        r_err_reg, r_err_next;
+reg        r_uni_reg, r_uni_next;      // destination is our MAC so far
+reg        r_bc_reg, r_bc_next;        // destination is broadcast so far
+reg        ev_req_reg, ev_drop_reg;
+reg [15:0] r_type_reg, r_type_next;
+reg [7:0]  r_ver_reg, r_ver_next;
+reg [47:0] f_src_reg, f_src_next;      // fields of the request being received
+reg [7:0]  f_op_reg, f_op_next;
+reg [15:0] f_seq_reg, f_seq_next;
+reg [63:0] f_addr_reg, f_addr_next;
+reg [7:0]  f_strb_reg, f_strb_next;
+reg [63:0] f_data_reg, f_data_next;
+reg        go;                          // a well-formed request has ended
+reg        drop;
+
+wire [31:0] crc_rx_out;
+
+tg_crc32_d64 tg_crc32_d64_rx_inst (
+    .crc_in  (r_crc_reg),
+    .data    ({56'd0, gmii_rxd}),
+    .keep    (8'h01),
+    .crc_out (crc_rx_out)
+);
+
+// ================================================================ execute
+localparam [2:0] X_IDLE = 3'd0, X_HOST = 3'd1, X_HOST_WAIT = 3'd2,
+                 X_MEM = 3'd3, X_MEM_WAIT = 3'd4, X_SEND = 3'd5;
+
+reg [2:0]  x_state_reg, x_state_next;
+reg [7:0]  x_status_reg, x_status_next;
+reg [63:0] x_rdata_reg, x_rdata_next;
+reg [6:0]  t_idx_reg, t_idx_next;      // response byte index (preamble included)
+reg [3:0]  t_gap_reg, t_gap_next;
+reg [31:0] t_crc_reg, t_crc_next;
+reg [7:0]  txd_reg, txd_next;
+reg        tx_en_reg, tx_en_next;
+reg [7:0]  t_byte;
+
+// a new request may start arriving once the response's fields have been
+// sent (FCS and gap remain): it takes longer than they do, so execution is
+// idle again when it ends
+wire busy = (x_state_reg != X_IDLE) &&
+            !(x_state_reg == X_SEND && t_idx_reg >= O_END + 7'd8);
+
+always @* begin
+    r_state_next = r_state_reg;
+    r_idx_next   = r_idx_reg;
+    r_crc_next   = r_crc_reg;
+    r_err_next   = r_err_reg;
+    r_uni_next   = r_uni_reg;
+    r_bc_next    = r_bc_reg;
+    r_type_next  = r_type_reg;
+    r_ver_next   = r_ver_reg;
+    f_src_next   = f_src_reg;
+    f_op_next    = f_op_reg;
+    f_seq_next   = f_seq_reg;
+    f_addr_next  = f_addr_reg;
+    f_strb_next  = f_strb_reg;
+    f_data_next  = f_data_reg;
+    go           = 1'b0;
+    drop         = 1'b0;
+
+    if (gmii_rx_valid) begin
+        case (r_state_reg)
+        R_IDLE: begin
+            if (gmii_rx_dv && gmii_rxd == 8'h55 && !gmii_rx_er) r_state_next = R_PRE;
+            else if (gmii_rx_dv) r_state_next = R_SKIP;
+        end
+        R_PRE: begin
+            r_idx_next  = 7'd0;
+            r_crc_next  = 32'hFFFFFFFF;
+            r_err_next  = 1'b0;
+            r_uni_next  = 1'b1;
+            r_bc_next   = 1'b1;
+            if (!gmii_rx_dv) r_state_next = R_IDLE;
+            else if (gmii_rxd == 8'hD5 && busy) begin
+                // one request at a time: a frame arriving meanwhile is lost
+                r_state_next = R_SKIP;
+                drop         = 1'b1;
+            end else if (gmii_rxd == 8'hD5) r_state_next = R_DATA;
+            else if (gmii_rxd != 8'h55) r_state_next = R_SKIP;
+        end
+        R_DATA: begin
+            if (gmii_rx_dv) begin
+                r_crc_next = crc_rx_out;
+                if (gmii_rx_er) r_err_next = 1'b1;
+                if (r_idx_reg != 7'd127) r_idx_next = r_idx_reg + 1'b1;
+                if (r_idx_reg < 7'd6 && gmii_rxd != MAC[8*(5-r_idx_reg[2:0]) +: 8])
+                    r_uni_next = 1'b0;
+                if (r_idx_reg < 7'd6 && gmii_rxd != 8'hFF)
+                    r_bc_next = 1'b0;
+                if (r_idx_reg >= 7'd6 && r_idx_reg < 7'd12)
+                    f_src_next = {f_src_reg[39:0], gmii_rxd};
+                if (r_idx_reg == 7'd12 || r_idx_reg == 7'd13)
+                    r_type_next = {r_type_reg[7:0], gmii_rxd};
+                if (r_idx_reg == O_VER) r_ver_next = gmii_rxd;
+                if (r_idx_reg == O_OP)  f_op_next  = gmii_rxd;
+                if (r_idx_reg >= O_SEQ && r_idx_reg < O_SEQ + 7'd2)
+                    f_seq_next = {f_seq_reg[7:0], gmii_rxd};
+                if (r_idx_reg >= O_ADDR && r_idx_reg < O_ADDR + 7'd8)
+                    f_addr_next = {f_addr_reg[55:0], gmii_rxd};
+                if (r_idx_reg == O_STRB) f_strb_next = gmii_rxd;
+                if (r_idx_reg >= O_DATA && r_idx_reg < O_DATA + 7'd8)
+                    f_data_next = {gmii_rxd, f_data_reg[63:8]};
+            end else begin
+                r_state_next = R_IDLE;
+                if (r_uni_reg || r_bc_reg) begin
+                    if (!r_err_reg && r_crc_reg == CRC_RESIDUE && r_idx_reg >= MIN_LEN &&
+                        r_type_reg == ETHERTYPE && r_ver_reg == VERSION)
+                        go = 1'b1;
+                    else if (r_type_reg == ETHERTYPE)
+                        drop = 1'b1;
+                end
+            end
+        end
+        default: begin // R_SKIP
+            if (!gmii_rx_dv) r_state_next = R_IDLE;
+        end
+        endcase
+    end
+end
+
+// ---------------------------------------------------------------- execution
+wire mem_in_range = (f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}});
+wire addr_aligned = (f_addr_reg[2:0] == 3'd0);
+
+always @* begin
+    x_state_next  = x_state_reg;
+    x_status_next = x_status_reg;
+    x_rdata_next  = x_rdata_reg;
+
+    case (x_state_reg)
+    X_IDLE: begin
+        if (go) begin
+            x_status_next = ST_OK;
+            x_rdata_next  = 64'd0;
+            case (f_op_reg)
+            OP_BAR_WRITE, OP_BAR_READ: x_state_next = X_HOST;
+            OP_MEM_WRITE, OP_MEM_READ: x_state_next = X_MEM;
+            default: begin
+                x_status_next = ST_BAD_OP;
+                x_state_next  = X_SEND;
+            end
+            endcase
+        end
+    end
+    X_HOST: begin
+        if (!addr_aligned || f_addr_reg[63:47] != 17'd0) begin
+            x_status_next = ST_RANGE;
+            x_state_next  = X_SEND;
+        end else if (m_host_req_ready) begin
+            x_state_next = (f_op_reg == OP_BAR_READ) ? X_HOST_WAIT : X_SEND;
+        end
+    end
+    X_HOST_WAIT: begin
+        if (s_host_resp_valid) begin
+            x_rdata_next = s_host_resp_rdata;
+            x_state_next = X_SEND;
+        end
+    end
+    X_MEM: begin
+        if (!addr_aligned || !mem_in_range) begin
+            x_status_next = ST_RANGE;
+            x_state_next  = X_SEND;
+        end else if (m_mem_req_ready) begin
+            x_state_next = X_MEM_WAIT;
+        end
+    end
+    X_MEM_WAIT: begin
+        if (s_mem_resp_valid) begin
+            if (f_op_reg == OP_MEM_READ) x_rdata_next = s_mem_resp_rdata;
+            x_state_next = X_SEND;
+        end
+    end
+    default: begin // X_SEND: the response frame goes out, then the gap
+        if (t_idx_reg == TX_BYTES && t_gap_reg == 4'd0) x_state_next = X_IDLE;
+    end
+    endcase
+end
+
+wire host_ok = addr_aligned && f_addr_reg[63:47] == 17'd0;
+
+assign m_host_req_valid  = (x_state_reg == X_HOST) && host_ok;
+assign m_host_req_write  = (f_op_reg == OP_BAR_WRITE);
+assign m_host_req_addr   = f_addr_reg[46:0];
+assign m_host_req_wdata  = f_data_reg;
+assign m_host_req_wstrb  = f_strb_reg;
+assign m_host_req_last   = 1'b1;
+assign s_host_resp_ready = (x_state_reg == X_HOST_WAIT);
+
+assign m_mem_req_valid = (x_state_reg == X_MEM) && addr_aligned && mem_in_range;
+assign m_mem_req_write = (f_op_reg == OP_MEM_WRITE);
+assign m_mem_req_addr  = f_addr_reg[31:0];
+assign m_mem_req_wdata = f_data_reg;
+assign m_mem_req_wstrb = f_strb_reg;
+
+// ---------------------------------------------------------------- response
+// byte k of the response frame (k = t_idx - 8); bytes 36..59 are padding
+wire [6:0] k = t_idx_reg - 7'd8;
+
+// offsets inside the multi-byte fields (only the low bits matter)
+/* verilator lint_off UNUSEDSIGNAL */
+wire [6:0] k_src  = k - 7'd6;
+wire [6:0] k_seq  = k - O_SEQ;
+wire [6:0] k_addr = k - O_ADDR;
+wire [6:0] k_data = k - O_DATA;
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @* begin
+    t_byte = 8'd0;
+    if (k < 7'd6)                            t_byte = f_src_reg[8*(3'd5-k[2:0]) +: 8];
+    else if (k < 7'd12)                      t_byte = MAC[8*(3'd5-k_src[2:0]) +: 8];
+    else if (k == 7'd12)                     t_byte = ETHERTYPE[15:8];
+    else if (k == 7'd13)                     t_byte = ETHERTYPE[7:0];
+    else if (k == O_VER)                     t_byte = VERSION;
+    else if (k == O_OP)                      t_byte = f_op_reg | OP_RESP;
+    else if (k >= O_SEQ && k < O_SEQ + 7'd2) t_byte = (k_seq[0] ? f_seq_reg[7:0] : f_seq_reg[15:8]);
+    else if (k >= O_ADDR && k < O_ADDR + 7'd8) t_byte = f_addr_reg[8*(3'd7-k_addr[2:0]) +: 8];
+    else if (k == O_STRB)                    t_byte = x_status_reg;
+    else if (k >= O_DATA && k < O_DATA + 7'd8) t_byte = x_rdata_reg[8*k_data[2:0] +: 8];
+end
+
+wire [31:0] crc_tx_out;
+
+tg_crc32_d64 tg_crc32_d64_tx_inst (
+    .crc_in  (t_crc_reg),
+    .data    ({56'd0, t_byte}),
+    .keep    (8'h01),
+    .crc_out (crc_tx_out)
+);
+
+always @* begin
+    t_idx_next   = t_idx_reg;
+    t_gap_next   = t_gap_reg;
+    t_crc_next   = t_crc_reg;
+    txd_next     = 8'd0;
+    tx_en_next   = 1'b0;
+
+    if (x_state_reg != X_SEND) begin
+        t_idx_next = 7'd0;
+        t_gap_next = 4'd11;
+        t_crc_next = 32'hFFFFFFFF;
+    end else if (t_idx_reg != TX_BYTES) begin
+        tx_en_next = 1'b1;
+        t_idx_next = t_idx_reg + 1'b1;
+        if (t_idx_reg < 7'd7) begin
+            txd_next = 8'h55;
+        end else if (t_idx_reg == 7'd7) begin
+            txd_next = 8'hD5;
+        end else if (t_idx_reg < O_END + 7'd8) begin
+            txd_next     = t_byte;
+            t_crc_next   = crc_tx_out;
+        end else begin
+            // FCS: the complemented register, least significant byte first
+            txd_next = ~t_crc_reg[8*(t_idx_reg[1:0]) +: 8];
+        end
+    end else if (t_gap_reg != 4'd0) begin
+        t_gap_next = t_gap_reg - 1'b1;
+    end
+end
+
+always @(posedge clk) begin
+    r_idx_reg    <= r_idx_next;
+    r_crc_reg    <= r_crc_next;
+    r_err_reg    <= r_err_next;
+    r_uni_reg    <= r_uni_next;
+    r_bc_reg     <= r_bc_next;
+    r_type_reg   <= r_type_next;
+    r_ver_reg    <= r_ver_next;
+    x_rdata_reg  <= x_rdata_next;
+    x_status_reg <= x_status_next;
+    t_idx_reg    <= t_idx_next;
+    t_gap_reg    <= t_gap_next;
+    t_crc_reg    <= t_crc_next;
+    txd_reg      <= txd_next;
+    // the request's fields are held while it executes
+    if (!busy) begin
+        f_src_reg  <= f_src_next;
+        f_op_reg   <= f_op_next;
+        f_seq_reg  <= f_seq_next;
+        f_addr_reg <= f_addr_next;
+        f_strb_reg <= f_strb_next;
+        f_data_reg <= f_data_next;
+    end
+    if (rst) begin
+        r_state_reg <= R_IDLE;
+        x_state_reg <= X_IDLE;
+        tx_en_reg   <= 1'b0;
+        ev_req_reg  <= 1'b0;
+        ev_drop_reg <= 1'b0;
+    end else begin
+        r_state_reg <= r_state_next;
+        x_state_reg <= x_state_next;
+        tx_en_reg   <= tx_en_next;
+        ev_req_reg  <= go;
+        ev_drop_reg <= drop;
+    end
+end
+
+assign gmii_txd   = txd_reg;
+assign gmii_tx_en = tx_en_reg;
+assign gmii_tx_er = 1'b0;
+assign ev_req     = ev_req_reg;
+assign ev_drop    = ev_drop_reg;
+
+endmodule
+
+`default_nettype wire

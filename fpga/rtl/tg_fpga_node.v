@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Board-independent FPGA node: the NIC core on one GMII port (the
+// Telegraphos network), the memory-bus bridge on the other (the host), and
+// the NIC's host memory in block RAM.
+`default_nettype none
+
+module tg_fpga_node #(
+    parameter        NUM_CTX    = 16, // NIC process contexts (1..16)
+    parameter        MAX_READS  = 8,  // NIC fetches in flight (1..16)
+    parameter        CNT_W      = 64, // NIC event counter width (16..64)
+    parameter        NUM_QUEUES = 16, // NIC queue-table entries (1..16)
+    parameter        MAX_REQS   = 4,  // NIC REQs awaiting an answer (1..16)
+    parameter        MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
+    parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
+) (
+    input  wire        clk,           // 125 MHz system clock, also the GMII transmit clock
+    input  wire        rst,
+
+    input  wire [15:0] cfg_node_id,
+
+    // network port (GMII-style; receive in its own clock)
+    output wire [7:0]  net_txd,
+    output wire        net_tx_en,
+    output wire        net_tx_er,
+    input  wire        net_rx_clk,
+    input  wire [7:0]  net_rxd,
+    input  wire        net_rx_dv,
+    input  wire        net_rx_er,
+
+    // host port (GMII-style; receive in its own clock)
+    output wire [7:0]  host_txd,
+    output wire        host_tx_en,
+    output wire        host_tx_er,
+    input  wire        host_rx_clk,
+    input  wire [7:0]  host_rxd,
+    input  wire        host_rx_dv,
+    input  wire        host_rx_er,
+
+    // status
+    output wire        irq,
+    output wire        ev_bridge_req,  // pulse: a bridge request was accepted
+    output wire        ev_drop         // pulse: a frame was dropped (network FIFO full, bridge busy or bad frame)
+);
+
+// ---------------------------------------------------------------- receive clock crossings
+// each port's samples enter a FIFO while rx_dv is high and once more after
+// it falls, so the end of a frame crosses too
+reg        net_dv_d_reg, host_dv_d_reg;
+wire       net_s_valid, host_s_valid;
+wire [9:0] net_s_data, host_s_data;
+// the FIFOs are read every cycle of the faster-or-equal system clock, so
+// they cannot fill; an aborted transmission is visible as rx_er at the peer
+/* verilator lint_off UNUSEDSIGNAL */
+wire       net_fifo_full, host_fifo_full, ev_tx_abort;
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge net_rx_clk)  net_dv_d_reg  <= net_rx_dv;
+always @(posedge host_rx_clk) host_dv_d_reg <= host_rx_dv;
+
+tg_async_fifo #(
+    .WIDTH  (10),
+    .ADDR_W (4)
+) tg_async_fifo_net_inst (
+    .wr_clk   (net_rx_clk),
+    .wr_en    (net_rx_dv || net_dv_d_reg),
+    .wr_data  ({net_rx_dv, net_rx_er, net_rxd}),
+    .wr_full  (net_fifo_full),
+    .rd_clk   (clk),
+    .rst      (rst),
+    .rd_valid (net_s_valid),
+    .rd_en    (1'b1),
+    .rd_data  (net_s_data)
+);
+
+tg_async_fifo #(
+    .WIDTH  (10),
+    .ADDR_W (4)
+) tg_async_fifo_host_inst (
+    .wr_clk   (host_rx_clk),
+    .wr_en    (host_rx_dv || host_dv_d_reg),
+    .wr_data  ({host_rx_dv, host_rx_er, host_rxd}),
+    .wr_full  (host_fifo_full),
+    .rd_clk   (clk),
+    .rst      (rst),
+    .rd_valid (host_s_valid),
+    .rd_en    (1'b1),
+    .rd_data  (host_s_data)
+);
+
+// ---------------------------------------------------------------- network MAC
+wire [63:0] rx_tdata, tx_tdata;
+wire [7:0]  rx_tkeep, tx_tkeep;
+wire        rx_tvalid, rx_tready, rx_tlast, tx_tvalid, tx_tready, tx_tlast;
+wire        ev_mac_drop, ev_bridge_drop;
+
+tg_gmii_mac #(
+    .RX_FIFO_LOG2 (6)
+) tg_gmii_mac_inst (
+    .clk              (clk),
+    .rst              (rst),
+    .gmii_rx_valid    (net_s_valid),
+    .gmii_rx_dv       (net_s_data[9]),
+    .gmii_rx_er       (net_s_data[8]),
+    .gmii_rxd         (net_s_data[7:0]),
+    .gmii_txd         (net_txd),
+    .gmii_tx_en       (net_tx_en),
+    .gmii_tx_er       (net_tx_er),
+    .m_axis_rx_tdata  (rx_tdata),
+    .m_axis_rx_tkeep  (rx_tkeep),
+    .m_axis_rx_tvalid (rx_tvalid),
+    .m_axis_rx_tready (rx_tready),
+    .m_axis_rx_tlast  (rx_tlast),
+    .s_axis_tx_tdata  (tx_tdata),
+    .s_axis_tx_tkeep  (tx_tkeep),
+    .s_axis_tx_tvalid (tx_tvalid),
+    .s_axis_tx_tready (tx_tready),
+    .s_axis_tx_tlast  (tx_tlast),
+    .ev_rx_drop       (ev_mac_drop),
+    .ev_tx_abort      (ev_tx_abort)
+);
+
+// ---------------------------------------------------------------- bridge
+wire        host_req_valid, host_req_ready, host_req_write, host_req_last;
+wire [46:0] host_req_addr;
+wire [63:0] host_req_wdata, host_resp_rdata;
+wire [7:0]  host_req_wstrb;
+wire        host_resp_valid, host_resp_ready;
+
+wire        br_mem_req_valid, br_mem_req_ready, br_mem_req_write, br_mem_resp_valid;
+wire [31:0] br_mem_req_addr;
+wire [63:0] br_mem_req_wdata, br_mem_resp_rdata;
+wire [7:0]  br_mem_req_wstrb;
+
+tg_bridge #(
+    .MAC      (BRIDGE_MAC),
+    .MEM_LOG2 (MEM_LOG2)
+) tg_bridge_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .gmii_rx_valid     (host_s_valid),
+    .gmii_rx_dv        (host_s_data[9]),
+    .gmii_rx_er        (host_s_data[8]),
+    .gmii_rxd          (host_s_data[7:0]),
+    .gmii_txd          (host_txd),
+    .gmii_tx_en        (host_tx_en),
+    .gmii_tx_er        (host_tx_er),
+    .m_host_req_valid  (host_req_valid),
+    .m_host_req_ready  (host_req_ready),
+    .m_host_req_write  (host_req_write),
+    .m_host_req_addr   (host_req_addr),
+    .m_host_req_wdata  (host_req_wdata),
+    .m_host_req_wstrb  (host_req_wstrb),
+    .m_host_req_last   (host_req_last),
+    .s_host_resp_valid (host_resp_valid),
+    .s_host_resp_ready (host_resp_ready),
+    .s_host_resp_rdata (host_resp_rdata),
+    .m_mem_req_valid   (br_mem_req_valid),
+    .m_mem_req_ready   (br_mem_req_ready),
+    .m_mem_req_write   (br_mem_req_write),
+    .m_mem_req_addr    (br_mem_req_addr),
+    .m_mem_req_wdata   (br_mem_req_wdata),
+    .m_mem_req_wstrb   (br_mem_req_wstrb),
+    .s_mem_resp_valid  (br_mem_resp_valid),
+    .s_mem_resp_rdata  (br_mem_resp_rdata),
+    .ev_req            (ev_bridge_req),
+    .ev_drop           (ev_bridge_drop)
+);
+
+// ---------------------------------------------------------------- NIC core
+wire        mem_req_valid, mem_req_ready, mem_req_write, mem_resp_valid;
+wire [31:0] mem_req_addr;
+wire [63:0] mem_req_wdata, mem_resp_rdata;
+wire [7:0]  mem_req_wstrb;
+
+tg_nic #(
+    .NUM_CTX    (NUM_CTX),
+    .MAX_READS  (MAX_READS),
+    .CNT_W      (CNT_W),
+    .NUM_QUEUES (NUM_QUEUES),
+    .MAX_REQS   (MAX_REQS)
+) tg_nic_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .cfg_node_id       (cfg_node_id),
+    .s_host_req_valid  (host_req_valid),
+    .s_host_req_ready  (host_req_ready),
+    .s_host_req_write  (host_req_write),
+    .s_host_req_addr   (host_req_addr),
+    .s_host_req_wdata  (host_req_wdata),
+    .s_host_req_wstrb  (host_req_wstrb),
+    .s_host_req_last   (host_req_last),
+    .m_host_resp_valid (host_resp_valid),
+    .m_host_resp_ready (host_resp_ready),
+    .m_host_resp_rdata (host_resp_rdata),
+    .m_mem_req_valid   (mem_req_valid),
+    .m_mem_req_ready   (mem_req_ready),
+    .m_mem_req_write   (mem_req_write),
+    .m_mem_req_addr    (mem_req_addr),
+    .m_mem_req_wdata   (mem_req_wdata),
+    .m_mem_req_wstrb   (mem_req_wstrb),
+    .s_mem_resp_valid  (mem_resp_valid),
+    .s_mem_resp_rdata  (mem_resp_rdata),
+    .m_axis_tx_tdata   (tx_tdata),
+    .m_axis_tx_tkeep   (tx_tkeep),
+    .m_axis_tx_tvalid  (tx_tvalid),
+    .m_axis_tx_tready  (tx_tready),
+    .m_axis_tx_tlast   (tx_tlast),
+    .s_axis_rx_tdata   (rx_tdata),
+    .s_axis_rx_tkeep   (rx_tkeep),
+    .s_axis_rx_tvalid  (rx_tvalid),
+    .s_axis_rx_tready  (rx_tready),
+    .s_axis_rx_tlast   (rx_tlast),
+    .irq               (irq)
+);
+
+// ---------------------------------------------------------------- host memory
+tg_bram_mem #(
+    .MEM_LOG2 (MEM_LOG2)
+) tg_bram_mem_inst (
+    .clk            (clk),
+    .rst            (rst),
+    .s_a_req_valid  (mem_req_valid),
+    .s_a_req_ready  (mem_req_ready),
+    .s_a_req_write  (mem_req_write),
+    .s_a_req_addr   (mem_req_addr),
+    .s_a_req_wdata  (mem_req_wdata),
+    .s_a_req_wstrb  (mem_req_wstrb),
+    .m_a_resp_valid (mem_resp_valid),
+    .m_a_resp_rdata (mem_resp_rdata),
+    .s_b_req_valid  (br_mem_req_valid),
+    .s_b_req_ready  (br_mem_req_ready),
+    .s_b_req_write  (br_mem_req_write),
+    .s_b_req_addr   (br_mem_req_addr),
+    .s_b_req_wdata  (br_mem_req_wdata),
+    .s_b_req_wstrb  (br_mem_req_wstrb),
+    .m_b_resp_valid (br_mem_resp_valid),
+    .m_b_resp_rdata (br_mem_resp_rdata)
+);
+
+assign ev_drop = ev_mac_drop || ev_bridge_drop;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Gigabit MAC between a byte-wide GMII-style interface and the NIC's 64-bit
+// AXI-Stream frame port: preamble, start delimiter and gap on transmit;
+// preamble removal, packing and a frame FIFO on receive (FCS left in place).
+`default_nettype none
+
+module tg_gmii_mac #(
+    parameter RX_FIFO_LOG2 = 6 // log2 of the receive FIFO in 8-byte beats (5..10);
+                               // frames longer than half of it are cut short
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    // GMII receive samples, already in this clock (one per cycle at most)
+    input  wire        gmii_rx_valid,  // a sample is present this cycle
+    input  wire        gmii_rx_dv,
+    input  wire        gmii_rx_er,
+    input  wire [7:0]  gmii_rxd,
+
+    // GMII transmit, one byte per cycle
+    output wire [7:0]  gmii_txd,
+    output wire        gmii_tx_en,
+    output wire        gmii_tx_er,
+
+    // frames towards the NIC (FCS included)
+    output wire [63:0] m_axis_rx_tdata,
+    output wire [7:0]  m_axis_rx_tkeep,
+    output wire        m_axis_rx_tvalid,
+    input  wire        m_axis_rx_tready,
+    output wire        m_axis_rx_tlast,
+
+    // frames from the NIC (FCS included, at least 1 byte)
+    input  wire [63:0] s_axis_tx_tdata,
+    input  wire [7:0]  s_axis_tx_tkeep,
+    input  wire        s_axis_tx_tvalid,
+    output wire        s_axis_tx_tready,
+    input  wire        s_axis_tx_tlast,
+
+    // status pulses
+    output wire        ev_rx_drop,     // a frame was dropped: FIFO without room
+    output wire        ev_tx_abort     // the frame source ran dry inside a frame
+);
+
+localparam DEPTH     = 1 << RX_FIFO_LOG2;
+localparam MAX_BEATS = DEPTH / 2;
+localparam [7:0] PRE = 8'h55, SFD = 8'hD5;
+// beats pushed before the one that cuts an overlong frame short
+localparam [RX_FIFO_LOG2-1:0] CUT_AT = MAX_BEATS - 2;
+
+initial begin
+    if (RX_FIFO_LOG2 < 5 || RX_FIFO_LOG2 > 10) $error("%m: RX_FIFO_LOG2 must be 5..10");
+end
+
+// ================================================================ receive
+localparam [1:0] R_IDLE = 2'd0, R_PRE = 2'd1, R_DATA = 2'd2, R_SKIP = 2'd3;
+
+reg [1:0]  r_state_reg, r_state_next;
+reg [63:0] r_beat_reg, r_beat_next;       // bytes of the beat being packed
+reg [3:0]  r_cnt_reg, r_cnt_next;         // bytes in r_beat_reg (0..8)
+reg [RX_FIFO_LOG2-1:0] r_beats_reg, r_beats_next; // beats of this frame pushed
+reg        r_err_reg, r_err_next;         // rx_er seen inside this frame
+reg        drop_reg, drop_next;
+
+// FIFO of beats {last, keep, data}
+reg [72:0] fifo_mem [0:DEPTH-1];
+reg [RX_FIFO_LOG2:0] wr_ptr_reg, rd_ptr_reg;
+reg        push;
+reg [72:0] push_data;
+reg [72:0] out_reg;
+reg        out_valid_reg;
+
+wire [RX_FIFO_LOG2:0] used = wr_ptr_reg - rd_ptr_reg;
+wire                  room = (used <= DEPTH - MAX_BEATS - 1);
+wire                  fifo_empty = (used == 0);
+wire                  pop = !fifo_empty && (!out_valid_reg || m_axis_rx_tready);
+
+function [7:0] keep_of;
+    input [3:0] n;
+    begin
+        keep_of = 8'hFF >> (4'd8 - n);
+    end
+endfunction
+
+always @* begin
+    r_state_next = r_state_reg;
+    r_beat_next  = r_beat_reg;
+    r_cnt_next   = r_cnt_reg;
+    r_beats_next = r_beats_reg;
+    r_err_next   = r_err_reg;
+    drop_next    = 1'b0;
+    push         = 1'b0;
+    push_data    = {1'b0, 8'hFF, r_beat_reg};
+
+    if (gmii_rx_valid) begin
+        case (r_state_reg)
+        R_IDLE: begin
+            if (gmii_rx_dv && gmii_rxd == PRE && !gmii_rx_er) r_state_next = R_PRE;
+            else if (gmii_rx_dv) r_state_next = R_SKIP;
+        end
+        R_PRE: begin
+            r_cnt_next   = 4'd0;
+            r_beats_next = {RX_FIFO_LOG2{1'b0}};
+            r_err_next   = 1'b0;
+            if (!gmii_rx_dv) begin
+                r_state_next = R_IDLE;
+            end else if (gmii_rxd == SFD) begin
+                if (room) begin
+                    r_state_next = R_DATA;
+                end else begin
+                    r_state_next = R_SKIP;
+                    drop_next    = 1'b1;
+                end
+            end else if (gmii_rxd != PRE) begin
+                r_state_next = R_SKIP;
+            end
+        end
+        R_DATA: begin
+            if (gmii_rx_dv) begin
+                if (gmii_rx_er) r_err_next = 1'b1;
+                if (r_cnt_reg == 4'd8) begin
+                    // the packed beat is not the last one: hand it on
+                    push         = 1'b1;
+                    push_data    = {1'b0, 8'hFF, r_beat_reg};
+                    r_beats_next = r_beats_reg + 1'b1;
+                    r_beat_next  = {56'd0, gmii_rxd};
+                    r_cnt_next   = 4'd1;
+                    if (r_beats_reg == CUT_AT) begin
+                        // too long for a Telegraphos frame: end it here with
+                        // a corrupted byte, so its FCS check fails
+                        push_data    = {1'b1, 8'hFF, r_beat_reg[63:1], ~r_beat_reg[0]};
+                        r_state_next = R_SKIP;
+                    end
+                end else begin
+                    r_beat_next[8*r_cnt_reg[2:0] +: 8] = gmii_rxd;
+                    r_cnt_next = r_cnt_reg + 1'b1;
+                end
+            end else begin
+                // end of frame: the packed beat is the last one; an error
+                // inside the frame flips a bit so the FCS check drops it
+                r_state_next = R_IDLE;
+                if (r_cnt_reg != 4'd0) begin
+                    push      = 1'b1;
+                    push_data = {1'b1, keep_of(r_cnt_reg), r_beat_reg[63:1], r_beat_reg[0] ^ r_err_reg};
+                end
+            end
+        end
+        default: begin // R_SKIP: ignore the rest of the frame
+            if (!gmii_rx_dv) r_state_next = R_IDLE;
+        end
+        endcase
+    end
+end
+
+always @(posedge clk) begin
+    if (push) fifo_mem[wr_ptr_reg[RX_FIFO_LOG2-1:0]] <= push_data;
+    if (pop)  out_reg <= fifo_mem[rd_ptr_reg[RX_FIFO_LOG2-1:0]];
+    r_beat_reg  <= r_beat_next;
+    r_cnt_reg   <= r_cnt_next;
+    r_beats_reg <= r_beats_next;
+    r_err_reg   <= r_err_next;
+    if (rst) begin
+        r_state_reg   <= R_IDLE;
+        drop_reg      <= 1'b0;
+        wr_ptr_reg    <= {(RX_FIFO_LOG2+1){1'b0}};
+        rd_ptr_reg    <= {(RX_FIFO_LOG2+1){1'b0}};
+        out_valid_reg <= 1'b0;
+    end else begin
+        r_state_reg <= r_state_next;
+        drop_reg    <= drop_next;
+        if (push) wr_ptr_reg <= wr_ptr_reg + 1'b1;
+        if (pop)  rd_ptr_reg <= rd_ptr_reg + 1'b1;
+        if (pop) out_valid_reg <= 1'b1;
+        else if (m_axis_rx_tready) out_valid_reg <= 1'b0;
+    end
+end
+
+assign m_axis_rx_tdata  = out_reg[63:0];
+assign m_axis_rx_tkeep  = out_reg[71:64];
+assign m_axis_rx_tlast  = out_reg[72];
+assign m_axis_rx_tvalid = out_valid_reg;
+assign ev_rx_drop       = drop_reg;
+
+// ================================================================ transmit
+localparam [1:0] T_IDLE = 2'd0, T_PRE = 2'd1, T_DATA = 2'd2, T_GAP = 2'd3;
+
+reg [1:0]  t_state_reg, t_state_next;
+reg [63:0] t_sh_reg, t_sh_next;     // bytes of the current beat, next one at [7:0]
+reg [7:0]  t_keep_reg, t_keep_next; // which of them remain
+reg        t_last_reg, t_last_next; // the current beat ends the frame
+reg [3:0]  t_cnt_reg, t_cnt_next;   // preamble bytes sent / gap cycles left
+reg [7:0]  txd_reg, txd_next;
+reg        tx_en_reg, tx_en_next;
+reg        tx_er_reg, tx_er_next;
+reg        abort_reg, abort_next;
+reg        t_take;
+
+always @* begin
+    t_state_next = t_state_reg;
+    t_sh_next    = t_sh_reg;
+    t_keep_next  = t_keep_reg;
+    t_last_next  = t_last_reg;
+    t_cnt_next   = t_cnt_reg;
+    txd_next     = 8'd0;
+    tx_en_next   = 1'b0;
+    tx_er_next   = 1'b0;
+    abort_next   = 1'b0;
+    t_take       = 1'b0;
+
+    case (t_state_reg)
+    T_IDLE: begin
+        t_cnt_next = 4'd0;
+        if (s_axis_tx_tvalid) t_state_next = T_PRE;
+    end
+    T_PRE: begin
+        tx_en_next = 1'b1;
+        txd_next   = (t_cnt_reg == 4'd7) ? SFD : PRE;
+        t_cnt_next = t_cnt_reg + 1'b1;
+        if (t_cnt_reg == 4'd7) begin
+            t_take       = 1'b1;
+            t_state_next = T_DATA;
+        end
+    end
+    T_DATA: begin
+        tx_en_next  = 1'b1;
+        txd_next    = t_sh_reg[7:0];
+        t_sh_next   = {8'd0, t_sh_reg[63:8]};
+        t_keep_next = {1'b0, t_keep_reg[7:1]};
+        if (!t_keep_reg[1]) begin
+            // the byte sent now is the beat's last
+            if (t_last_reg) begin
+                t_state_next = T_GAP;
+                t_cnt_next   = 4'd11;
+            end else begin
+                t_take = 1'b1;
+            end
+        end
+    end
+    default: begin // T_GAP: 12 idle byte times (this one included)
+        t_cnt_next = t_cnt_reg - 1'b1;
+        if (t_cnt_reg == 4'd0) t_state_next = T_IDLE;
+    end
+    endcase
+
+    if (t_take) begin
+        if (s_axis_tx_tvalid) begin
+            t_sh_next   = s_axis_tx_tdata;
+            t_keep_next = s_axis_tx_tkeep;
+            t_last_next = s_axis_tx_tlast;
+        end else begin
+            // the source ran dry: mark the frame bad and end it
+            t_keep_next = 8'h01;
+            t_last_next = 1'b1;
+            tx_er_next  = 1'b1;
+            abort_next  = 1'b1;
+        end
+    end
+end
+
+assign s_axis_tx_tready = t_take;
+
+always @(posedge clk) begin
+    t_sh_reg   <= t_sh_next;
+    t_keep_reg <= t_keep_next;
+    t_last_reg <= t_last_next;
+    t_cnt_reg  <= t_cnt_next;
+    txd_reg    <= txd_next;
+    if (rst) begin
+        t_state_reg <= T_IDLE;
+        tx_en_reg   <= 1'b0;
+        tx_er_reg   <= 1'b0;
+        abort_reg   <= 1'b0;
+    end else begin
+        t_state_reg <= t_state_next;
+        tx_en_reg   <= tx_en_next;
+        tx_er_reg   <= tx_er_next || (abort_reg && tx_en_next);
+        abort_reg   <= abort_next;
+    end
+end
+
+assign gmii_txd    = txd_reg;
+assign gmii_tx_en  = tx_en_reg;
+assign gmii_tx_er  = tx_er_reg;
+assign ev_tx_abort = abort_reg;
+
+endmodule
+
+`default_nettype wire

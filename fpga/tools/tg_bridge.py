@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+"""Host side of the memory-bus bridge (docs/fpga.md): sends one bridge
+request through a raw Ethernet socket (Linux AF_PACKET, needs
+CAP_NET_RAW) and prints the answer. --dump prints the request frame in hex
+instead of sending it. Field offsets and codes are read from
+include/tg/tg_hw.h, the header the RTL's definitions come from.
+
+  tg_bridge.py IFNAME [--node N] id
+  tg_bridge.py IFNAME [--node N] bar-read ADDR | bar-write ADDR VALUE [STRB]
+  tg_bridge.py IFNAME [--node N] mem-read ADDR | mem-write ADDR VALUE [STRB]
+"""
+import argparse
+import os
+import re
+import select
+import socket
+import struct
+import sys
+import time
+
+HDR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include", "tg", "tg_hw.h")
+
+
+def load_defs(path=HDR):
+    defs = {}
+    with open(path) as f:
+        for m in re.finditer(r"#define TG_(\w+)\s+0x([0-9A-F]+)ULL", f.read()):
+            defs[m.group(1)] = int(m.group(2), 16)
+    return defs
+
+
+D = load_defs()
+OPS = {"bar-write": D["BRIDGE_OP_BAR_WRITE"], "bar-read": D["BRIDGE_OP_BAR_READ"],
+       "mem-write": D["BRIDGE_OP_MEM_WRITE"], "mem-read": D["BRIDGE_OP_MEM_READ"]}
+STATUS = {D["BRIDGE_ST_OK"]: "OK", D["BRIDGE_ST_BAD_OP"]: "BAD_OP", D["BRIDGE_ST_RANGE"]: "RANGE"}
+
+
+def bridge_mac(node):
+    oui = D["BRIDGE_MAC_OUI"]
+    return bytes([oui >> 16 & 0xFF, oui >> 8 & 0xFF, oui & 0xFF, 0x01, node >> 8 & 0xFF, node & 0xFF])
+
+
+def request(node, src_mac, op, seq, addr, data=0, strb=0xFF):
+    f = bytearray(D["BRIDGE_FRAME_BYTES"])
+    f[0:6] = bridge_mac(node)
+    f[6:12] = src_mac
+    f[12:14] = struct.pack(">H", D["BRIDGE_ETHERTYPE"])
+    f[D["BRIDGE_OFF_VER"]] = D["BRIDGE_VERSION"]
+    f[D["BRIDGE_OFF_OP"]] = op
+    f[D["BRIDGE_OFF_SEQ"]:D["BRIDGE_OFF_SEQ"] + 2] = struct.pack(">H", seq)
+    f[D["BRIDGE_OFF_ADDR"]:D["BRIDGE_OFF_ADDR"] + 8] = struct.pack(">Q", addr)
+    f[D["BRIDGE_OFF_STRB"]] = strb
+    f[D["BRIDGE_OFF_DATA"]:D["BRIDGE_OFF_DATA"] + 8] = struct.pack("<Q", data)
+    return bytes(f)
+
+
+def parse(frame, node, op, seq):
+    """(status, data) of the response to (op, seq), or None."""
+    if len(frame) < D["BRIDGE_FRAME_BYTES"] or frame[6:12] != bridge_mac(node):
+        return None
+    if struct.unpack(">H", frame[12:14])[0] != D["BRIDGE_ETHERTYPE"]:
+        return None
+    if frame[D["BRIDGE_OFF_OP"]] != op | D["BRIDGE_OP_RESP"]:
+        return None
+    if struct.unpack(">H", frame[D["BRIDGE_OFF_SEQ"]:D["BRIDGE_OFF_SEQ"] + 2])[0] != seq:
+        return None
+    data = struct.unpack("<Q", frame[D["BRIDGE_OFF_DATA"]:D["BRIDGE_OFF_DATA"] + 8])[0]
+    return frame[D["BRIDGE_OFF_STRB"]], data
+
+
+def call(ifname, node, op, addr, data, strb, timeout=0.5, tries=3):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(D["BRIDGE_ETHERTYPE"]))
+    s.bind((ifname, 0))
+    src = s.getsockname()[4][:6]
+    seq = int(time.time() * 1000) & 0xFFFF
+    try:
+        for _ in range(tries):
+            s.send(request(node, src, op, seq, addr, data, strb))
+            end = time.time() + timeout
+            while time.time() < end:
+                r, _, _ = select.select([s], [], [], max(0.0, end - time.time()))
+                if r:
+                    got = parse(s.recv(2048), node, op, seq)
+                    if got:
+                        return got
+        return None
+    finally:
+        s.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ifname")
+    ap.add_argument("--node", type=lambda x: int(x, 0), default=0)
+    ap.add_argument("--dump", action="store_true", help="print the request frame, send nothing")
+    ap.add_argument("cmd", choices=["id"] + sorted(OPS))
+    ap.add_argument("args", nargs="*")
+    a = ap.parse_args()
+    num = [int(x, 0) for x in a.args]
+    if a.cmd == "id":
+        op, addr, data, strb = OPS["bar-read"], D["CTRL_CSR_BASE"] + D["CSR_REG_ID"], 0, 0
+    else:
+        op = OPS[a.cmd]
+        need = 2 if a.cmd.endswith("write") else 1
+        if len(num) < need:
+            ap.error(f"{a.cmd} needs {'ADDR VALUE' if need == 2 else 'ADDR'}")
+        addr, data = num[0], num[1] if need == 2 else 0
+        strb = num[2] if len(num) > 2 else (0xFF if need == 2 else 0)
+    if a.dump:
+        print(request(a.node, b"\x00" * 6, op, 0, addr, data, strb).hex())
+        return 0
+    got = call(a.ifname, a.node, op, addr, data, strb)
+    if got is None:
+        print("tg_bridge: no answer", file=sys.stderr)
+        return 1
+    status, value = got
+    print(f"{STATUS.get(status, status)} 0x{value:016x}")
+    return 0 if status == D["BRIDGE_ST_OK"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

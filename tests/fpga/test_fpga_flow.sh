@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# Checks of the FPGA flow that need no FPGA tools: the programming command
+# that `make -C fpga prog` forms, the frames the host tool builds, the verdicts of the build report (fits,
+# timing, EXPLORE), and the baseline comparison. Exit 0 pass, 1 fail.
+set -u
+cd "$(dirname "$0")/../.."
+fail=0 checks=0
+check() { # check NAME EXPECTED ACTUAL
+	checks=$((checks + 1))
+	if [ "$2" != "$3" ]; then
+		echo "FAIL $1: expected '$2', got '$3'"
+		fail=$((fail + 1))
+	fi
+}
+PY=${PYTHON:-python3}
+# the checks expect the defaults: ignore variables of an enclosing make
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+M="make -s --no-print-directory -C fpga"
+
+# ---- programming command lines
+check "prog sram" "openFPGALoader --cable ft232 --write-sram ../build/fpga/colorlight_5a75b/tg_colorlight_5a75b.bit" \
+	"$($M prog BOARD=colorlight_5a75b DRY_RUN=1)"
+check "prog flash" "openFPGALoader --cable ft232 --write-flash ../build/fpga/colorlight_5a75b/tg_colorlight_5a75b.bit" \
+	"$($M prog BOARD=colorlight_5a75b DRY_RUN=1 FLASH=1)"
+check "prog cable" "openFPGALoader --cable dirtyJtag --write-sram /tmp/b/colorlight_5a75b/tg_colorlight_5a75b.bit" \
+	"$($M prog BOARD=colorlight_5a75b DRY_RUN=1 CABLE=dirtyJtag BUILD=/tmp/b)"
+check "prog ice40" "openFPGALoader --cable ft2232 --write-sram ../build/fpga/ice40_hx8k/tg_ice40_hx8k.bin" \
+	"$($M prog BOARD=ice40_hx8k DRY_RUN=1)"
+check "boards" "colorlight_5a75b ice40_hx8k" "$($M boards)"
+$M boards BOARD=nosuch > /dev/null 2>&1
+check "unknown board refused" "2" "$?"
+
+# ---- host tool: the request frame it builds (offsets from include/tg/tg_hw.h)
+f=$(fpga/tools/tg_bridge.py none --node 0x0102 --dump mem-write 0x1238 0x1122334455667788 0x0f)
+def() { printf '%d' "$(awk -v n="TG_$1" '$2 == n {print $3}' include/tg/tg_hw.h | sed 's/ULL$//')"; }
+field() { echo "${f:$((2 * $1)):$((2 * $2))}"; }
+check "tool length" "$(( 2 * $(def BRIDGE_FRAME_BYTES) ))" "${#f}"
+check "tool dst" "025447010102" "$(field 0 6)"
+check "tool type" "$(printf '%04x' "$(def BRIDGE_ETHERTYPE)")" "$(field 12 2)"
+check "tool op" "$(printf '%02x' "$(def BRIDGE_OP_MEM_WRITE)")" "$(field "$(def BRIDGE_OFF_OP)" 1)"
+check "tool addr" "0000000000001238" "$(field "$(def BRIDGE_OFF_ADDR)" 8)"
+check "tool strb" "0f" "$(field "$(def BRIDGE_OFF_STRB)" 1)"
+check "tool data" "8877665544332211" "$(field "$(def BRIDGE_OFF_DATA)" 8)"
+
+# ---- report verdicts on made-up tool output
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+util='"utilization": {"TRELLIS_COMB": {"used": 1000, "available": 24288}, "TRELLIS_FF": {"used": 500, "available": 24288}, "DP16KD": {"used": 8, "available": 56}}'
+echo 12 > "$d/synth.secs"; echo 34 > "$d/pnr.secs"
+printf '   Number of cells: 10\n     LUT4 900\n     TRELLIS_FF 500\n' > "$d/synth.stat"
+rep() { $PY fpga/scripts/report.py --board colorlight_5a75b --out "$d" --req-mhz 125 --explore "$1" --params "P=1" > "$d/out.txt"; echo $?; }
+
+echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 131.5, \"constraint\": 125.0}}}" > "$d/pnr.json"
+check "pass" "0" "$(rep 0)"
+check "pass verdict" "verdict: PASS" "$(grep '^verdict' "$d/report.txt")"
+check "summary luts" "1000 900 8" "$($PY -c "import json; s=json.load(open('$d/summary.json')); print(s['logic_used'], s['synth_luts'], s['bram_used'])")"
+
+echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 101.0, \"constraint\": 125.0}}}" > "$d/pnr.json"
+check "slow fails" "1" "$(rep 0)"
+check "slow verdict" "verdict: FAIL: timing not met (clk)" "$(grep '^verdict' "$d/report.txt")"
+check "slow explores" "0" "$(rep 1)"
+
+rm "$d/pnr.json"; touch "$d/pnr.failed"
+printf 'Info: Device utilisation:\nInfo: \t          TRELLIS_COMB: 30000/24288   123%%\n' > "$d/pnr.log"
+check "misfit fails" "1" "$(rep 0)"
+check "misfit verdict" "verdict: FAIL: does not fit (TRELLIS_COMB)" "$(grep '^verdict' "$d/report.txt")"
+check "misfit explores" "0" "$(rep 1)"
+
+# ---- baseline comparison
+rm -f "$d/pnr.failed" "$d/pnr.log"
+echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 130.0, \"constraint\": 125.0}}}" > "$d/pnr.json"
+rep 0 > /dev/null
+$PY fpga/scripts/check_baseline.py --baseline "$d/base.json" --summary "$d/summary.json" --update > /dev/null
+base() { $PY fpga/scripts/check_baseline.py --baseline "$d/base.json" --summary "$d/summary.json" > /dev/null; echo $?; }
+check "baseline same" "0" "$(base)"
+echo "{${util/1000/1020}, \"fmax\": {\"clk\": {\"achieved\": 125.0, \"constraint\": 125.0}}}" > "$d/pnr.json"; rep 0 > /dev/null
+check "baseline within tolerance" "0" "$(base)"
+echo "{${util/1000/1100}, \"fmax\": {\"clk\": {\"achieved\": 130.0, \"constraint\": 125.0}}}" > "$d/pnr.json"; rep 0 > /dev/null
+check "baseline LUT growth" "1" "$(base)"
+echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 120.0, \"constraint\": 100.0}}}" > "$d/pnr.json"; rep 0 > /dev/null
+check "baseline Fmax drop" "1" "$(base)"
+
+echo "fpga flow: $checks checks, $fail failed"
+[ "$fail" -eq 0 ]

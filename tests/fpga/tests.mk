@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The Telegraphos NIC authors
+# FPGA-side benches: tests/fpga/<module>/test_<module>.cpp is a Verilator
+# C++ bench whose top is the module of that name in fpga/ (board-independent
+# RTL in fpga/rtl, board tops in fpga/<board>/, with the simulation models
+# of fpga/sim standing in for the vendor primitives); it builds to
+# $(BUILD)/tests/fpga/<module>/test_<module> and joins TEST_PROGS.
+
+FPGA_TEST_MODS := $(patsubst tests/fpga/%/,%,$(sort $(dir $(wildcard tests/fpga/*/test_*.cpp))))
+FPGA_TEST_BINS := $(foreach m,$(FPGA_TEST_MODS),$(BUILD)/tests/fpga/$(m)/test_$(m))
+FPGA_TB_FLAGS  := $(RTL_TB_FLAGS) \
+                  -CFLAGS "-I$(abspath tests/fpga/common)"
+
+# and a script that checks the FPGA flow's commands, reports and baselines
+TEST_PROGS += $(FPGA_TEST_BINS) tests/fpga/test_fpga_flow.sh
+
+.PHONY: test-fpga
+test-fpga: $(FPGA_TEST_BINS)
+	scripts/run_tests.sh $(FPGA_TEST_BINS) tests/fpga/test_fpga_flow.sh
+
+$(FPGA_TEST_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
+		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
+		-Mdir $(dir $@)obj $(FPGA_LINT_SRCS) $(abspath tests/fpga/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
+		|| { cat $(dir $@)build.log; exit 1; }

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Unit test of the memory-bus bridge alone: a model host port (a register
+// file answering reads after a random delay) and the host-memory model of
+// tb.hpp with wait states. Every operation and status, broadcast and
+// unicast addressing, and frames that must get no answer: bad FCS, other
+// EtherType, other destination, short, rx_er, and a request that arrives
+// while one is executing.
+#include "Vtg_bridge.h"
+#include "verilated.h"
+#include "gmii.hpp"
+
+#include <map>
+#include <memory>
+
+struct Tb {
+    std::unique_ptr<Vtg_bridge> m{new Vtg_bridge};
+    TbRng rng{9};
+    GmiiSource src;
+    GmiiSink out;
+    MemModel mem{1u << 14};
+    std::map<uint64_t, uint64_t> bar;
+    std::deque<uint64_t> host_writes;
+    int host_due = -1;
+    uint64_t host_data = 0;
+    unsigned reqs = 0, drops = 0;
+    uint64_t cyc = 0;
+
+    void tick()
+    {
+        Vtg_bridge &v = *m;
+        v.rst = cyc < 4;
+        uint8_t dv, er, d;
+        src.next(dv, er, d);
+        v.gmii_rx_valid = 1;
+        v.gmii_rx_dv = dv, v.gmii_rx_er = er, v.gmii_rxd = d;
+        v.m_host_req_ready = rng.chance(60);
+        bool hresp = host_due == 0;
+        v.s_host_resp_valid = hresp;
+        v.s_host_resp_rdata = host_data;
+        uint64_t md = 0;
+        bool mresp = mem.resp(cyc, md);
+        v.s_mem_resp_valid = mresp;
+        v.s_mem_resp_rdata = md;
+        v.m_mem_req_ready = mem.pick_ready(rng);
+        v.clk = 0;
+        v.eval();
+        if (hresp) TB_CHECK(v.s_host_resp_ready, "host response not taken");
+        if (hresp) host_due = -1;
+        else if (host_due > 0) host_due--;
+        if (v.m_host_req_valid && v.m_host_req_ready) {
+            TB_CHECK(v.m_host_req_last, "host request without last");
+            if (v.m_host_req_write) {
+                bar[v.m_host_req_addr] = v.m_host_req_wdata;
+                host_writes.push_back(v.m_host_req_addr);
+                TB_CHECK(v.m_host_req_wstrb == 0xFF, "strobes %02x", v.m_host_req_wstrb);
+            } else {
+                TB_CHECK(host_due < 0, "second outstanding host read");
+                host_due = 1 + (int)rng.below(40);
+                host_data = bar.count(v.m_host_req_addr) ? bar[v.m_host_req_addr] : 0xDEAD;
+            }
+        }
+        mem.request(cyc, v.m_mem_req_valid, v.m_mem_req_write, v.m_mem_req_addr, v.m_mem_req_wdata,
+                    v.m_mem_req_wstrb, rng);
+        v.clk = 1;
+        v.eval();
+        out.sample(v.gmii_tx_en, v.gmii_tx_er, v.gmii_txd);
+        reqs += v.ev_req;
+        drops += v.ev_drop;
+        cyc++;
+    }
+    void settle(unsigned n = 400)
+    {
+        while (src.busy()) tick();
+        for (unsigned i = 0; i < n; i++) tick();
+    }
+    BridgeMsg call(const BridgeMsg &q)
+    {
+        src.push(gmii_wire(with_fcs(bridge_request(0, q))));
+        settle();
+        BridgeMsg r;
+        TB_CHECK(out.frames.size() == 1, "%zu responses to op %u", out.frames.size(), q.op);
+        if (!out.frames.empty()) {
+            TB_CHECK(bridge_response(0, out.frames.front(), r), "malformed response");
+            TB_CHECK(r.op == (q.op | TG_BRIDGE_OP_RESP) && r.seq == q.seq && r.addr == q.addr, "echoed fields");
+            out.frames.clear();
+        }
+        return r;
+    }
+};
+
+static BridgeMsg msg(uint8_t op, uint16_t seq, uint64_t addr, uint64_t data = 0, uint8_t strb = 0xFF)
+{
+    BridgeMsg q;
+    q.op = op, q.seq = seq, q.addr = addr, q.data = data, q.strb = strb;
+    return q;
+}
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    Tb t;
+    t.mem.stall_pct = 40;
+    t.mem.lat_min = 1, t.mem.lat_max = 12;
+    t.settle(10);
+
+    // host port
+    BridgeMsg r = t.call(msg(TG_BRIDGE_OP_BAR_WRITE, 1, 0x1230, 0xABCDEF));
+    TB_CHECK(r.strb == TG_BRIDGE_ST_OK && t.bar[0x1230] == 0xABCDEF, "BAR write");
+    r = t.call(msg(TG_BRIDGE_OP_BAR_READ, 2, 0x1230));
+    TB_CHECK(r.strb == TG_BRIDGE_ST_OK && r.data == 0xABCDEF, "BAR read %llx", (unsigned long long)r.data);
+    uint64_t top = (1ull << TG_BAR_ADDR_BITS) - 8;
+    t.call(msg(TG_BRIDGE_OP_BAR_WRITE, 3, top, 7));
+    TB_CHECK(t.bar[top] == 7, "top of the BAR");
+
+    // host memory, byte enables
+    for (unsigned k = 0; k < 20; k++) {
+        uint64_t a = 8 * t.rng.below(2048), v = t.rng.next();
+        uint8_t s = (uint8_t)t.rng.next();
+        uint64_t before = t.mem.load64((uint32_t)a);
+        r = t.call(msg(TG_BRIDGE_OP_MEM_WRITE, (uint16_t)(10 + k), a, v, s));
+        TB_CHECK(r.strb == TG_BRIDGE_ST_OK, "memory write status");
+        uint64_t want = before;
+        for (unsigned i = 0; i < 8; i++)
+            if (s & (1u << i)) want = (want & ~(0xFFull << (8 * i))) | (v & (0xFFull << (8 * i)));
+        r = t.call(msg(TG_BRIDGE_OP_MEM_READ, (uint16_t)(40 + k), a));
+        TB_CHECK(r.data == want && t.mem.load64((uint32_t)a) == want, "memory word %llx", (unsigned long long)a);
+    }
+
+    // refusals: no bus traffic, a status
+    size_t hw = t.host_writes.size();
+    uint64_t mw = t.mem.writes;
+    TB_CHECK(t.call(msg(TG_BRIDGE_OP_MEM_WRITE, 70, 1u << 14, 1)).strb == TG_BRIDGE_ST_RANGE, "memory range");
+    TB_CHECK(t.call(msg(TG_BRIDGE_OP_MEM_WRITE, 71, 0x13, 1)).strb == TG_BRIDGE_ST_RANGE, "memory alignment");
+    TB_CHECK(t.call(msg(TG_BRIDGE_OP_BAR_WRITE, 72, 1ull << 47, 1)).strb == TG_BRIDGE_ST_RANGE, "BAR range");
+    TB_CHECK(t.call(msg(TG_BRIDGE_OP_BAR_READ, 73, 0x1234)).strb == TG_BRIDGE_ST_RANGE, "BAR alignment");
+    TB_CHECK(t.call(msg(0x55, 74, 0)).strb == TG_BRIDGE_ST_BAD_OP, "bad op");
+    TB_CHECK(t.host_writes.size() == hw && t.mem.writes == mw, "a refused request reached a bus");
+
+    // broadcast destination is answered
+    Bytes f = bridge_request(0, msg(TG_BRIDGE_OP_MEM_READ, 80, 0));
+    for (unsigned i = 0; i < 6; i++) f[i] = 0xFF;
+    t.src.push(gmii_wire(with_fcs(f)));
+    t.settle();
+    TB_CHECK(t.out.frames.size() == 1, "broadcast request unanswered");
+    t.out.frames.clear();
+
+    // frames that get no answer
+    unsigned reqs = t.reqs, drops = t.drops;
+    Bytes good = with_fcs(bridge_request(0, msg(TG_BRIDGE_OP_BAR_WRITE, 90, 0x2000, 1)));
+    Bytes badfcs = good;
+    badfcs[20] ^= 1;
+    t.src.push(gmii_wire(badfcs));
+    t.src.push(gmii_wire(with_fcs(bridge_request(0, msg(TG_BRIDGE_OP_BAR_WRITE, 91, 0x2000, 1), 0x88B5))));
+    Bytes other = bridge_request(0, msg(TG_BRIDGE_OP_BAR_WRITE, 92, 0x2000, 1));
+    other[5] ^= 1;
+    t.src.push(gmii_wire(with_fcs(other)));
+    Bytes shortf = bridge_request(0, msg(TG_BRIDGE_OP_BAR_WRITE, 93, 0x2000, 1));
+    shortf.resize(TG_BRIDGE_OFF_DATA + 4);
+    t.src.push(gmii_wire(with_fcs(shortf)));
+    t.src.push(gmii_wire(good), 30);   // rx_er inside
+    t.settle();
+    TB_CHECK(t.out.frames.empty() && !t.bar.count(0x2000), "a bad frame was executed");
+    TB_CHECK(t.reqs == reqs && t.drops == drops + 3, "drops %u (bad FCS, short, rx_er count)", t.drops - drops);
+
+    // a request arriving while one executes is dropped; the first completes
+    t.src.gap = 12;
+    t.src.push(gmii_wire(with_fcs(bridge_request(0, msg(TG_BRIDGE_OP_BAR_READ, 100, 0x1230)))));
+    t.src.push(gmii_wire(with_fcs(bridge_request(0, msg(TG_BRIDGE_OP_BAR_READ, 101, 0x1230)))));
+    t.settle();
+    TB_CHECK(t.out.frames.size() >= 1, "no answer to the first of two");
+    TB_CHECK(t.out.bad == 0 && t.out.min_gap >= 12, "response frames: %u bad, gap %u", t.out.bad, t.out.min_gap);
+    return tb_finish("tg_bridge");
+}
