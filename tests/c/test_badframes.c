@@ -6,14 +6,6 @@
 
 #define N 20u
 
-static uint64_t csr(struct tg_dev *d, uint64_t reg)
-{
-	uint64_t v = 0;
-
-	CHECK_RC(tg_csr_read(d, reg, &v), 0);
-	return v;
-}
-
 int main(void)
 {
 	struct tg_sim *sim = t_sim(2);
@@ -26,8 +18,8 @@ int main(void)
 	REQUIRE(mr, "mr");
 	p = tg_mr_ptr(mr);
 	memset(zero, 0, sizeof(zero));
-	fcs0 = csr(drv, TG_CSR_REG_RX_DROP_FCS);
-	rx0 = csr(drv, TG_CSR_REG_RX_FRAMES);
+	fcs0 = t_csr(drv, TG_CSR_REG_RX_DROP_FCS);
+	rx0 = t_csr(drv, TG_CSR_REG_RX_FRAMES);
 
 	/* every frame corrupted: the target's FCS check drops them all */
 	REQUIRE(tg_sim_set_faults(sim, 0, 100) == 0, "faults");
@@ -37,9 +29,9 @@ int main(void)
 	}
 	tg_sim_step(sim, 20000);   /* no fence: its request would be lost too */
 	CHECK(memcmp(p, zero, sizeof(zero)) == 0, "a corrupted frame changed memory");
-	CHECK(csr(drv, TG_CSR_REG_RX_DROP_FCS) == fcs0 + N, "RX_DROP_FCS %" PRIu64 ", want %" PRIu64,
-	      csr(drv, TG_CSR_REG_RX_DROP_FCS), fcs0 + N);
-	CHECK(csr(drv, TG_CSR_REG_RX_FRAMES) == rx0, "corrupted frames accepted");
+	CHECK(t_csr(drv, TG_CSR_REG_RX_DROP_FCS) == fcs0 + N, "RX_DROP_FCS %" PRIu64 ", want %" PRIu64,
+	      t_csr(drv, TG_CSR_REG_RX_DROP_FCS), fcs0 + N);
+	CHECK(t_csr(drv, TG_CSR_REG_RX_FRAMES) == rx0, "corrupted frames accepted");
 
 	/* every frame lost */
 	REQUIRE(tg_sim_set_faults(sim, 100, 0) == 0, "faults");
@@ -47,7 +39,7 @@ int main(void)
 		CHECK_RC(tg_write(a, 1, tg_mr_paddr(mr) + 8 * k, &k, 8), 0);
 	tg_sim_step(sim, 20000);
 	CHECK(memcmp(p, zero, sizeof(zero)) == 0, "a lost frame changed memory");
-	CHECK(csr(drv, TG_CSR_REG_RX_FRAMES) == rx0, "lost frames arrived");
+	CHECK(t_csr(drv, TG_CSR_REG_RX_FRAMES) == rx0, "lost frames arrived");
 
 	/* to a node that does not exist: the switch drops and counts it */
 	v = 1;

@@ -12,14 +12,6 @@ static volatile uint64_t *flags_word(struct tg_sim *sim, unsigned node, const st
 	return (volatile uint64_t *)(tg_sim_mem(sim, node) + tg_queue_paddr(q) + TG_Q_FLAGS);
 }
 
-static uint64_t csr(struct tg_dev *dev, uint64_t reg)
-{
-	uint64_t v = ~0ULL;
-
-	CHECK_RC(tg_csr_read(dev, reg, &v), 0);
-	return v;
-}
-
 static uint64_t entry(unsigned from, unsigned i)
 {
 	return ((uint64_t)(0x5100u + from) << 32) | i;
@@ -39,7 +31,7 @@ int main(void)
 		q[n] = tg_queue_open(dev[n], QLOG2, 8);
 		REQUIRE(q[n], "tg_queue_open on node %u: %s", n, tg_strerror(-errno));
 		CHECK_RC(tg_csr_write(dev[n], TG_CSR_REG_REQ_BACKOFF, 64), 0);
-		CHECK((csr(dev[n], TG_CSR_REG_SPILL_CFG) & 0x1F) == 10, "node %u has no spill ring", n);
+		CHECK((t_csr(dev[n], TG_CSR_REG_SPILL_CFG) & 0x1F) == 10, "node %u has no spill ring", n);
 		/* a dequeuer stopped inside its critical section: overflows
 		 * only mark the queue full, nothing grows it */
 		__atomic_fetch_or(flags_word(sim, n, q[n]), TG_QF_DNP, __ATOMIC_SEQ_CST);
@@ -57,8 +49,8 @@ int main(void)
 	}
 	tg_sim_step(sim, 5000);
 	for (unsigned n = 0; n < 2; n++) {
-		held[n] = csr(dev[n], TG_CSR_REG_SPILL_CFG) >> 32;
-		spilled[n] = csr(dev[n], TG_CSR_REG_REQ_SPILLED);
+		held[n] = t_csr(dev[n], TG_CSR_REG_SPILL_CFG) >> 32;
+		spilled[n] = t_csr(dev[n], TG_CSR_REG_REQ_SPILLED);
 		CHECK(held[n] >= N - 15 - 4 && held[n] <= N, "node %u holds %" PRIu64 " spilled REQs",
 		      n, held[n]);
 		CHECK(spilled[n] >= held[n], "node %u: REQ_SPILLED %" PRIu64 " < held %" PRIu64, n,
@@ -71,7 +63,7 @@ int main(void)
 	}
 	/* the host port still serves: CSRs, and a remote write and read */
 	CHECK_RC(tg_csr_write(dev[0], TG_CSR_REG_SCRATCH, 0x5ca1ab1eULL), 0);
-	CHECK(csr(dev[0], TG_CSR_REG_SCRATCH) == 0x5ca1ab1eULL, "scratch register");
+	CHECK(t_csr(dev[0], TG_CSR_REG_SCRATCH) == 0x5ca1ab1eULL, "scratch register");
 	v = 0x0123456789abcdefULL;
 	CHECK_RC(tg_write(dev[0], 1, tg_mr_paddr(mr), &v, 8), 0);
 	v = 0;
@@ -95,9 +87,9 @@ int main(void)
 	for (unsigned n = 0; n < 2; n++) {
 		CHECK(got[n] == N, "node %u received %u of %u entries", n, got[n], N);
 		CHECK_RC(tg_deq(q[n], &v, 8), -EAGAIN);
-		CHECK(csr(dev[n], TG_CSR_REG_SPILL_CFG) >> 32 == 0, "node %u: spill ring not empty", n);
-		CHECK(csr(dev[n], TG_CSR_REG_REQ_ACCEPTED) == N, "node %u accepted %" PRIu64, n,
-		      csr(dev[n], TG_CSR_REG_REQ_ACCEPTED));
+		CHECK(t_csr(dev[n], TG_CSR_REG_SPILL_CFG) >> 32 == 0, "node %u: spill ring not empty", n);
+		CHECK(t_csr(dev[n], TG_CSR_REG_REQ_ACCEPTED) == N, "node %u accepted %" PRIu64, n,
+		      t_csr(dev[n], TG_CSR_REG_REQ_ACCEPTED));
 		CHECK((*flags_word(sim, n, q[n]) & (TG_QF_DNP | TG_QF_FULL | TG_QF_DRIVER)) == 0,
 		      "node %u: flags left set", n);
 	}

@@ -21,14 +21,6 @@ static void tmp_pcap(void)
 	close(fd);
 }
 
-static uint64_t csr(struct tg_dev *d, uint64_t reg)
-{
-	uint64_t v = 0;
-
-	CHECK_RC(tg_csr_read(d, reg, &v), 0);
-	return v;
-}
-
 /* Read a whole file; *len its size. */
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -139,7 +131,7 @@ static void test_link_down(void)
 	REQUIRE(mr, "mr");
 	p = tg_mr_ptr(mr);
 	memset(zero, 0, sizeof(zero));
-	rx0 = csr(drv, TG_CSR_REG_RX_FRAMES);
+	rx0 = t_csr(drv, TG_CSR_REG_RX_FRAMES);
 	CHECK(tg_sim_link_down(sim, 2, 1) == -EINVAL, "bad node accepted");
 	REQUIRE(tg_sim_link_down(sim, 1, 1) == 0, "link down");
 	for (uint64_t k = 0; k < 20; k++) {
@@ -148,7 +140,7 @@ static void test_link_down(void)
 	}
 	tg_sim_step(sim, 20000);
 	CHECK(memcmp(p, zero, sizeof(zero)) == 0, "a write crossed a dead link");
-	CHECK(csr(drv, TG_CSR_REG_RX_FRAMES) == rx0, "frames arrived over a dead link");
+	CHECK(t_csr(drv, TG_CSR_REG_RX_FRAMES) == rx0, "frames arrived over a dead link");
 	tg_sim_get_stats(sim, 1, &st);
 	CHECK(st.drop_link_down >= 20, "%" PRIu64 " frames lost at node 1, want 20 or more",
 	      st.drop_link_down);
@@ -157,7 +149,7 @@ static void test_link_down(void)
 	CHECK_RC(tg_write(a, 1, tg_mr_paddr(mr), &v, 8), 0);
 	CHECK_RC(tg_fence(a, 1), 0);
 	CHECK(memcmp(p, &v, 8) == 0, "write after the outage");
-	CHECK(csr(drv, TG_CSR_REG_RX_FRAMES) > rx0, "nothing arrived after the outage");
+	CHECK(t_csr(drv, TG_CSR_REG_RX_FRAMES) > rx0, "nothing arrived after the outage");
 	tg_sim_get_stats(sim, 0, &st);
 	CHECK(st.drop_link_down == 0, "%" PRIu64 " lost at node 0, whose link stayed up",
 	      st.drop_link_down);

@@ -114,14 +114,6 @@ static uint64_t get(const struct kv *kv, unsigned n, const char *name)
 	return ~0ull;
 }
 
-static uint64_t csr(struct tg_dev *d, uint64_t reg)
-{
-	uint64_t v = 0;
-
-	CHECK_RC(tg_csr_read(d, reg, &v), 0);
-	return v;
-}
-
 int main(void)
 {
 	const char *bin = getenv("TG_SIM_BIN") ? getenv("TG_SIM_BIN") : TG_SIM_BIN;
@@ -172,14 +164,14 @@ int main(void)
 	/* no fence (its frames may be corrupted): wait until all is sent,
 	 * then long enough for every frame to arrive and the counters to be
 	 * published */
-	while (csr(d0, TG_CSR_REG_TX_FRAMES) < WRITES && !t_failed)
+	while (t_csr(d0, TG_CSR_REG_TX_FRAMES) < WRITES && !t_failed)
 		usleep(1000);
 	t = tg_cycles(d0);
 	while (tg_cycles(d0) < t + 20000)
 		usleep(1000);
 	for (unsigned i = 0; i < 6; i++) {
-		c0[i] = csr(d0, regs[i]);
-		c1[i] = csr(d1, regs[i]);
+		c0[i] = t_csr(d0, regs[i]);
+		c1[i] = t_csr(d1, regs[i]);
 	}
 	tg_close(d0);
 	tg_close(d1);

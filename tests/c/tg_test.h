@@ -110,6 +110,15 @@ static inline struct tg_dev *t_open(struct tg_sim *sim, unsigned node, unsigned 
 	return dev;
 }
 
+/* A CSR of a device opened with TG_OPEN_DRIVER (the read must succeed). */
+static inline uint64_t t_csr(struct tg_dev *dev, uint64_t reg)
+{
+	uint64_t v = 0;
+
+	CHECK_RC(tg_csr_read(dev, reg, &v), 0);
+	return v;
+}
+
 /* Deterministic pattern byte i of stream `salt`. */
 static inline uint8_t t_pat(uint64_t salt, uint64_t i)
 {
