@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// CSR page: identity, node id, cycle counter, host-memory size, event
-// counters and the timestamps used for latency breakdowns.
+// CSR page: identity, node id, cycle counter, host-memory size, link-layer
+// configuration, event counters and the timestamps used for latency breakdowns.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -34,6 +34,14 @@ module tg_csr #(
     output wire [4:0]  cfg_spill_log2,
     input  wire [31:0] st_spill_count,
     output wire [63:0] cycles,
+    output wire        cfg_link_enable,
+    output wire [31:0] cfg_link_rto,
+    output wire [7:0]  cfg_link_max_retries,
+    output wire [15:0] cfg_link_ack_delay,
+    output wire [31:0] cfg_link_rx_wait,
+    output wire        cfg_link_gone_clear,   // pulse: LINK_GONE written
+    input  wire        st_link_gone_any,
+    input  wire [15:0] st_link_gone_peer,
 
     // events
     input  wire        ev_tx_frame,
@@ -54,7 +62,14 @@ module tg_csr #(
     input  wire        ev_host_resp,
     input  wire        ev_enq_done,
     input  wire        ev_atomic,
-    input  wire        ev_spill
+    input  wire        ev_spill,
+    input  wire        ev_link_retx,
+    input  wire        ev_link_dup_drop,
+    input  wire        ev_link_ooo_drop,
+    input  wire        ev_link_busy_drop,
+    input  wire        ev_link_nak_sent,
+    input  wire        ev_link_ack_sent,
+    input  wire        ev_link_gone_drop
 );
 
 initial begin
@@ -63,7 +78,7 @@ initial begin
     end
 end
 
-localparam NCNT = 13;
+localparam NCNT = 20;
 localparam NTS  = 6;
 
 reg [63:0]      cycles_reg,   cycles_next;
@@ -73,12 +88,16 @@ reg [31:0]      rdto_reg,     rdto_next;
 reg [31:0]      backoff_reg,  backoff_next;
 reg [31:0]      spbase_reg,   spbase_next;
 reg [4:0]       splog2_reg,   splog2_next;
+reg [31:0]      lcfg_reg,     lcfg_next;
+reg [31:0]      lrto_reg,     lrto_next;
+reg [31:0]      lwait_reg,    lwait_next;
 reg [CNT_W-1:0] cnt_reg  [0:NCNT-1];
 reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
 reg [63:0]      ts_next  [0:NTS-1];
 
-wire [NCNT-1:0] cnt_ev = {ev_spill, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
+wire [NCNT-1:0] cnt_ev = {ev_link_gone_drop, ev_link_ack_sent, ev_link_nak_sent, ev_link_busy_drop,
+                          ev_link_ooo_drop, ev_link_dup_drop, ev_link_retx, ev_spill, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
                           ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
 wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
 
@@ -88,6 +107,12 @@ assign cfg_req_backoff  = backoff_reg;
 assign cfg_spill_base   = spbase_reg;
 assign cfg_spill_log2   = splog2_reg;
 assign cycles       = cycles_reg;
+assign cfg_link_enable      = lcfg_reg[0];
+assign cfg_link_max_retries = lcfg_reg[15:8];
+assign cfg_link_ack_delay   = lcfg_reg[31:16];
+assign cfg_link_rto         = lrto_reg;
+assign cfg_link_rx_wait     = lwait_reg;
+assign cfg_link_gone_clear  = csr_wr_en && (csr_addr == `TG_CSR_REG_LINK_GONE);
 
 // ---------------------------------------------------------------- read mux
 wire [15:0] ver_major = `TG_VERSION_MAJOR;
@@ -117,6 +142,17 @@ always @* begin
         `TG_CSR_REG_SPILL_BASE:     csr_rdata = {32'd0, spbase_reg};
         `TG_CSR_REG_SPILL_CFG:      csr_rdata = {st_spill_count, 27'd0, splog2_reg};
         `TG_CSR_REG_TS_ENQ_DONE:    csr_rdata = ts_reg[5];
+        `TG_CSR_REG_LINK_CFG:       csr_rdata = {32'd0, lcfg_reg};
+        `TG_CSR_REG_LINK_RTO:       csr_rdata = {32'd0, lrto_reg};
+        `TG_CSR_REG_LINK_RX_WAIT:   csr_rdata = {32'd0, lwait_reg};
+        `TG_CSR_REG_LINK_GONE:      csr_rdata = {st_link_gone_any, 47'd0, st_link_gone_peer};
+        `TG_CSR_REG_LINK_RETX:      csr_rdata = widen(cnt_reg[13]);
+        `TG_CSR_REG_LINK_DUP_DROP:  csr_rdata = widen(cnt_reg[14]);
+        `TG_CSR_REG_LINK_OOO_DROP:  csr_rdata = widen(cnt_reg[15]);
+        `TG_CSR_REG_LINK_BUSY_DROP: csr_rdata = widen(cnt_reg[16]);
+        `TG_CSR_REG_LINK_NAKS_SENT: csr_rdata = widen(cnt_reg[17]);
+        `TG_CSR_REG_LINK_ACKS_SENT: csr_rdata = widen(cnt_reg[18]);
+        `TG_CSR_REG_LINK_PEER_GONE: csr_rdata = widen(cnt_reg[19]);
         `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};
         `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;
@@ -153,6 +189,9 @@ always @* begin
     backoff_next  = backoff_reg;
     spbase_next   = spbase_reg;
     splog2_next   = splog2_reg;
+    lcfg_next     = lcfg_reg;
+    lrto_next     = lrto_reg;
+    lwait_next    = lwait_reg;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_next[i] = cnt_reg[i] + {{(CNT_W-1){1'b0}}, cnt_ev[i]};
     end
@@ -178,6 +217,15 @@ always @* begin
         if (csr_addr == `TG_CSR_REG_SPILL_CFG) begin
             splog2_next = csr_wdata[4:0];
         end
+        if (csr_addr == `TG_CSR_REG_LINK_CFG) begin
+            lcfg_next = {csr_wdata[31:8], 7'd0, csr_wdata[0]};
+        end
+        if (csr_addr == `TG_CSR_REG_LINK_RTO) begin
+            lrto_next = csr_wdata[31:0];
+        end
+        if (csr_addr == `TG_CSR_REG_LINK_RX_WAIT) begin
+            lwait_next = csr_wdata[31:0];
+        end
     end
 end
 
@@ -189,6 +237,9 @@ always @(posedge clk) begin
     backoff_reg  <= backoff_next;
     spbase_reg   <= spbase_next;
     splog2_reg   <= splog2_next;
+    lcfg_reg     <= lcfg_next;
+    lrto_reg     <= lrto_next;
+    lwait_reg    <= lwait_next;
     for (i = 0; i < NCNT; i = i + 1) begin
         cnt_reg[i] <= cnt_next[i];
     end
@@ -203,6 +254,9 @@ always @(posedge clk) begin
         backoff_reg  <= `TG_REQ_BACKOFF_RESET;
         spbase_reg   <= 32'd0;
         splog2_reg   <= 5'd0;
+        lcfg_reg     <= `TG_LINK_CFG_RESET;
+        lrto_reg     <= `TG_LINK_RTO_RESET;
+        lwait_reg    <= `TG_LINK_RX_WAIT_RESET;
         for (i = 0; i < NCNT; i = i + 1) begin
             cnt_reg[i] <= {CNT_W{1'b0}};
         end

@@ -35,9 +35,12 @@ module tg_eth_rx (
     output wire [7:0]   m_rxd_ctx,
     output wire [15:0]  m_rxd_tag,
     output wire [511:0] m_rxd_payload,
+    output wire [31:0]  m_rxd_seq,
+    output wire [31:0]  m_rxd_ack,
 
     // events
     output wire         ev_rx_frame,      // a frame was accepted
+    output wire         ev_rx_data_frame, // ... other than ACK or NAK
     output wire         ev_drop_fcs,      // dropped: bad FCS
     output wire         ev_drop_type,     // dropped: EtherType, version or destination
     output wire         ev_drop_malformed // dropped: size, length field or opcode
@@ -122,6 +125,8 @@ wire [7:0]  f_flags     = fbyte(frame_reg, H + `TG_H_FLAGS);
 wire [7:0]  f_status    = fbyte(frame_reg, H + `TG_H_STATUS);
 wire [15:0] f_src       = fbe16(frame_reg, H + `TG_H_SRC);
 wire [15:0] f_dst       = fbe16(frame_reg, H + `TG_H_DST);
+wire [31:0] f_seq       = {fbe16(frame_reg, H + `TG_H_SEQ), fbe16(frame_reg, H + `TG_H_SEQ + 2)};
+wire [31:0] f_ack       = {fbe16(frame_reg, H + `TG_H_ACK), fbe16(frame_reg, H + `TG_H_ACK + 2)};
 wire [63:0] f_addr      = fbe64(frame_reg, H + `TG_H_ADDR);
 wire [63:0] f_mask      = fbe64(frame_reg, H + `TG_H_MASK);
 wire [7:0]  f_len       = fbyte(frame_reg, H + `TG_H_LEN);
@@ -134,7 +139,9 @@ wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
 wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
                 (f_op == `TG_OP_READ_RESP) || (f_op == `TG_OP_REQ) ||
                 (f_op == `TG_OP_REQ_RESP) || (f_op == `TG_OP_FAA) || (f_op == `TG_OP_SWAP) ||
-                (f_op == `TG_OP_CAS) || (f_op == `TG_OP_ATOMIC_RESP);
+                (f_op == `TG_OP_CAS) || (f_op == `TG_OP_ATOMIC_RESP) ||
+                (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
+wire op_link  = (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
 // header + payload + FCS; a read request carries no payload
 wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + 9'd66;
 
@@ -142,7 +149,7 @@ wire bad_fcs   = (crc_reg != CRC_RESIDUE);
 wire bad_size  = over_reg || (bytes_reg < 8'd66);
 wire bad_type  = (f_ethertype != `TG_ETHERTYPE) || (f_ver != `TG_PROTO_VERSION) ||
                  (f_dst_mac != my_mac) || (f_dst != cfg_node_id);
-wire bad_len   = (f_len[2:0] != 3'd0) || (f_len > 8'd64) ||
+wire bad_len   = (f_len[2:0] != 3'd0) || (f_len > 8'd64) || (op_link && f_len != 8'd0) ||
                  ({1'b0, bytes_reg} != want_bytes);
 wire bad_op    = !op_known;
 
@@ -152,6 +159,7 @@ assign ev_drop_malformed = check_now && !bad_fcs && (bad_size || (!bad_type && (
 assign ev_drop_type      = check_now && !bad_fcs && !bad_size && bad_type;
 wire   frame_ok          = !bad_fcs && !bad_size && !bad_type && !bad_len && !bad_op;
 assign ev_rx_frame       = check_now && frame_ok;
+assign ev_rx_data_frame  = ev_rx_frame && !op_link;
 
 assign m_rxd_valid   = (state_reg == S_HOLD);
 assign m_rxd_op      = f_op;
@@ -165,6 +173,8 @@ assign m_rxd_len     = f_len;
 assign m_rxd_ctx     = f_ctx;
 assign m_rxd_tag     = f_tag;
 assign m_rxd_payload = frame_reg[`TG_PAYLOAD_OFF*8 +: 512];
+assign m_rxd_seq     = f_seq;
+assign m_rxd_ack     = f_ack;
 
 // ---------------------------------------------------------------- next state
 always @* begin

@@ -25,6 +25,8 @@ module tg_eth_tx (
     input  wire [7:0]   s_txd_ctx,
     input  wire [15:0]  s_txd_tag,
     input  wire [511:0] s_txd_payload,  // payload word k in [64k+63:64k]
+    input  wire [31:0]  s_txd_seq,      // link sequence number
+    input  wire [31:0]  s_txd_ack,      // link cumulative acknowledgement
 
     // frame out
     output wire [63:0]  m_axis_tx_tdata,
@@ -35,6 +37,7 @@ module tg_eth_tx (
 
     // events
     output wire         ev_tx_start,    // first beat of a frame accepted
+    output wire         ev_tx_data_start, // ... of a frame other than ACK or NAK
     output wire         ev_tx_frame     // last beat of a frame accepted
 );
 
@@ -61,7 +64,10 @@ assign frame_img[16*8 +: 8]   = s_txd_flags;
 assign frame_img[17*8 +: 8]   = s_txd_status;
 assign frame_img[18*8 +: 16]  = {cfg_node_id[7:0], cfg_node_id[15:8]};
 assign frame_img[20*8 +: 16]  = {s_txd_dst[7:0], s_txd_dst[15:8]};
-assign frame_img[22*8 +: 64]  = 64'd0;                        // seq, ack
+assign frame_img[22*8 +: 64]  = {s_txd_ack[7:0], s_txd_ack[15:8],
+                                 s_txd_ack[23:16], s_txd_ack[31:24],
+                                 s_txd_seq[7:0], s_txd_seq[15:8],
+                                 s_txd_seq[23:16], s_txd_seq[31:24]};
 assign frame_img[30*8 +: 64]  = 64'd0;                        // key
 assign frame_img[38*8 +: 64]  = {s_txd_addr[7:0], s_txd_addr[15:8],
                                  s_txd_addr[23:16], s_txd_addr[31:24], 32'd0};
@@ -124,6 +130,8 @@ assign s_txd_ready      = !busy_reg;
 wire beat_fire = busy_reg && m_axis_tx_tready;
 assign ev_tx_start = beat_fire && (beat_reg == 5'd0);
 assign ev_tx_frame = beat_fire && at_last;
+wire [7:0] cur_op  = frame_reg[15*8 +: 8];
+assign ev_tx_data_start = ev_tx_start && (cur_op != `TG_OP_ACK) && (cur_op != `TG_OP_NAK);
 
 always @* begin
     busy_next   = busy_reg;
@@ -137,8 +145,10 @@ always @* begin
         if (s_txd_valid) begin
             busy_next  = 1'b1;
             frame_next = frame_img;
-            // a read request names its length but carries no payload
-            words_next = (s_txd_op == `TG_OP_READ_REQ) ? 4'd0 : s_txd_len[6:3];
+            // a read request names its length but carries no payload;
+            // link ACK and NAK frames carry none either
+            words_next = (s_txd_op == `TG_OP_READ_REQ || s_txd_op == `TG_OP_ACK ||
+                          s_txd_op == `TG_OP_NAK) ? 4'd0 : s_txd_len[6:3];
             beat_next  = 5'd0;
             crc_next   = 32'hFFFFFFFF;
         end

@@ -59,8 +59,8 @@
 `define TG_CSR_REG_HOST_ERRORS          112  // RO host-port requests refused (misaligned, bad window, bad argument)
 `define TG_CSR_REG_RX_STRAY             120  // RO responses that matched no outstanding request
 `define TG_CSR_REG_TS_HOST_REQ          128  // RO cycle the last remote-window request was accepted
-`define TG_CSR_REG_TS_TX_START          136  // RO cycle the last frame's first beat left the NIC
-`define TG_CSR_REG_TS_RX_END            144  // RO cycle the last accepted frame's last beat arrived
+`define TG_CSR_REG_TS_TX_START          136  // RO cycle the last data frame's first beat left the NIC (ACK and NAK frames not counted)
+`define TG_CSR_REG_TS_RX_END            144  // RO cycle the last accepted data frame's last beat arrived (ACK and NAK frames not counted)
 `define TG_CSR_REG_TS_RX_DONE           152  // RO cycle the last incoming write finished in host memory
 `define TG_CSR_REG_TS_HOST_RESP         160  // RO cycle the last remote read answered the host
 `define TG_CSR_REG_TS_ENQ_DONE          168  // RO cycle the last accepted REQ's tail write was complete
@@ -79,6 +79,21 @@
 `define TG_CSR_REG_SPILL_BASE           352  // RW paddr of the REQ spill ring (aligned to its size); applies while the ring is empty
 `define TG_CSR_REG_SPILL_CFG            360  // RW [4:0] log2 ring entries (0: no ring, at most SPILL_MAX_LOG2); RO [63:32] entries held
 `define TG_CSR_REG_REQ_SPILLED          368  // RO REQs this node parked in its spill ring
+`define TG_CSR_REG_LINK_CFG             376  // RW link layer: [0] enable, [15:8] max retries, [31:16] ack delay cycles
+`define TG_CSR_REG_LINK_RTO             384  // RW link layer: retransmission timeout in cycles (doubles per retry, up to 16x)
+`define TG_CSR_REG_LINK_RX_WAIT         392  // RW link layer: cycles an in-order frame may wait for the receive engine before it is dropped
+`define TG_CSR_REG_LINK_GONE            400  // RO [15:0] last peer declared gone, [63] a peer is gone; any write clears all
+`define TG_CSR_REG_LINK_RETX            408  // RO frames retransmitted
+`define TG_CSR_REG_LINK_DUP_DROP        416  // RO frames dropped as duplicates
+`define TG_CSR_REG_LINK_OOO_DROP        424  // RO frames dropped as out of order (after a gap)
+`define TG_CSR_REG_LINK_BUSY_DROP       432  // RO in-order frames dropped because the receive engine stayed busy
+`define TG_CSR_REG_LINK_NAKS_SENT       440  // RO NAK frames sent
+`define TG_CSR_REG_LINK_ACKS_SENT       448  // RO standalone ACK frames sent
+`define TG_CSR_REG_LINK_PEER_GONE       456  // RO frames discarded because their peer was declared gone
+`define TG_LINK_CFG_ENABLE              1  // LINK_CFG bit 0
+`define TG_LINK_CFG_RESET               2101248  // LINK_CFG after reset: off, 16 retries, ack delay 32
+`define TG_LINK_RTO_RESET               2000  // LINK_RTO after reset
+`define TG_LINK_RX_WAIT_RESET           1024  // LINK_RX_WAIT after reset
 `define TG_REQ_BACKOFF_RESET            256  // REQ_BACKOFF after reset
 `define TG_SPILL_ENTRY_BYTES            128  // spill ring entry: header, address, mask, 8 payload words
 `define TG_SPILL_MAX_LOG2               16  // largest spill ring: 65536 entries
@@ -137,8 +152,8 @@
 `define TG_H_STATUS                     3  // u8 status of a response
 `define TG_H_SRC                        4  // u16 source node
 `define TG_H_DST                        6  // u16 destination node
-`define TG_H_SEQ                        8  // u32 link sequence number
-`define TG_H_ACK                        12  // u32 cumulative acknowledgement
+`define TG_H_SEQ                        8  // u32 link sequence number (zero-extended)
+`define TG_H_ACK                        12  // u32 cumulative acknowledgement: next seq expected from the receiver (zero-extended)
 `define TG_H_KEY                        16  // u64 protection key
 `define TG_H_ADDR                       24  // u64 target address, 8-byte aligned
 `define TG_H_MASK                       32  // u64 byte enables: bit i covers payload byte i
@@ -153,14 +168,15 @@
 `define TG_OP_ATOMIC_RESP               5  // response to FAA/SWAP/CAS: payload = old value (8 bytes), status
 `define TG_OP_REQ                       6  // remote enqueue: addr = queue base, payload = entry
 `define TG_OP_REQ_RESP                  7  // response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED
-`define TG_OP_ACK                       8  // reserved: link acknowledgement
-`define TG_OP_NAK                       9  // reserved: refusal with reason in status
+`define TG_OP_ACK                       8  // link acknowledgement: no payload, ack = next seq expected
+`define TG_OP_NAK                       9  // link negative acknowledgement: no payload, resend from seq = ack
 `define TG_OP_SWAP                      10  // swap: payload as FAA
 `define TG_OP_CAS                       11  // compare-and-swap: payload as FAA; writes operand if the word equals compare
 `define TG_ATOMIC_LEN                   16  // payload bytes of an atomic request
 `define TG_TAG_FETCH                    32768  // tag bit 15: response goes to memory (fetch), else to the host port
 `define TG_TAG_REQ                      16384  // tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer
 `define TG_FLAG_RETRY                   1  // flags bit 0: a REQ sent again after a refusal
+`define TG_FLAG_SEQ                     2  // flags bit 1: seq and ack are valid (link layer on at the sender)
 
 // Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start
 `define TG_BRIDGE_ETHERTYPE             34998  // local experimental EtherType of bridge frames

@@ -11,7 +11,10 @@ module tg_nic #(
     parameter MAX_READS = 8,   // non-blocking fetches in flight (1..16)
     parameter CNT_W     = 64,  // width of the event counters (16..64)
     parameter NUM_QUEUES = 16, // receive queues in the queue table (1..16)
-    parameter MAX_REQS  = 4    // REQs awaiting their target's answer (1..16)
+    parameter MAX_REQS  = 4,   // REQs awaiting their target's answer (1..16)
+    parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
+    parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
+    parameter LINK_SLOTS_LOG2 = 4   // link layer: log2 of the retransmission buffer slots (1..5)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -57,9 +60,6 @@ module tg_nic #(
     output wire        irq
 );
 
-// descriptor packing for the transmit arbiter
-localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
-
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
 wire [31:0] cfg_req_backoff;
@@ -67,14 +67,24 @@ wire [31:0] cfg_spill_base;
 wire [4:0]  cfg_spill_log2;
 wire [31:0] st_spill_count;
 wire [63:0] cycles;
+wire        cfg_link_enable;
+wire [31:0] cfg_link_rto;
+wire [7:0]  cfg_link_max_retries;
+wire [15:0] cfg_link_ack_delay;
+wire [31:0] cfg_link_rx_wait;
+wire        cfg_link_gone_clear;
+wire        st_link_gone_any;
+wire [15:0] st_link_gone_peer;
 
 // ---------------------------------------------------------------- events
-wire ev_tx_start, ev_tx_frame;
+wire ev_tx_start, ev_tx_frame, ev_tx_data_start, ev_rx_data_frame;
 wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
 wire ev_refused, ev_rx_stray, ev_rx_done;
 wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
 wire ev_req_accepted, ev_req_refused, ev_enq_done, ev_req_retry, ev_req_stray;
 wire ev_atomic, ev_spill;
+wire ev_link_retx, ev_link_dup_drop, ev_link_ooo_drop, ev_link_busy_drop;
+wire ev_link_nak_sent, ev_link_ack_sent, ev_link_gone_drop;
 
 // ---------------------------------------------------------------- CSR page
 wire [11:0] csr_addr;
@@ -107,6 +117,14 @@ tg_csr #(
     .cfg_spill_log2    (cfg_spill_log2),
     .st_spill_count    (st_spill_count),
     .cycles            (cycles),
+    .cfg_link_enable      (cfg_link_enable),
+    .cfg_link_rto         (cfg_link_rto),
+    .cfg_link_max_retries (cfg_link_max_retries),
+    .cfg_link_ack_delay   (cfg_link_ack_delay),
+    .cfg_link_rx_wait     (cfg_link_rx_wait),
+    .cfg_link_gone_clear  (cfg_link_gone_clear),
+    .st_link_gone_any     (st_link_gone_any),
+    .st_link_gone_peer    (st_link_gone_peer),
     .ev_tx_frame       (ev_tx_frame),
     .ev_rx_frame       (ev_rx_frame),
     .ev_drop_fcs       (ev_drop_fcs),
@@ -119,13 +137,20 @@ tg_csr #(
     .ev_req_refused    (ev_req_refused),
     .ev_req_retry      (ev_req_retry),
     .ev_host_req       (ev_host_req),
-    .ev_tx_start       (ev_tx_start),
-    .ev_rx_end         (ev_rx_frame),
+    .ev_tx_start       (ev_tx_data_start),
+    .ev_rx_end         (ev_rx_data_frame),
     .ev_rx_done        (ev_rx_done),
     .ev_host_resp      (ev_host_resp),
     .ev_enq_done       (ev_enq_done),
     .ev_atomic         (ev_atomic),
-    .ev_spill          (ev_spill)
+    .ev_spill          (ev_spill),
+    .ev_link_retx      (ev_link_retx),
+    .ev_link_dup_drop  (ev_link_dup_drop),
+    .ev_link_ooo_drop  (ev_link_ooo_drop),
+    .ev_link_busy_drop (ev_link_busy_drop),
+    .ev_link_nak_sent  (ev_link_nak_sent),
+    .ev_link_ack_sent  (ev_link_ack_sent),
+    .ev_link_gone_drop (ev_link_gone_drop)
 );
 
 // ---------------------------------------------------------------- queue table
@@ -257,6 +282,19 @@ tg_host_if #(
 );
 
 // ---------------------------------------------------------------- receive path
+wire         erx_valid, erx_ready;
+wire [7:0]   erx_op, erx_flags, erx_status, erx_len, erx_ctx;
+wire [15:0]  erx_src, erx_tag;
+wire [31:0]  erx_addr, erx_seq, erx_ack;
+wire         erx_addr_hi;
+wire [63:0]  erx_mask;
+wire [511:0] erx_payload;
+
+wire                      lack_valid, lack_nak, lowe_valid, lnak_valid;
+wire [LINK_PEER_BITS-1:0] lack_peer, lowe_peer, lnak_peer;
+wire [LINK_SEQ_W-1:0]     lack_seq, lowe_seq, lnak_seq;
+wire                      link_rsv_valid, link_rsv_room;
+
 wire         rxd_valid, rxd_ready;
 wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
 wire [15:0]  rxd_src, rxd_tag;
@@ -274,23 +312,79 @@ tg_eth_rx tg_eth_rx_inst (
     .s_axis_rx_tvalid  (s_axis_rx_tvalid),
     .s_axis_rx_tready  (s_axis_rx_tready),
     .s_axis_rx_tlast   (s_axis_rx_tlast),
-    .m_rxd_valid       (rxd_valid),
-    .m_rxd_ready       (rxd_ready),
-    .m_rxd_op          (rxd_op),
-    .m_rxd_flags       (rxd_flags),
-    .m_rxd_status      (rxd_status),
-    .m_rxd_src         (rxd_src),
-    .m_rxd_addr        (rxd_addr),
-    .m_rxd_addr_hi     (rxd_addr_hi),
-    .m_rxd_mask        (rxd_mask),
-    .m_rxd_len         (rxd_len),
-    .m_rxd_ctx         (rxd_ctx),
-    .m_rxd_tag         (rxd_tag),
-    .m_rxd_payload     (rxd_payload),
+    .m_rxd_valid       (erx_valid),
+    .m_rxd_ready       (erx_ready),
+    .m_rxd_op          (erx_op),
+    .m_rxd_flags       (erx_flags),
+    .m_rxd_status      (erx_status),
+    .m_rxd_src         (erx_src),
+    .m_rxd_addr        (erx_addr),
+    .m_rxd_addr_hi     (erx_addr_hi),
+    .m_rxd_mask        (erx_mask),
+    .m_rxd_len         (erx_len),
+    .m_rxd_ctx         (erx_ctx),
+    .m_rxd_tag         (erx_tag),
+    .m_rxd_payload     (erx_payload),
+    .m_rxd_seq         (erx_seq),
+    .m_rxd_ack         (erx_ack),
     .ev_rx_frame       (ev_rx_frame),
+    .ev_rx_data_frame  (ev_rx_data_frame),
     .ev_drop_fcs       (ev_drop_fcs),
     .ev_drop_type      (ev_drop_type),
     .ev_drop_malformed (ev_drop_malformed)
+);
+
+tg_link_rx #(
+    .PEER_BITS (LINK_PEER_BITS),
+    .SEQ_W     (LINK_SEQ_W)
+) tg_link_rx_inst (
+    .clk           (clk),
+    .rst           (rst),
+    .cfg_enable    (cfg_link_enable),
+    .cfg_rx_wait   (cfg_link_rx_wait),
+    .s_rxd_valid   (erx_valid),
+    .s_rxd_ready   (erx_ready),
+    .s_rxd_op      (erx_op),
+    .s_rxd_flags   (erx_flags),
+    .s_rxd_status  (erx_status),
+    .s_rxd_src     (erx_src),
+    .s_rxd_addr    (erx_addr),
+    .s_rxd_addr_hi (erx_addr_hi),
+    .s_rxd_mask    (erx_mask),
+    .s_rxd_len     (erx_len),
+    .s_rxd_ctx     (erx_ctx),
+    .s_rxd_tag     (erx_tag),
+    .s_rxd_payload (erx_payload),
+    .s_rxd_seq     (erx_seq),
+    .s_rxd_ack     (erx_ack),
+    .m_rxd_valid   (rxd_valid),
+    .m_rxd_ready   (rxd_ready),
+    .m_rxd_op      (rxd_op),
+    .m_rxd_flags   (rxd_flags),
+    .m_rxd_status  (rxd_status),
+    .m_rxd_src     (rxd_src),
+    .m_rxd_addr    (rxd_addr),
+    .m_rxd_addr_hi (rxd_addr_hi),
+    .m_rxd_mask    (rxd_mask),
+    .m_rxd_len     (rxd_len),
+    .m_rxd_ctx     (rxd_ctx),
+    .m_rxd_tag     (rxd_tag),
+    .m_rxd_payload (rxd_payload),
+    .m_lack_valid  (lack_valid),
+    .m_lack_nak    (lack_nak),
+    .m_lack_peer   (lack_peer),
+    .m_lack_seq    (lack_seq),
+    .m_lowe_valid  (lowe_valid),
+    .m_lowe_peer   (lowe_peer),
+    .m_lowe_seq    (lowe_seq),
+    .m_rsv_valid   (link_rsv_valid),
+    .in_rsv_room   (link_rsv_room),
+    .m_lnak_valid  (lnak_valid),
+    .m_lnak_peer   (lnak_peer),
+    .m_lnak_seq    (lnak_seq),
+    .ev_dup_drop   (ev_link_dup_drop),
+    .ev_ooo_drop   (ev_link_ooo_drop),
+    .ev_busy_drop  (ev_link_busy_drop)
 );
 
 wire         rsp_txd_valid, rsp_txd_ready;
@@ -521,64 +615,119 @@ tg_req_tx #(
 );
 
 // ---------------------------------------------------------------- transmit path
-wire             txd_valid, txd_ready;
-wire [TXD_W-1:0] txd_data;
+// The link transmitter takes responses and requests on separate ports and
+// sends responses first (it replaces tg_tx_arb here: an arbiter that holds
+// its grant would let a request waiting for a slot hold up the responses).
+wire         ltx_valid, ltx_ready;
+wire [7:0]   ltx_op, ltx_flags, ltx_status, ltx_len, ltx_ctx;
+wire [15:0]  ltx_dst, ltx_tag;
+wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
+wire [63:0]  ltx_mask;
+wire [511:0] ltx_payload;
 
-tg_tx_arb #(
-    .DATA_W (TXD_W)
-) tg_tx_arb_inst (
-    .clk      (clk),
-    .rst      (rst),
-    .s0_valid (rsp_txd_valid),
-    .s0_ready (rsp_txd_ready),
-    .s0_data  ({rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_dst, rsp_txd_addr,
-                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, rsp_txd_payload}),
-    .s1_valid (req_txd_valid),
-    .s1_ready (req_txd_ready),
-    .s1_data  ({req_txd_op, req_txd_flags, 8'd0, req_txd_dst, req_txd_addr,
-                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_payload}),
-    .m_valid  (txd_valid),
-    .m_ready  (txd_ready),
-    .m_data   (txd_data)
+tg_link_tx #(
+    .PEER_BITS  (LINK_PEER_BITS),
+    .SEQ_W      (LINK_SEQ_W),
+    .SLOTS_LOG2 (LINK_SLOTS_LOG2)
+) tg_link_tx_inst (
+    .clk             (clk),
+    .rst             (rst),
+    .cfg_enable      (cfg_link_enable),
+    .cfg_rto         (cfg_link_rto),
+    .cfg_max_retries (cfg_link_max_retries),
+    .cfg_ack_delay   (cfg_link_ack_delay),
+    .cfg_gone_clear  (cfg_link_gone_clear),
+    .s_rsv_valid     (link_rsv_valid),
+    .st_rsv_room     (link_rsv_room),
+    .st_gone_any     (st_link_gone_any),
+    .st_gone_peer    (st_link_gone_peer),
+    .s_rsp_txd_valid   (rsp_txd_valid),
+    .s_rsp_txd_ready   (rsp_txd_ready),
+    .s_rsp_txd_op      (rsp_txd_op),
+    .s_rsp_txd_flags   (rsp_txd_flags),
+    .s_rsp_txd_status  (rsp_txd_status),
+    .s_rsp_txd_dst     (rsp_txd_dst),
+    .s_rsp_txd_addr    (rsp_txd_addr),
+    .s_rsp_txd_mask    (rsp_txd_mask),
+    .s_rsp_txd_len     (rsp_txd_len),
+    .s_rsp_txd_ctx     (rsp_txd_ctx),
+    .s_rsp_txd_tag     (rsp_txd_tag),
+    .s_rsp_txd_payload (rsp_txd_payload),
+    .s_req_txd_valid   (req_txd_valid),
+    .s_req_txd_ready   (req_txd_ready),
+    .s_req_txd_op      (req_txd_op),
+    .s_req_txd_flags   (req_txd_flags),
+    .s_req_txd_status  (8'd0),
+    .s_req_txd_dst     (req_txd_dst),
+    .s_req_txd_addr    (req_txd_addr),
+    .s_req_txd_mask    (req_txd_mask),
+    .s_req_txd_len     (req_txd_len),
+    .s_req_txd_ctx     (req_txd_ctx),
+    .s_req_txd_tag     (req_txd_tag),
+    .s_req_txd_payload (req_txd_payload),
+    .m_txd_valid     (ltx_valid),
+    .m_txd_ready     (ltx_ready),
+    .m_txd_op        (ltx_op),
+    .m_txd_flags     (ltx_flags),
+    .m_txd_status    (ltx_status),
+    .m_txd_dst       (ltx_dst),
+    .m_txd_addr      (ltx_addr),
+    .m_txd_mask      (ltx_mask),
+    .m_txd_len       (ltx_len),
+    .m_txd_ctx       (ltx_ctx),
+    .m_txd_tag       (ltx_tag),
+    .m_txd_payload   (ltx_payload),
+    .m_txd_seq       (ltx_seq),
+    .m_txd_ack       (ltx_ack),
+    .s_lack_valid    (lack_valid),
+    .s_lack_nak      (lack_nak),
+    .s_lack_peer     (lack_peer),
+    .s_lack_seq      (lack_seq),
+    .s_lowe_valid    (lowe_valid),
+    .s_lowe_peer     (lowe_peer),
+    .s_lowe_seq      (lowe_seq),
+    .s_lnak_valid    (lnak_valid),
+    .s_lnak_peer     (lnak_peer),
+    .s_lnak_seq      (lnak_seq),
+    .ev_retx         (ev_link_retx),
+    .ev_nak_sent     (ev_link_nak_sent),
+    .ev_ack_sent     (ev_link_ack_sent),
+    .ev_gone_drop    (ev_link_gone_drop)
 );
-
-wire [7:0]   txd_op, txd_flags, txd_status, txd_len, txd_ctx;
-wire [15:0]  txd_dst, txd_tag;
-wire [31:0]  txd_addr;
-wire [63:0]  txd_mask;
-wire [511:0] txd_payload;
-
-assign {txd_op, txd_flags, txd_status, txd_dst, txd_addr, txd_mask,
-        txd_len, txd_ctx, txd_tag, txd_payload} = txd_data;
 
 tg_eth_tx tg_eth_tx_inst (
     .clk              (clk),
     .rst              (rst),
     .cfg_node_id      (cfg_node_id),
-    .s_txd_valid      (txd_valid),
-    .s_txd_ready      (txd_ready),
-    .s_txd_op         (txd_op),
-    .s_txd_flags      (txd_flags),
-    .s_txd_status     (txd_status),
-    .s_txd_dst        (txd_dst),
-    .s_txd_addr       (txd_addr),
-    .s_txd_mask       (txd_mask),
-    .s_txd_len        (txd_len),
-    .s_txd_ctx        (txd_ctx),
-    .s_txd_tag        (txd_tag),
-    .s_txd_payload    (txd_payload),
+    .s_txd_valid      (ltx_valid),
+    .s_txd_ready      (ltx_ready),
+    .s_txd_op         (ltx_op),
+    .s_txd_flags      (ltx_flags),
+    .s_txd_status     (ltx_status),
+    .s_txd_dst        (ltx_dst),
+    .s_txd_addr       (ltx_addr),
+    .s_txd_mask       (ltx_mask),
+    .s_txd_len        (ltx_len),
+    .s_txd_ctx        (ltx_ctx),
+    .s_txd_tag        (ltx_tag),
+    .s_txd_payload    (ltx_payload),
+    .s_txd_seq        (ltx_seq),
+    .s_txd_ack        (ltx_ack),
     .m_axis_tx_tdata  (m_axis_tx_tdata),
     .m_axis_tx_tkeep  (m_axis_tx_tkeep),
     .m_axis_tx_tvalid (m_axis_tx_tvalid),
     .m_axis_tx_tready (m_axis_tx_tready),
     .m_axis_tx_tlast  (m_axis_tx_tlast),
     .ev_tx_start      (ev_tx_start),
+    .ev_tx_data_start (ev_tx_data_start),
     .ev_tx_frame      (ev_tx_frame)
 );
 
-// the cycle counter is read through the CSR page
+// the cycle counter is read through the CSR page; the timestamps follow
+// data frames only, not every frame's start
 /* verilator lint_off UNUSEDSIGNAL */
 wire [63:0] unused_cycles = cycles;
+wire        unused_tx_start = ev_tx_start;
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

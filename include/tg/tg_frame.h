@@ -62,7 +62,7 @@ static inline void tg_node_mac(uint8_t mac[6], uint16_t node)
  *  whose len is the length asked for. */
 static inline unsigned tg_frame_payload_bytes(uint8_t op, uint8_t len)
 {
-	return op == TG_OP_READ_REQ ? 0u : len;
+	return op == TG_OP_READ_REQ || op == TG_OP_ACK || op == TG_OP_NAK ? 0u : len;
 }
 
 /** Encode a frame into @p buf (at least TG_MAX_FRAME_BYTES); @p payload

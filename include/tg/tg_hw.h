@@ -59,8 +59,8 @@
 #define TG_CSR_REG_HOST_ERRORS          0x70ULL  /* RO host-port requests refused (misaligned, bad window, bad argument) */
 #define TG_CSR_REG_RX_STRAY             0x78ULL  /* RO responses that matched no outstanding request */
 #define TG_CSR_REG_TS_HOST_REQ          0x80ULL  /* RO cycle the last remote-window request was accepted */
-#define TG_CSR_REG_TS_TX_START          0x88ULL  /* RO cycle the last frame's first beat left the NIC */
-#define TG_CSR_REG_TS_RX_END            0x90ULL  /* RO cycle the last accepted frame's last beat arrived */
+#define TG_CSR_REG_TS_TX_START          0x88ULL  /* RO cycle the last data frame's first beat left the NIC (ACK and NAK frames not counted) */
+#define TG_CSR_REG_TS_RX_END            0x90ULL  /* RO cycle the last accepted data frame's last beat arrived (ACK and NAK frames not counted) */
 #define TG_CSR_REG_TS_RX_DONE           0x98ULL  /* RO cycle the last incoming write finished in host memory */
 #define TG_CSR_REG_TS_HOST_RESP         0xA0ULL  /* RO cycle the last remote read answered the host */
 #define TG_CSR_REG_TS_ENQ_DONE          0xA8ULL  /* RO cycle the last accepted REQ's tail write was complete */
@@ -79,6 +79,21 @@
 #define TG_CSR_REG_SPILL_BASE           0x160ULL  /* RW paddr of the REQ spill ring (aligned to its size); applies while the ring is empty */
 #define TG_CSR_REG_SPILL_CFG            0x168ULL  /* RW [4:0] log2 ring entries (0: no ring, at most SPILL_MAX_LOG2); RO [63:32] entries held */
 #define TG_CSR_REG_REQ_SPILLED          0x170ULL  /* RO REQs this node parked in its spill ring */
+#define TG_CSR_REG_LINK_CFG             0x178ULL  /* RW link layer: [0] enable, [15:8] max retries, [31:16] ack delay cycles */
+#define TG_CSR_REG_LINK_RTO             0x180ULL  /* RW link layer: retransmission timeout in cycles (doubles per retry, up to 16x) */
+#define TG_CSR_REG_LINK_RX_WAIT         0x188ULL  /* RW link layer: cycles an in-order frame may wait for the receive engine before it is dropped */
+#define TG_CSR_REG_LINK_GONE            0x190ULL  /* RO [15:0] last peer declared gone, [63] a peer is gone; any write clears all */
+#define TG_CSR_REG_LINK_RETX            0x198ULL  /* RO frames retransmitted */
+#define TG_CSR_REG_LINK_DUP_DROP        0x1A0ULL  /* RO frames dropped as duplicates */
+#define TG_CSR_REG_LINK_OOO_DROP        0x1A8ULL  /* RO frames dropped as out of order (after a gap) */
+#define TG_CSR_REG_LINK_BUSY_DROP       0x1B0ULL  /* RO in-order frames dropped because the receive engine stayed busy */
+#define TG_CSR_REG_LINK_NAKS_SENT       0x1B8ULL  /* RO NAK frames sent */
+#define TG_CSR_REG_LINK_ACKS_SENT       0x1C0ULL  /* RO standalone ACK frames sent */
+#define TG_CSR_REG_LINK_PEER_GONE       0x1C8ULL  /* RO frames discarded because their peer was declared gone */
+#define TG_LINK_CFG_ENABLE              0x1ULL  /* LINK_CFG bit 0 */
+#define TG_LINK_CFG_RESET               0x201000ULL  /* LINK_CFG after reset: off, 16 retries, ack delay 32 */
+#define TG_LINK_RTO_RESET               0x7D0ULL  /* LINK_RTO after reset */
+#define TG_LINK_RX_WAIT_RESET           0x400ULL  /* LINK_RX_WAIT after reset */
 #define TG_REQ_BACKOFF_RESET            0x100ULL  /* REQ_BACKOFF after reset */
 #define TG_SPILL_ENTRY_BYTES            0x80ULL  /* spill ring entry: header, address, mask, 8 payload words */
 #define TG_SPILL_MAX_LOG2               0x10ULL  /* largest spill ring: 65536 entries */
@@ -137,8 +152,8 @@
 #define TG_H_STATUS                     0x3ULL  /* u8 status of a response */
 #define TG_H_SRC                        0x4ULL  /* u16 source node */
 #define TG_H_DST                        0x6ULL  /* u16 destination node */
-#define TG_H_SEQ                        0x8ULL  /* u32 link sequence number */
-#define TG_H_ACK                        0xCULL  /* u32 cumulative acknowledgement */
+#define TG_H_SEQ                        0x8ULL  /* u32 link sequence number (zero-extended) */
+#define TG_H_ACK                        0xCULL  /* u32 cumulative acknowledgement: next seq expected from the receiver (zero-extended) */
 #define TG_H_KEY                        0x10ULL  /* u64 protection key */
 #define TG_H_ADDR                       0x18ULL  /* u64 target address, 8-byte aligned */
 #define TG_H_MASK                       0x20ULL  /* u64 byte enables: bit i covers payload byte i */
@@ -153,14 +168,15 @@
 #define TG_OP_ATOMIC_RESP               0x5ULL  /* response to FAA/SWAP/CAS: payload = old value (8 bytes), status */
 #define TG_OP_REQ                       0x6ULL  /* remote enqueue: addr = queue base, payload = entry */
 #define TG_OP_REQ_RESP                  0x7ULL  /* response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED */
-#define TG_OP_ACK                       0x8ULL  /* reserved: link acknowledgement */
-#define TG_OP_NAK                       0x9ULL  /* reserved: refusal with reason in status */
+#define TG_OP_ACK                       0x8ULL  /* link acknowledgement: no payload, ack = next seq expected */
+#define TG_OP_NAK                       0x9ULL  /* link negative acknowledgement: no payload, resend from seq = ack */
 #define TG_OP_SWAP                      0xAULL  /* swap: payload as FAA */
 #define TG_OP_CAS                       0xBULL  /* compare-and-swap: payload as FAA; writes operand if the word equals compare */
 #define TG_ATOMIC_LEN                   0x10ULL  /* payload bytes of an atomic request */
 #define TG_TAG_FETCH                    0x8000ULL  /* tag bit 15: response goes to memory (fetch), else to the host port */
 #define TG_TAG_REQ                      0x4000ULL  /* tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer */
 #define TG_FLAG_RETRY                   0x1ULL  /* flags bit 0: a REQ sent again after a refusal */
+#define TG_FLAG_SEQ                     0x2ULL  /* flags bit 1: seq and ack are valid (link layer on at the sender) */
 
 /* Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start */
 #define TG_BRIDGE_ETHERTYPE             0x88B6ULL  /* local experimental EtherType of bridge frames */

@@ -28,8 +28,8 @@ local FIELDS = {
     { "status", 3, 1, "status of a response" },
     { "src", 4, 2, "source node" },
     { "dst", 6, 2, "destination node" },
-    { "seq", 8, 4, "link sequence number" },
-    { "ack", 12, 4, "cumulative acknowledgement" },
+    { "seq", 8, 4, "link sequence number (zero-extended)" },
+    { "ack", 12, 4, "cumulative acknowledgement: next seq expected from the receiver (zero-extended)" },
     { "key", 16, 8, "protection key" },
     { "addr", 24, 8, "target address, 8-byte aligned" },
     { "mask", 32, 8, "byte enables: bit i covers payload byte i" },
@@ -65,6 +65,7 @@ local STATUS = {
 -- flags bits: name, mask, description
 local FLAGS = {
     { "retry", 0x1, "a REQ sent again after a refusal" },
+    { "seq", 0x2, "seq and ack are valid (link layer on at the sender)" },
 }
 -- END GENERATED
 

@@ -15,7 +15,7 @@ static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
 static const unsigned NUM_QUEUES = 16;
 
-enum { NCNT = 13, NTS = 6, NEV = NCNT + NTS };
+enum { NCNT = 20, NTS = 6, NEV = NCNT + NTS };
 
 // counter registers, in the order of the event inputs set by set_events()
 static const uint64_t CNT_REG[NCNT] = {
@@ -24,11 +24,15 @@ static const uint64_t CNT_REG[NCNT] = {
     TG_CSR_REG_RX_REFUSED,      TG_CSR_REG_HOST_ERRORS, TG_CSR_REG_RX_STRAY,
     TG_CSR_REG_REQ_ACCEPTED,    TG_CSR_REG_REQ_REFUSED, TG_CSR_REG_REQ_RETRIES,
     TG_CSR_REG_ATOMICS,         TG_CSR_REG_REQ_SPILLED,
+    TG_CSR_REG_LINK_RETX,       TG_CSR_REG_LINK_DUP_DROP, TG_CSR_REG_LINK_OOO_DROP,
+    TG_CSR_REG_LINK_BUSY_DROP,  TG_CSR_REG_LINK_NAKS_SENT, TG_CSR_REG_LINK_ACKS_SENT,
+    TG_CSR_REG_LINK_PEER_GONE,
 };
 static const char *const CNT_NAME[NCNT] = {
     "TX_FRAMES", "RX_FRAMES", "RX_DROP_FCS", "RX_DROP_TYPE", "RX_DROP_MALFORMED",
     "RX_REFUSED", "HOST_ERRORS", "RX_STRAY", "REQ_ACCEPTED", "REQ_REFUSED", "REQ_RETRIES",
-    "ATOMICS", "REQ_SPILLED",
+    "ATOMICS", "REQ_SPILLED", "LINK_RETX", "LINK_DUP_DROP", "LINK_OOO_DROP", "LINK_BUSY_DROP",
+    "LINK_NAKS_SENT", "LINK_ACKS_SENT", "LINK_PEER_GONE",
 };
 static const uint64_t TS_REG[NTS] = {
     TG_CSR_REG_TS_HOST_REQ, TG_CSR_REG_TS_TX_START, TG_CSR_REG_TS_RX_END,
@@ -69,12 +73,19 @@ static void set_events(Vtg_csr &m, unsigned ev)
     m.ev_req_retry      = (ev >> 10) & 1;
     m.ev_atomic         = (ev >> 11) & 1;
     m.ev_spill          = (ev >> 12) & 1;
-    m.ev_host_req       = (ev >> 13) & 1;
-    m.ev_tx_start       = (ev >> 14) & 1;
-    m.ev_rx_end         = (ev >> 15) & 1;
-    m.ev_rx_done        = (ev >> 16) & 1;
-    m.ev_host_resp      = (ev >> 17) & 1;
-    m.ev_enq_done       = (ev >> 18) & 1;
+    m.ev_link_retx      = (ev >> 13) & 1;
+    m.ev_link_dup_drop  = (ev >> 14) & 1;
+    m.ev_link_ooo_drop  = (ev >> 15) & 1;
+    m.ev_link_busy_drop = (ev >> 16) & 1;
+    m.ev_link_nak_sent  = (ev >> 17) & 1;
+    m.ev_link_ack_sent  = (ev >> 18) & 1;
+    m.ev_link_gone_drop = (ev >> 19) & 1;
+    m.ev_host_req       = (ev >> 20) & 1;
+    m.ev_tx_start       = (ev >> 21) & 1;
+    m.ev_rx_end         = (ev >> 22) & 1;
+    m.ev_rx_done        = (ev >> 23) & 1;
+    m.ev_host_resp      = (ev >> 24) & 1;
+    m.ev_enq_done       = (ev >> 25) & 1;
 }
 
 // How the bench's queue table answers: as the real one (its registers
@@ -91,6 +102,9 @@ struct Model {
     uint64_t req_backoff = TG_REQ_BACKOFF_RESET;
     uint64_t spill_base = 0, spill_log2 = 0;
     uint32_t spill_count = 0;   // the spill unit's input, read live
+    uint64_t link_cfg = TG_LINK_CFG_RESET, link_rto = TG_LINK_RTO_RESET, link_rx_wait = TG_LINK_RX_WAIT_RESET;
+    bool gone_any = false;      // the link transmitter's status, read live
+    uint16_t gone_peer = 0;
     QtMode qt = QT_REAL;
     uint64_t qt_salt = 0;
 
@@ -100,8 +114,12 @@ struct Model {
         QtMode q = qt;
         uint64_t salt = qt_salt;
         uint32_t sc = spill_count;
+        bool ga = gone_any;
+        uint16_t gp = gone_peer;
         *this = Model();
         spill_count = sc;
+        gone_any = ga;
+        gone_peer = gp;
         node = n;
         qt = q;
         qt_salt = salt;
@@ -125,6 +143,10 @@ struct Model {
         case TG_CSR_REG_REQ_BACKOFF: v = req_backoff; return true;
         case TG_CSR_REG_SPILL_BASE: v = spill_base; return true;
         case TG_CSR_REG_SPILL_CFG: v = ((uint64_t)spill_count << 32) | spill_log2; return true;
+        case TG_CSR_REG_LINK_CFG: v = link_cfg; return true;
+        case TG_CSR_REG_LINK_RTO: v = link_rto; return true;
+        case TG_CSR_REG_LINK_RX_WAIT: v = link_rx_wait; return true;
+        case TG_CSR_REG_LINK_GONE: v = ((uint64_t)gone_any << 63) | gone_peer; return true;
         }
         for (unsigned i = 0; i < NCNT; i++)
             if (off == CNT_REG[i]) { v = cnt[i]; return true; }
@@ -150,6 +172,9 @@ struct Model {
         if (wr && off == TG_CSR_REG_REQ_BACKOFF) req_backoff = wdata & 0xFFFFFFFFull;
         if (wr && off == TG_CSR_REG_SPILL_BASE) spill_base = wdata & 0xFFFFFFFFull;
         if (wr && off == TG_CSR_REG_SPILL_CFG) spill_log2 = wdata & 0x1F;
+        if (wr && off == TG_CSR_REG_LINK_CFG) link_cfg = wdata & 0xFFFFFF01ull;
+        if (wr && off == TG_CSR_REG_LINK_RTO) link_rto = wdata & 0xFFFFFFFFull;
+        if (wr && off == TG_CSR_REG_LINK_RX_WAIT) link_rx_wait = wdata & 0xFFFFFFFFull;
         cycles++;
     }
 };
@@ -164,6 +189,9 @@ static const uint64_t ALL_REGS[] = {
     TG_CSR_REG_REQ_BACKOFF, TG_CSR_REG_QSEL, TG_CSR_REG_QBASE, TG_CSR_REG_QCFG, TG_CSR_REG_QTAIL,
     TG_CSR_REG_IRQ_STATUS, TG_CSR_REG_IRQ_MASK, TG_CSR_REG_QARM,
     TG_CSR_REG_ATOMICS, TG_CSR_REG_SPILL_BASE, TG_CSR_REG_SPILL_CFG, TG_CSR_REG_REQ_SPILLED,
+    TG_CSR_REG_LINK_CFG, TG_CSR_REG_LINK_RTO, TG_CSR_REG_LINK_RX_WAIT, TG_CSR_REG_LINK_GONE,
+    TG_CSR_REG_LINK_RETX, TG_CSR_REG_LINK_DUP_DROP, TG_CSR_REG_LINK_OOO_DROP, TG_CSR_REG_LINK_BUSY_DROP,
+    TG_CSR_REG_LINK_NAKS_SENT, TG_CSR_REG_LINK_ACKS_SENT, TG_CSR_REG_LINK_PEER_GONE,
 };
 
 struct Tb {
@@ -186,6 +214,8 @@ struct Tb {
         ref.qt_salt = rng.next();
         m->csr_addr = (uint16_t)off;
         m->st_spill_count = ref.spill_count;
+        m->st_link_gone_any = ref.gone_any;
+        m->st_link_gone_peer = ref.gone_peer;
         m->qt_hit = ref.qt_hit(off);
         m->qt_rdata = ref.qt_hit(off) ? qt_value(off, ref.qt_salt) : rng.next();
         m->eval();
@@ -220,6 +250,13 @@ struct Tb {
         TB_CHECK(m->cfg_spill_base == ref.spill_base && m->cfg_spill_log2 == ref.spill_log2,
                  "%s: cfg_spill_base/log2 %08x/%u, want %08llx/%llu", what, m->cfg_spill_base,
                  m->cfg_spill_log2, (unsigned long long)ref.spill_base, (unsigned long long)ref.spill_log2);
+        TB_CHECK(m->cfg_link_enable == (ref.link_cfg & 1) && m->cfg_link_max_retries == ((ref.link_cfg >> 8) & 0xFF) &&
+                 m->cfg_link_ack_delay == ((ref.link_cfg >> 16) & 0xFFFF) && m->cfg_link_rto == ref.link_rto &&
+                 m->cfg_link_rx_wait == ref.link_rx_wait,
+                 "%s: link configuration %u/%u/%u/%08x/%08x, want LINK_CFG %08llx RTO %08llx RX_WAIT %08llx", what,
+                 m->cfg_link_enable, m->cfg_link_max_retries, m->cfg_link_ack_delay, m->cfg_link_rto,
+                 m->cfg_link_rx_wait, (unsigned long long)ref.link_cfg, (unsigned long long)ref.link_rto,
+                 (unsigned long long)ref.link_rx_wait);
         TB_CHECK(m->cfg_req_backoff == ref.req_backoff, "%s: cfg_req_backoff %08x, want %08llx", what,
                  m->cfg_req_backoff, (unsigned long long)ref.req_backoff);
     }
@@ -267,6 +304,8 @@ struct Tb {
         m->qt_hit = rng.below(2);   // a write never depends on the queue table's read port
         m->qt_rdata = rng.next();
         m->eval();
+        TB_CHECK(m->cfg_link_gone_clear == (wr && off == TG_CSR_REG_LINK_GONE), "cycle %llu: gone-clear pulse %u",
+                 (unsigned long long)cyc, m->cfg_link_gone_clear);
         m->clk = 1;
         m->eval();
         ref.clock(rst, ev, wr, off, wdata);
@@ -281,7 +320,12 @@ struct Tb {
         bool wr = rng.chance(wr_pct);
         uint64_t off, wdata = rng.next();
         if (rng.chance(5)) ref.spill_count = (uint32_t)rng.next();
-        switch (rng.below(9)) {
+        if (rng.chance(5)) { ref.gone_any = rng.below(2); ref.gone_peer = (uint16_t)rng.next(); }
+        switch (rng.below(13)) {
+        case 9: off = TG_CSR_REG_LINK_CFG; break;
+        case 10: off = TG_CSR_REG_LINK_RTO; break;
+        case 11: off = TG_CSR_REG_LINK_RX_WAIT; break;
+        case 12: off = TG_CSR_REG_LINK_GONE; break;
         case 7: off = TG_CSR_REG_SPILL_BASE; break;
         case 8: off = TG_CSR_REG_SPILL_CFG; break;
         case 4: off = TG_CSR_REG_READ_TIMEOUT; break;
@@ -324,6 +368,9 @@ static void rw_regs(Tb &tb)
         tb.tick(false, 0, true, TG_CSR_REG_REQ_BACKOFF, v ^ 0xAAAA0000ull);
         tb.tick(false, 0, true, TG_CSR_REG_SPILL_BASE, v ^ 0x1234);
         tb.tick(false, 0, true, TG_CSR_REG_SPILL_CFG, ~v);
+        tb.tick(false, 0, true, TG_CSR_REG_LINK_CFG, v ^ 0x77);
+        tb.tick(false, 0, true, TG_CSR_REG_LINK_RTO, ~v ^ 0x99);
+        tb.tick(false, 0, true, TG_CSR_REG_LINK_RX_WAIT, v + 3);
         tb.tick();
     }
     // writes to read-only registers and unknown offsets change nothing

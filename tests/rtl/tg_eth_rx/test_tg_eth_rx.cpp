@@ -16,6 +16,11 @@
 static const uint8_t GOOD_OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ, TG_OP_REQ_RESP,
                                    TG_OP_FAA,   TG_OP_SWAP,     TG_OP_CAS,       TG_OP_ATOMIC_RESP};
 static const unsigned NGOOD_OPS = sizeof GOOD_OPS / sizeof GOOD_OPS[0];
+// link acknowledgements: accepted only without payload
+static bool link_op(unsigned op)
+{
+    return op == TG_OP_ACK || op == TG_OP_NAK;
+}
 static bool good_op(unsigned op)
 {
     for (uint8_t g : GOOD_OPS)
@@ -161,6 +166,8 @@ struct Tb {
                  r.m_rxd_status, h.status, r.m_rxd_src, h.src);
         TB_CHECK(r.m_rxd_flags == h.flags, "cycle %llu: flags %02x, want %02x", (unsigned long long)cyc,
                  r.m_rxd_flags, h.flags);
+        TB_CHECK(r.m_rxd_seq == h.seq && r.m_rxd_ack == h.ack, "cycle %llu: seq %08x/%08x ack %08x/%08x",
+                 (unsigned long long)cyc, r.m_rxd_seq, h.seq, r.m_rxd_ack, h.ack);
         TB_CHECK(r.m_rxd_addr == (uint32_t)h.addr && r.m_rxd_addr_hi == hi,
                  "cycle %llu: addr %08x hi %u, encoded %016llx", (unsigned long long)cyc, r.m_rxd_addr,
                  r.m_rxd_addr_hi, (unsigned long long)h.addr);
@@ -195,6 +202,9 @@ struct Tb {
         if (!rst) {
             unsigned nev = r.ev_rx_frame + r.ev_drop_fcs + r.ev_drop_type + r.ev_drop_malformed;
             TB_CHECK(nev <= 1, "cycle %llu: %u events at once", (unsigned long long)cyc, nev);
+            TB_CHECK(r.ev_rx_data_frame == (r.ev_rx_frame && !link_op(r.m_rxd_op)),
+                     "cycle %llu: ev_rx_data_frame %u for op %u", (unsigned long long)cyc, r.ev_rx_data_frame,
+                     r.m_rxd_op);
             if (nev == 1) {
                 Outcome got = r.ev_rx_frame ? ACCEPT : r.ev_drop_fcs ? DROP_FCS : r.ev_drop_type ? DROP_TYPE
                                                                                             : DROP_MALFORMED;
@@ -381,10 +391,22 @@ static void length_errors(Tb &tb)
 static void opcode_errors(Tb &tb, bool all)
 {
     for (unsigned op = 0; op < 256; op++) {
-        if (good_op(op)) continue;
+        if (good_op(op) || link_op(op)) continue;
         if (!all && op > 16 && !tb.rng.chance(10)) continue;
         tg_frame_hdr h = tb.good_hdr((uint8_t)op, (uint8_t)(8 * tb.rng.below(9)));
         tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "unknown opcode");
+    }
+    tb.run();
+}
+
+// ACK and NAK: no payload; a length field is malformed
+static void link_ops(Tb &tb)
+{
+    for (unsigned k = 0; k < 40; k++) {
+        uint8_t op = k & 1 ? TG_OP_NAK : TG_OP_ACK;
+        tb.good(op, 0);
+        tg_frame_hdr h = tb.good_hdr(op, (uint8_t)(8 + 8 * tb.rng.below(8)));
+        tb.bad(encode(h, tb.payload_buf), DROP_MALFORMED, "link frame with a length");
     }
     tb.run();
 }
@@ -472,6 +494,7 @@ int main(int argc, char **argv)
             header_errors(tb);
             length_errors(tb);
             opcode_errors(tb, st == 0);
+            link_ops(tb);
             size_errors(tb);
             mixed(tb, 300);
 

@@ -15,7 +15,7 @@
 struct Desc {
     uint8_t op, flags, status, len, ctx;
     uint16_t dst, tag;
-    uint32_t addr;
+    uint32_t addr, seq, ack;
     uint64_t mask;
     uint8_t payload[TG_MAX_PAYLOAD];
 };
@@ -41,7 +41,7 @@ struct Tb {
     bool prev_stalled = false;
     uint64_t prev_data = 0;
     uint8_t prev_keep = 0, prev_last = 0;
-    uint64_t cyc = 0, frames = 0, starts = 0, ends = 0, stalled_beats = 0;
+    uint64_t cyc = 0, frames = 0, starts = 0, ends = 0, stalled_beats = 0, data_frames = 0, data_starts = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_eth_tx), rng(seed) {}
 
@@ -57,6 +57,8 @@ struct Tb {
         t.s_txd_len = d.len;
         t.s_txd_ctx = d.ctx;
         t.s_txd_tag = d.tag;
+        t.s_txd_seq = d.seq;
+        t.s_txd_ack = d.ack;
         for (unsigned w = 0; w < 16; w++) {
             uint32_t v = 0;
             for (unsigned b = 0; b < 4; b++) v |= (uint32_t)d.payload[4 * w + b] << (8 * b);
@@ -106,6 +108,9 @@ struct Tb {
             TB_CHECK(t.ev_tx_frame == (beat && t.m_axis_tx_tlast), "cycle %llu: ev_tx_frame %u, beat %u, last %u",
                      (unsigned long long)cyc, t.ev_tx_frame, beat, t.m_axis_tx_tlast);
             starts += t.ev_tx_start;
+            data_starts += t.ev_tx_data_start;
+            TB_CHECK(!t.ev_tx_data_start || t.ev_tx_start, "cycle %llu: data start without start",
+                     (unsigned long long)cyc);
             ends += t.ev_tx_frame;
 
             sink.sample(t.m_axis_tx_tdata, t.m_axis_tx_tkeep, t.m_axis_tx_tvalid, t.m_axis_tx_tlast);
@@ -142,6 +147,7 @@ struct Tb {
         if (sent.empty()) return;
         Desc d = sent.front();
         sent.pop_front();
+        data_frames += d.op != TG_OP_ACK && d.op != TG_OP_NAK;
 
         tg_frame_hdr h{};
         h.ver = TG_PROTO_VERSION;
@@ -155,6 +161,8 @@ struct Tb {
         h.len = d.len;
         h.ctx = d.ctx;
         h.tag = d.tag;
+        h.seq = d.seq;
+        h.ack = d.ack;
         Bytes want = tb_frame(h, d.payload);
 
         tg_frame_hdr g{};
@@ -168,8 +176,9 @@ struct Tb {
                  d.op, g.flags, d.flags, g.status, d.status);
         TB_CHECK(g.src == node && g.dst == d.dst, "frame %llu: src %04x/%04x dst %04x/%04x",
                  (unsigned long long)frames, g.src, node, g.dst, d.dst);
-        TB_CHECK(g.seq == 0 && g.ack == 0 && g.key == 0 && g.rsvd == 0, "frame %llu: seq/ack/key/rsvd not zero",
-                 (unsigned long long)frames);
+        TB_CHECK(g.seq == d.seq && g.ack == d.ack, "frame %llu: seq %08x/%08x ack %08x/%08x",
+                 (unsigned long long)frames, g.seq, d.seq, g.ack, d.ack);
+        TB_CHECK(g.key == 0 && g.rsvd == 0, "frame %llu: key/rsvd not zero", (unsigned long long)frames);
         TB_CHECK(g.addr == d.addr && g.mask == d.mask && g.len == d.len && g.ctx == d.ctx && g.tag == d.tag,
                  "frame %llu: addr %llx/%x mask %016llx/%016llx len %u/%u ctx %u/%u tag %04x/%04x",
                  (unsigned long long)frames, (unsigned long long)g.addr, d.addr, (unsigned long long)g.mask,
@@ -205,6 +214,8 @@ struct Tb {
         d.ctx = (uint8_t)rng.next();
         d.dst = (uint16_t)rng.next();
         d.tag = (uint16_t)rng.next();
+        d.seq = (uint32_t)rng.next();
+        d.ack = (uint32_t)rng.next();
         d.addr = (uint32_t)rng.next();
         d.mask = rng.next();
         switch (rng.below(6)) {
@@ -226,6 +237,8 @@ struct Tb {
         TB_CHECK(sink.cur.empty(), "partial frame of %zu bytes left over", sink.cur.size());
         TB_CHECK(starts == frames && ends == frames, "%llu frames, %llu ev_tx_start, %llu ev_tx_frame",
                  (unsigned long long)frames, (unsigned long long)starts, (unsigned long long)ends);
+        TB_CHECK(data_starts == data_frames, "%llu frames other than ACK/NAK, %llu ev_tx_data_start",
+                 (unsigned long long)data_frames, (unsigned long long)data_starts);
     }
 
     void reset()
@@ -237,6 +250,7 @@ struct Tb {
         first_beat = true;
         prev_stalled = false;
         starts = ends = frames;
+        data_starts = data_frames;
     }
 };
 

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Link layer, receive side: checks each frame's sequence number against the
+// next one expected from its sender, passes in-order frames to the receive
+// engine through a small FIFO, drops duplicates and frames after a gap, and
+// reports acknowledgements owed and received to the link transmitter.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_link_rx #(
+    parameter PEER_BITS = 8,  // node ids 0 .. 2^PEER_BITS-1 are sequenced (1..12)
+    parameter SEQ_W     = 16, // sequence number bits, compared modulo 2^SEQ_W (4..32)
+    parameter FIFO_LOG2 = 1   // log2 of the FIFO entries towards the receive engine (1..4)
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+
+    // configuration
+    input  wire                 cfg_enable,   // 0: every frame passes unsequenced, never dropped
+    input  wire [31:0]          cfg_rx_wait,  // cycles a frame may wait for FIFO space
+
+    // accepted frame in (from tg_eth_rx)
+    input  wire                 s_rxd_valid,
+    output wire                 s_rxd_ready,
+    input  wire [7:0]           s_rxd_op,
+    input  wire [7:0]           s_rxd_flags,
+    input  wire [7:0]           s_rxd_status,
+    input  wire [15:0]          s_rxd_src,
+    input  wire [31:0]          s_rxd_addr,
+    input  wire                 s_rxd_addr_hi,
+    input  wire [63:0]          s_rxd_mask,
+    input  wire [7:0]           s_rxd_len,
+    input  wire [7:0]           s_rxd_ctx,
+    input  wire [15:0]          s_rxd_tag,
+    input  wire [511:0]         s_rxd_payload,
+    input  wire [31:0]          s_rxd_seq,
+    input  wire [31:0]          s_rxd_ack,
+
+    // frame out (to tg_rx_engine)
+    output wire                 m_rxd_valid,
+    input  wire                 m_rxd_ready,
+    output wire [7:0]           m_rxd_op,
+    output wire [7:0]           m_rxd_flags,
+    output wire [7:0]           m_rxd_status,
+    output wire [15:0]          m_rxd_src,
+    output wire [31:0]          m_rxd_addr,
+    output wire                 m_rxd_addr_hi,
+    output wire [63:0]          m_rxd_mask,
+    output wire [7:0]           m_rxd_len,
+    output wire [7:0]           m_rxd_ctx,
+    output wire [15:0]          m_rxd_tag,
+    output wire [511:0]         m_rxd_payload,
+
+    // acknowledgement received (to tg_link_tx; one pulse per sequenced frame)
+    output wire                 m_lack_valid,
+    output wire                 m_lack_nak,    // a NAK: resend from m_lack_seq
+    output wire [PEER_BITS-1:0] m_lack_peer,
+    output wire [SEQ_W-1:0]     m_lack_seq,    // peer expects this seq next
+
+    // acknowledgement owed (to tg_link_tx): peer is owed ack = m_lowe_seq
+    output wire                 m_lowe_valid,
+    output wire [PEER_BITS-1:0] m_lowe_peer,
+    output wire [SEQ_W-1:0]     m_lowe_seq,
+
+    // response reservations (with tg_link_tx)
+    output wire                 m_rsv_valid,   // pulse: keep a slot for this request's answer
+    input  wire                 in_rsv_room,   // a free slot can be kept
+
+    // NAK to send (to tg_link_tx): resend from m_lnak_seq
+    output wire                 m_lnak_valid,
+    output wire [PEER_BITS-1:0] m_lnak_peer,
+    output wire [SEQ_W-1:0]     m_lnak_seq,
+
+    // events
+    output wire                 ev_dup_drop,
+    output wire                 ev_ooo_drop,
+    output wire                 ev_busy_drop
+);
+
+localparam NPEER = 1 << PEER_BITS;
+localparam DEPTH = 1 << FIFO_LOG2;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 1 + 64 + 8 + 8 + 16 + 512;
+
+initial begin
+    if (PEER_BITS < 1 || PEER_BITS > 12) begin
+        $error("%m: PEER_BITS must be in 1..12");
+    end
+    if (SEQ_W < 4 || SEQ_W > 32) begin
+        $error("%m: SEQ_W must be in 4..32");
+    end
+    if (FIFO_LOG2 < 1 || FIFO_LOG2 > 4) begin
+        $error("%m: FIFO_LOG2 must be in 1..4");
+    end
+end
+
+// ---------------------------------------------------------------- state
+reg                  init_reg,    init_next;     // clearing the peer table after reset
+reg [PEER_BITS-1:0]  init_idx_reg, init_idx_next;
+reg                  hdr_done_reg, hdr_done_next; // the current frame's ack was reported
+reg [31:0]           wait_reg,    wait_next;     // cycles the current frame has waited
+reg [NPEER-1:0]      naked_reg,   naked_next;    // a NAK was sent for the current gap
+reg [FIFO_LOG2:0]    wr_ptr_reg,  wr_ptr_next;
+reg [FIFO_LOG2:0]    rd_ptr_reg,  rd_ptr_next;
+
+// per-peer next expected sequence number (one write port)
+reg [SEQ_W-1:0]      exp_mem [0:NPEER-1];
+reg                  exp_we;
+reg [PEER_BITS-1:0]  exp_waddr;
+reg [SEQ_W-1:0]      exp_wdata;
+
+// FIFO storage (one write port)
+reg [DW-1:0]         fifo_mem [0:DEPTH-1];
+reg                  fifo_we;
+
+// ---------------------------------------------------------------- classification
+wire [PEER_BITS-1:0] peer      = s_rxd_src[PEER_BITS-1:0];
+wire                 in_range  = (s_rxd_src >> PEER_BITS) == 16'd0;
+wire                 sequenced = cfg_enable && in_range && ((s_rxd_flags & `TG_FLAG_SEQ) != 8'd0);
+wire                 is_link   = (s_rxd_op == `TG_OP_ACK) || (s_rxd_op == `TG_OP_NAK);
+wire [SEQ_W-1:0]     expected  = exp_mem[peer];
+wire [SEQ_W-1:0]     seq_diff  = s_rxd_seq[SEQ_W-1:0] - expected;
+wire                 in_order  = (seq_diff == {SEQ_W{1'b0}});
+wire                 dup       = seq_diff[SEQ_W-1];           // before expected
+wire                 fifo_full = (wr_ptr_reg[FIFO_LOG2] != rd_ptr_reg[FIFO_LOG2]) &&
+                                 (wr_ptr_reg[FIFO_LOG2-1:0] == rd_ptr_reg[FIFO_LOG2-1:0]);
+wire                 fifo_empty = (wr_ptr_reg == rd_ptr_reg);
+wire                 present   = s_rxd_valid && !init_reg;
+// requests the receive engine answers; they need a transmit slot kept for the answer
+wire                 answered  = (s_rxd_op == `TG_OP_READ_REQ) || (s_rxd_op == `TG_OP_REQ) ||
+                                 (s_rxd_op == `TG_OP_FAA) || (s_rxd_op == `TG_OP_SWAP) ||
+                                 (s_rxd_op == `TG_OP_CAS);
+wire                 room      = !fifo_full && (!answered || in_rsv_room);
+
+wire [DW-1:0] s_entry = {s_rxd_op, s_rxd_flags, s_rxd_status, s_rxd_src, s_rxd_addr,
+                         s_rxd_addr_hi, s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
+                         s_rxd_payload};
+
+assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr, m_rxd_addr_hi,
+        m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_payload} =
+       fifo_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
+assign m_rxd_valid = !fifo_empty;
+
+// ---------------------------------------------------------------- decisions
+reg accept;      // frame leaves tg_eth_rx this cycle
+reg push;        // ... into the FIFO
+reg owe;         // ... and the sender is owed an acknowledgement
+reg nak;
+reg drop_dup, drop_ooo, drop_busy;
+
+always @* begin
+    accept    = 1'b0;
+    push      = 1'b0;
+    owe       = 1'b0;
+    nak       = 1'b0;
+    drop_dup  = 1'b0;
+    drop_ooo  = 1'b0;
+    drop_busy = 1'b0;
+    if (present) begin
+        if (!cfg_enable) begin
+            // link layer off: as without it, wait as long as it takes
+            accept = !fifo_full || is_link;
+            push   = !fifo_full && !is_link;
+        end else if (is_link) begin
+            accept = 1'b1;               // ACK/NAK: reported below, never executed
+        end else if (sequenced && dup) begin
+            accept   = 1'b1;
+            drop_dup = 1'b1;
+            owe      = 1'b1;              // the sender missed our acknowledgement
+        end else if (sequenced && !in_order) begin
+            accept   = 1'b1;
+            drop_ooo = 1'b1;
+            nak      = !naked_reg[peer];
+        end else if (room) begin
+            accept = 1'b1;
+            push   = 1'b1;
+            owe    = sequenced;
+        end else if (wait_reg >= cfg_rx_wait) begin
+            // never hold the wire indefinitely: the sender will retransmit
+            accept    = 1'b1;
+            drop_busy = 1'b1;
+        end
+    end
+end
+
+assign s_rxd_ready  = accept;
+
+assign m_lack_valid = present && sequenced && !hdr_done_reg;
+assign m_lack_nak   = (s_rxd_op == `TG_OP_NAK);
+assign m_lack_peer  = peer;
+assign m_lack_seq   = s_rxd_ack[SEQ_W-1:0];
+
+assign m_lowe_valid = owe;
+assign m_lowe_peer  = peer;
+assign m_lowe_seq   = push ? expected + {{(SEQ_W-1){1'b0}}, 1'b1} : expected;
+
+assign m_rsv_valid  = push && cfg_enable && answered;
+assign m_lnak_valid = nak;
+assign m_lnak_peer  = peer;
+assign m_lnak_seq   = expected;
+
+assign ev_dup_drop  = drop_dup;
+assign ev_ooo_drop  = drop_ooo;
+assign ev_busy_drop = drop_busy;
+
+// ---------------------------------------------------------------- next state
+always @* begin
+    init_next     = init_reg;
+    init_idx_next = init_idx_reg;
+    hdr_done_next = hdr_done_reg;
+    wait_next     = wait_reg;
+    naked_next    = naked_reg;
+    wr_ptr_next   = wr_ptr_reg;
+    rd_ptr_next   = rd_ptr_reg;
+    exp_we        = 1'b0;
+    exp_waddr     = peer;
+    exp_wdata     = expected + {{(SEQ_W-1){1'b0}}, 1'b1};
+    fifo_we       = push;
+
+    if (init_reg) begin
+        exp_we        = 1'b1;
+        exp_waddr     = init_idx_reg;
+        exp_wdata     = {SEQ_W{1'b0}};
+        init_idx_next = init_idx_reg + {{(PEER_BITS-1){1'b0}}, 1'b1};
+        if (init_idx_reg == {PEER_BITS{1'b1}}) begin
+            init_next = 1'b0;
+        end
+    end
+
+    if (accept) begin
+        hdr_done_next = 1'b0;
+        wait_next     = 32'd0;
+    end else if (present) begin
+        hdr_done_next = 1'b1;
+        if (wait_reg != 32'hFFFFFFFF) begin
+            wait_next = wait_reg + 32'd1;
+        end
+    end
+
+    if (push) begin
+        wr_ptr_next = wr_ptr_reg + {{FIFO_LOG2{1'b0}}, 1'b1};
+        if (sequenced) begin
+            exp_we            = 1'b1;
+            naked_next[peer]  = 1'b0;
+        end
+    end
+    if (nak) begin
+        naked_next[peer] = 1'b1;
+    end
+    if (m_rxd_valid && m_rxd_ready) begin
+        rd_ptr_next = rd_ptr_reg + {{FIFO_LOG2{1'b0}}, 1'b1};
+    end
+end
+
+always @(posedge clk) begin
+    init_reg     <= init_next;
+    init_idx_reg <= init_idx_next;
+    hdr_done_reg <= hdr_done_next;
+    wait_reg     <= wait_next;
+    naked_reg    <= naked_next;
+    wr_ptr_reg   <= wr_ptr_next;
+    rd_ptr_reg   <= rd_ptr_next;
+    if (exp_we) begin
+        exp_mem[exp_waddr] <= exp_wdata;
+    end
+    if (fifo_we) begin
+        fifo_mem[wr_ptr_reg[FIFO_LOG2-1:0]] <= s_entry;
+    end
+    if (rst) begin
+        init_reg     <= 1'b1;
+        init_idx_reg <= {PEER_BITS{1'b0}};
+        hdr_done_reg <= 1'b0;
+        wait_reg     <= 32'd0;
+        naked_reg    <= {NPEER{1'b0}};
+        wr_ptr_reg   <= {(FIFO_LOG2+1){1'b0}};
+        rd_ptr_reg   <= {(FIFO_LOG2+1){1'b0}};
+    end
+end
+
+// only the low SEQ_W bits of the header's seq and ack are compared
+/* verilator lint_off UNUSEDSIGNAL */
+wire [63:0] unused_seq_hi = {s_rxd_seq, s_rxd_ack};
+/* verilator lint_on UNUSEDSIGNAL */
+
+endmodule
+
+`default_nettype wire
