@@ -69,3 +69,33 @@ int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned lo
 		return rc;
 	return (v & 0x1F) == log2 ? 0 : -EIO;
 }
+
+int tg_drv_link_setup(const struct tg_drv_mmio *io, int enable, uint32_t rto)
+{
+	uint64_t v, want;
+	int rc;
+
+	if (!io || !io->read || !io->write)
+		return -EINVAL;
+	if (rto) {
+		rc = io->write(io->arg, tg_bar_csr_addr(TG_CSR_REG_LINK_RTO), rto);
+		if (rc)
+			return rc;
+	}
+	rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_LINK_CFG), &v);
+	if (rc)
+		return rc;
+	v = (v & 0xFFFFFFFEULL) | (enable ? TG_LINK_CFG_ENABLE : 0);
+	rc = io->write(io->arg, tg_bar_csr_addr(TG_CSR_REG_LINK_CFG), v);
+	if (rc)
+		return rc;
+	want = enable ? TG_LINK_CFG_ON : 0;
+	for (unsigned i = 0; i < 100000u; i++) {
+		rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_LINK_CFG), &v);
+		if (rc)
+			return rc;
+		if ((v & TG_LINK_CFG_ON) == want)
+			return 0;
+	}
+	return -ETIMEDOUT;
+}

@@ -65,6 +65,14 @@ int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx);
  * the ring in force) or the error of a host-port access. */
 int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned log2);
 
+/* Turn the NIC's link layer on or off (LINK_CFG bit 0; the other fields
+ * are kept) with retransmission timeout rto cycles (0: leave LINK_RTO as
+ * it is), then wait, through at most 100000 reads of LINK_CFG, until the
+ * NIC's frames take the chosen path (bit 32).  Every node of a cluster
+ * must make the same choice before any traffic.  Returns 0, -ETIMEDOUT
+ * (the NIC never went quiet) or the error of a host-port access. */
+int tg_drv_link_setup(const struct tg_drv_mmio *io, int enable, uint32_t rto);
+
 /* ---- Remote-enqueue queues (driver/tg_queue.c) --------------------------
  * The driver's view of the NIC's queue table.  The NIC registers are only
  * ever written (posted); the driver keeps a shadow of what it wrote, so no

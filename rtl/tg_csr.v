@@ -40,6 +40,7 @@ module tg_csr #(
     output wire [15:0] cfg_link_ack_delay,
     output wire [31:0] cfg_link_rx_wait,
     output wire        cfg_link_gone_clear,   // pulse: LINK_GONE written
+    input  wire        st_link_on,
     input  wire        st_link_gone_any,
     input  wire [15:0] st_link_gone_peer,
 
@@ -142,7 +143,7 @@ always @* begin
         `TG_CSR_REG_SPILL_BASE:     csr_rdata = {32'd0, spbase_reg};
         `TG_CSR_REG_SPILL_CFG:      csr_rdata = {st_spill_count, 27'd0, splog2_reg};
         `TG_CSR_REG_TS_ENQ_DONE:    csr_rdata = ts_reg[5];
-        `TG_CSR_REG_LINK_CFG:       csr_rdata = {32'd0, lcfg_reg};
+        `TG_CSR_REG_LINK_CFG:       csr_rdata = {31'd0, st_link_on, lcfg_reg};
         `TG_CSR_REG_LINK_RTO:       csr_rdata = {32'd0, lrto_reg};
         `TG_CSR_REG_LINK_RX_WAIT:   csr_rdata = {32'd0, lwait_reg};
         `TG_CSR_REG_LINK_GONE:      csr_rdata = {st_link_gone_any, 47'd0, st_link_gone_peer};

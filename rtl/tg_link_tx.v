@@ -34,6 +34,7 @@ module tg_link_tx #(
     // status
     output wire                 st_gone_any,      // a peer is declared gone
     output wire [15:0]          st_gone_peer,     // the last peer declared gone
+    output wire                 st_busy,          // a frame is held, being resent or owed a NAK
 
     // responses in (from tg_rx_engine): READ_RESP, ATOMIC_RESP, REQ_RESP
     input  wire                 s_rsp_txd_valid,
@@ -231,6 +232,8 @@ assign m_txd_seq    = out_seq_reg;
 assign m_txd_ack    = out_ack_reg;
 assign st_gone_any  = gone_any_reg;
 assign st_gone_peer = node16(gone_peer_reg);
+assign st_busy      = rsp_valid_reg || req_valid_reg || out_valid_reg || retx_reg ||
+                      purge_reg || nak_valid_reg || init_reg;
 
 // ---------------------------------------------------------------- slot search
 integer i;

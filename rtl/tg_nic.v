@@ -14,7 +14,7 @@ module tg_nic #(
     parameter MAX_REQS  = 4,   // REQs awaiting their target's answer (1..16)
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
-    parameter LINK_SLOTS_LOG2 = 4   // link layer: log2 of the retransmission buffer slots (1..5)
+    parameter LINK_SLOTS_LOG2 = 5   // link layer: log2 of the retransmission buffer slots (1..5)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -75,6 +75,7 @@ wire [31:0] cfg_link_rx_wait;
 wire        cfg_link_gone_clear;
 wire        st_link_gone_any;
 wire [15:0] st_link_gone_peer;
+reg         link_on_reg, link_on_next;   // frames take the link-layer paths
 
 // ---------------------------------------------------------------- events
 wire ev_tx_start, ev_tx_frame, ev_tx_data_start, ev_rx_data_frame;
@@ -123,6 +124,7 @@ tg_csr #(
     .cfg_link_ack_delay   (cfg_link_ack_delay),
     .cfg_link_rx_wait     (cfg_link_rx_wait),
     .cfg_link_gone_clear  (cfg_link_gone_clear),
+    .st_link_on           (link_on_reg),
     .st_link_gone_any     (st_link_gone_any),
     .st_link_gone_peer    (st_link_gone_peer),
     .ev_tx_frame       (ev_tx_frame),
@@ -295,6 +297,15 @@ wire [LINK_PEER_BITS-1:0] lack_peer, lowe_peer, lnak_peer;
 wire [LINK_SEQ_W-1:0]     lack_seq, lowe_seq, lnak_seq;
 wire                      link_rsv_valid, link_rsv_room;
 
+wire         lrx_s_valid, lrx_s_ready;
+wire         lrx_valid, lrx_ready;
+wire [7:0]   lrx_op, lrx_flags, lrx_status, lrx_len, lrx_ctx;
+wire [15:0]  lrx_src, lrx_tag;
+wire [31:0]  lrx_addr;
+wire         lrx_addr_hi;
+wire [63:0]  lrx_mask;
+wire [511:0] lrx_payload;
+
 wire         rxd_valid, rxd_ready;
 wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
 wire [15:0]  rxd_src, rxd_tag;
@@ -340,10 +351,10 @@ tg_link_rx #(
 ) tg_link_rx_inst (
     .clk           (clk),
     .rst           (rst),
-    .cfg_enable    (cfg_link_enable),
+    .cfg_enable    (link_on_reg),
     .cfg_rx_wait   (cfg_link_rx_wait),
-    .s_rxd_valid   (erx_valid),
-    .s_rxd_ready   (erx_ready),
+    .s_rxd_valid   (lrx_s_valid),
+    .s_rxd_ready   (lrx_s_ready),
     .s_rxd_op      (erx_op),
     .s_rxd_flags   (erx_flags),
     .s_rxd_status  (erx_status),
@@ -357,19 +368,19 @@ tg_link_rx #(
     .s_rxd_payload (erx_payload),
     .s_rxd_seq     (erx_seq),
     .s_rxd_ack     (erx_ack),
-    .m_rxd_valid   (rxd_valid),
-    .m_rxd_ready   (rxd_ready),
-    .m_rxd_op      (rxd_op),
-    .m_rxd_flags   (rxd_flags),
-    .m_rxd_status  (rxd_status),
-    .m_rxd_src     (rxd_src),
-    .m_rxd_addr    (rxd_addr),
-    .m_rxd_addr_hi (rxd_addr_hi),
-    .m_rxd_mask    (rxd_mask),
-    .m_rxd_len     (rxd_len),
-    .m_rxd_ctx     (rxd_ctx),
-    .m_rxd_tag     (rxd_tag),
-    .m_rxd_payload (rxd_payload),
+    .m_rxd_valid   (lrx_valid),
+    .m_rxd_ready   (lrx_ready),
+    .m_rxd_op      (lrx_op),
+    .m_rxd_flags   (lrx_flags),
+    .m_rxd_status  (lrx_status),
+    .m_rxd_src     (lrx_src),
+    .m_rxd_addr    (lrx_addr),
+    .m_rxd_addr_hi (lrx_addr_hi),
+    .m_rxd_mask    (lrx_mask),
+    .m_rxd_len     (lrx_len),
+    .m_rxd_ctx     (lrx_ctx),
+    .m_rxd_tag     (lrx_tag),
+    .m_rxd_payload (lrx_payload),
     .m_lack_valid  (lack_valid),
     .m_lack_nak    (lack_nak),
     .m_lack_peer   (lack_peer),
@@ -386,6 +397,27 @@ tg_link_rx #(
     .ev_ooo_drop   (ev_link_ooo_drop),
     .ev_busy_drop  (ev_link_busy_drop)
 );
+
+// Without the link layer, frames go from tg_eth_rx straight to the receive
+// engine (as if tg_link_rx were not there: no cycle added); ACK and NAK
+// frames are taken and ignored.
+wire erx_is_link = (erx_op == `TG_OP_ACK) || (erx_op == `TG_OP_NAK);
+
+assign lrx_s_valid = erx_valid && link_on_reg;
+assign erx_ready   = link_on_reg ? lrx_s_ready : (erx_is_link || rxd_ready);
+assign lrx_ready   = rxd_ready && link_on_reg;
+assign rxd_valid   = link_on_reg ? lrx_valid   : (erx_valid && !erx_is_link);
+assign rxd_op      = link_on_reg ? lrx_op      : erx_op;
+assign rxd_flags   = link_on_reg ? lrx_flags   : erx_flags;
+assign rxd_status  = link_on_reg ? lrx_status  : erx_status;
+assign rxd_src     = link_on_reg ? lrx_src     : erx_src;
+assign rxd_addr    = link_on_reg ? lrx_addr    : erx_addr;
+assign rxd_addr_hi = link_on_reg ? lrx_addr_hi : erx_addr_hi;
+assign rxd_mask    = link_on_reg ? lrx_mask    : erx_mask;
+assign rxd_len     = link_on_reg ? lrx_len     : erx_len;
+assign rxd_ctx     = link_on_reg ? lrx_ctx     : erx_ctx;
+assign rxd_tag     = link_on_reg ? lrx_tag     : erx_tag;
+assign rxd_payload = link_on_reg ? lrx_payload : erx_payload;
 
 wire         rsp_txd_valid, rsp_txd_ready;
 wire [7:0]   rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_len, rsp_txd_ctx;
@@ -615,15 +647,52 @@ tg_req_tx #(
 );
 
 // ---------------------------------------------------------------- transmit path
-// The link transmitter takes responses and requests on separate ports and
-// sends responses first (it replaces tg_tx_arb here: an arbiter that holds
-// its grant would let a request waiting for a slot hold up the responses).
+// Two paths to tg_eth_tx, one in use at a time. Without the link layer,
+// tg_tx_arb picks responses first, and a descriptor goes out in the cycle
+// it is offered. With it, tg_link_tx takes responses and requests on
+// separate ports (a request waiting for a retransmission slot must not hold
+// up the responses that free slots), numbers them and keeps them for
+// retransmission.
+localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
+
+wire             arb_s0_valid, arb_s0_ready, arb_s1_valid, arb_s1_ready;
+wire             arb_valid, arb_ready;
+wire [TXD_W-1:0] arb_data;
+
+assign arb_s0_valid = rsp_txd_valid && !link_on_reg;
+assign arb_s1_valid = req_txd_valid && !link_on_reg;
+
+tg_tx_arb #(
+    .DATA_W (TXD_W)
+) tg_tx_arb_inst (
+    .clk      (clk),
+    .rst      (rst),
+    .s0_valid (arb_s0_valid),
+    .s0_ready (arb_s0_ready),
+    .s0_data  ({rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_dst, rsp_txd_addr,
+                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, rsp_txd_payload}),
+    .s1_valid (arb_s1_valid),
+    .s1_ready (arb_s1_ready),
+    .s1_data  ({req_txd_op, req_txd_flags, 8'd0, req_txd_dst, req_txd_addr,
+                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_payload}),
+    .m_valid  (arb_valid),
+    .m_ready  (arb_ready),
+    .m_data   (arb_data)
+);
+
+wire         ltx_rsp_valid, ltx_rsp_ready, ltx_req_valid, ltx_req_ready;
+wire         ltx_busy;
 wire         ltx_valid, ltx_ready;
 wire [7:0]   ltx_op, ltx_flags, ltx_status, ltx_len, ltx_ctx;
 wire [15:0]  ltx_dst, ltx_tag;
 wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
 wire [63:0]  ltx_mask;
 wire [511:0] ltx_payload;
+
+assign ltx_rsp_valid = rsp_txd_valid && link_on_reg;
+assign ltx_req_valid = req_txd_valid && link_on_reg;
+assign rsp_txd_ready = link_on_reg ? ltx_rsp_ready : arb_s0_ready;
+assign req_txd_ready = link_on_reg ? ltx_req_ready : arb_s1_ready;
 
 tg_link_tx #(
     .PEER_BITS  (LINK_PEER_BITS),
@@ -632,7 +701,7 @@ tg_link_tx #(
 ) tg_link_tx_inst (
     .clk             (clk),
     .rst             (rst),
-    .cfg_enable      (cfg_link_enable),
+    .cfg_enable      (link_on_reg),
     .cfg_rto         (cfg_link_rto),
     .cfg_max_retries (cfg_link_max_retries),
     .cfg_ack_delay   (cfg_link_ack_delay),
@@ -641,8 +710,9 @@ tg_link_tx #(
     .st_rsv_room     (link_rsv_room),
     .st_gone_any     (st_link_gone_any),
     .st_gone_peer    (st_link_gone_peer),
-    .s_rsp_txd_valid   (rsp_txd_valid),
-    .s_rsp_txd_ready   (rsp_txd_ready),
+    .st_busy         (ltx_busy),
+    .s_rsp_txd_valid   (ltx_rsp_valid),
+    .s_rsp_txd_ready   (ltx_rsp_ready),
     .s_rsp_txd_op      (rsp_txd_op),
     .s_rsp_txd_flags   (rsp_txd_flags),
     .s_rsp_txd_status  (rsp_txd_status),
@@ -653,8 +723,8 @@ tg_link_tx #(
     .s_rsp_txd_ctx     (rsp_txd_ctx),
     .s_rsp_txd_tag     (rsp_txd_tag),
     .s_rsp_txd_payload (rsp_txd_payload),
-    .s_req_txd_valid   (req_txd_valid),
-    .s_req_txd_ready   (req_txd_ready),
+    .s_req_txd_valid   (ltx_req_valid),
+    .s_req_txd_ready   (ltx_req_ready),
     .s_req_txd_op      (req_txd_op),
     .s_req_txd_flags   (req_txd_flags),
     .s_req_txd_status  (8'd0),
@@ -695,24 +765,70 @@ tg_link_tx #(
     .ev_gone_drop    (ev_link_gone_drop)
 );
 
+wire [7:0]   arb_op, arb_flags, arb_status, arb_len, arb_ctx;
+wire [15:0]  arb_dst, arb_tag;
+wire [31:0]  arb_addr;
+wire [63:0]  arb_mask;
+wire [511:0] arb_payload;
+
+assign {arb_op, arb_flags, arb_status, arb_dst, arb_addr, arb_mask,
+        arb_len, arb_ctx, arb_tag, arb_payload} = arb_data;
+
+wire         etx_valid   = link_on_reg ? ltx_valid   : arb_valid;
+wire         etx_ready;
+wire [7:0]   etx_op      = link_on_reg ? ltx_op      : arb_op;
+wire [7:0]   etx_flags   = link_on_reg ? ltx_flags   : arb_flags;
+wire [7:0]   etx_status  = link_on_reg ? ltx_status  : arb_status;
+wire [15:0]  etx_dst     = link_on_reg ? ltx_dst     : arb_dst;
+wire [31:0]  etx_addr    = link_on_reg ? ltx_addr    : arb_addr;
+wire [63:0]  etx_mask    = link_on_reg ? ltx_mask    : arb_mask;
+wire [7:0]   etx_len     = link_on_reg ? ltx_len     : arb_len;
+wire [7:0]   etx_ctx     = link_on_reg ? ltx_ctx     : arb_ctx;
+wire [15:0]  etx_tag     = link_on_reg ? ltx_tag     : arb_tag;
+wire [511:0] etx_payload = link_on_reg ? ltx_payload : arb_payload;
+wire [31:0]  etx_seq     = link_on_reg ? ltx_seq     : 32'd0;
+wire [31:0]  etx_ack     = link_on_reg ? ltx_ack     : 32'd0;
+
+assign ltx_ready = etx_ready && link_on_reg;
+assign arb_ready = etx_ready && !link_on_reg;
+
+// The path changes with LINK_CFG.enable only in a cycle when neither path
+// holds a frame, so no frame is lost or sent twice by the change.
+wire link_quiet = !erx_valid && !lrx_valid && !rsp_txd_valid && !req_txd_valid &&
+                  !arb_valid && !ltx_busy;
+
+always @* begin
+    link_on_next = link_on_reg;
+    if (link_quiet) begin
+        link_on_next = cfg_link_enable;
+    end
+end
+
+always @(posedge clk) begin
+    link_on_reg <= link_on_next;
+    if (rst) begin
+        link_on_reg <= 1'b0;
+    end
+end
+
 tg_eth_tx tg_eth_tx_inst (
     .clk              (clk),
     .rst              (rst),
     .cfg_node_id      (cfg_node_id),
-    .s_txd_valid      (ltx_valid),
-    .s_txd_ready      (ltx_ready),
-    .s_txd_op         (ltx_op),
-    .s_txd_flags      (ltx_flags),
-    .s_txd_status     (ltx_status),
-    .s_txd_dst        (ltx_dst),
-    .s_txd_addr       (ltx_addr),
-    .s_txd_mask       (ltx_mask),
-    .s_txd_len        (ltx_len),
-    .s_txd_ctx        (ltx_ctx),
-    .s_txd_tag        (ltx_tag),
-    .s_txd_payload    (ltx_payload),
-    .s_txd_seq        (ltx_seq),
-    .s_txd_ack        (ltx_ack),
+    .s_txd_valid      (etx_valid),
+    .s_txd_ready      (etx_ready),
+    .s_txd_op         (etx_op),
+    .s_txd_flags      (etx_flags),
+    .s_txd_status     (etx_status),
+    .s_txd_dst        (etx_dst),
+    .s_txd_addr       (etx_addr),
+    .s_txd_mask       (etx_mask),
+    .s_txd_len        (etx_len),
+    .s_txd_ctx        (etx_ctx),
+    .s_txd_tag        (etx_tag),
+    .s_txd_payload    (etx_payload),
+    .s_txd_seq        (etx_seq),
+    .s_txd_ack        (etx_ack),
     .m_axis_tx_tdata  (m_axis_tx_tdata),
     .m_axis_tx_tkeep  (m_axis_tx_tkeep),
     .m_axis_tx_tvalid (m_axis_tx_tvalid),

@@ -936,6 +936,8 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 			if (!rc)
 				rc = tg_drv_spill_setup(&mmio, pa, cfg->spill_log2);
 		}
+		if (!rc && cfg->link_layer)
+			rc = tg_drv_link_setup(&mmio, 1, cfg->link_rto);
 		if (rc) {
 			err = -rc;
 			goto fail;

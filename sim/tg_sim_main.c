@@ -59,6 +59,11 @@ static void usage(FILE *f)
 		"  --pcap-ingress           capture frames where they enter the switch, as\n"
 		"                           sent; default: at the output ports, after faults\n"
 		"  --spill-log2 N           REQ spill ring of 2^N entries per node, 0..16 (default 10)\n"
+		"  --link-layer             every NIC numbers, acknowledges and retransmits its\n"
+		"                           frames (needed with --drop, --corrupt and the other\n"
+		"                           faults if nothing may be lost; default off)\n"
+		"  --link-rto C             retransmission timeout in cycles, 1..2^32-1\n"
+		"                           (default: the NIC's reset value of LINK_RTO)\n"
 		"  --seed S                 seed of every random choice (default 1)\n"
 		"  --pcap FILE              write the frames the switch forwards to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
@@ -144,6 +149,8 @@ int main(int argc, char **argv)
 		{ "reorder-depth", required_argument, NULL, 1004 },
 		{ "reorder-hold", required_argument, NULL, 1005 },
 		{ "link-down", required_argument, NULL, 1006 },
+		{ "link-layer", no_argument, NULL, 1007 },
+		{ "link-rto", required_argument, NULL, 1008 },
 		{ "vcd", required_argument, NULL, 'v' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -223,6 +230,14 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 0, 100, &v))
 				return bad_arg("drop (0..100)", optarg);
 			cfg.drop_pct = (unsigned)v;
+			break;
+		case 1007:
+			cfg.link_layer = 1;
+			break;
+		case 1008:
+			if (parse_u64(optarg, 1, 0xFFFFFFFFULL, &v))
+				return bad_arg("link-rto (1..4294967295)", optarg);
+			cfg.link_rto = (uint32_t)v;
 			break;
 		case 'R':
 			if (parse_u64(optarg, 0, TG_SPILL_MAX_LOG2, &v))

@@ -64,6 +64,12 @@ struct tg_sim_config {
 	unsigned spill_log2;            /* REQ spill ring of 2^N entries per node, 0..16
 					 * (default 10); 0: none, REQ stores that find
 					 * every sender slot taken stall the host port */
+	int link_layer;                 /* 1: every NIC runs its link layer (sequence
+					 * numbers, acknowledgements, retransmission;
+					 * docs/design.md) from bring-up on; 0 (default):
+					 * off, for a network that loses nothing */
+	uint32_t link_rto;              /* with link_layer: retransmission timeout in
+					 * cycles; 0 (default): the NIC's reset value */
 	/* outputs */
 	const char *pcap_path;          /* every frame on the wire, or NULL */
 	const char *vcd_path;           /* waveforms, one file per node, or NULL;

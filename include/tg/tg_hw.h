@@ -79,7 +79,7 @@
 #define TG_CSR_REG_SPILL_BASE           0x160ULL  /* RW paddr of the REQ spill ring (aligned to its size); applies while the ring is empty */
 #define TG_CSR_REG_SPILL_CFG            0x168ULL  /* RW [4:0] log2 ring entries (0: no ring, at most SPILL_MAX_LOG2); RO [63:32] entries held */
 #define TG_CSR_REG_REQ_SPILLED          0x170ULL  /* RO REQs this node parked in its spill ring */
-#define TG_CSR_REG_LINK_CFG             0x178ULL  /* RW link layer: [0] enable, [15:8] max retries, [31:16] ack delay cycles */
+#define TG_CSR_REG_LINK_CFG             0x178ULL  /* RW link layer: [0] enable, [15:8] max retries, [31:16] ack delay cycles; RO [32] the link-layer paths are in use (follows [0] when no frame is in the NIC) */
 #define TG_CSR_REG_LINK_RTO             0x180ULL  /* RW link layer: retransmission timeout in cycles (doubles per retry, up to 16x) */
 #define TG_CSR_REG_LINK_RX_WAIT         0x188ULL  /* RW link layer: cycles an in-order frame may wait for the receive engine before it is dropped */
 #define TG_CSR_REG_LINK_GONE            0x190ULL  /* RO [15:0] last peer declared gone, [63] a peer is gone; any write clears all */
@@ -91,8 +91,9 @@
 #define TG_CSR_REG_LINK_ACKS_SENT       0x1C0ULL  /* RO standalone ACK frames sent */
 #define TG_CSR_REG_LINK_PEER_GONE       0x1C8ULL  /* RO frames discarded because their peer was declared gone */
 #define TG_LINK_CFG_ENABLE              0x1ULL  /* LINK_CFG bit 0 */
+#define TG_LINK_CFG_ON                  0x100000000ULL  /* LINK_CFG bit 32 */
 #define TG_LINK_CFG_RESET               0x201000ULL  /* LINK_CFG after reset: off, 16 retries, ack delay 32 */
-#define TG_LINK_RTO_RESET               0x7D0ULL  /* LINK_RTO after reset */
+#define TG_LINK_RTO_RESET               0x1F40ULL  /* LINK_RTO after reset */
 #define TG_LINK_RX_WAIT_RESET           0x400ULL  /* LINK_RX_WAIT after reset */
 #define TG_REQ_BACKOFF_RESET            0x100ULL  /* REQ_BACKOFF after reset */
 #define TG_SPILL_ENTRY_BYTES            0x80ULL  /* spill ring entry: header, address, mask, 8 payload words */

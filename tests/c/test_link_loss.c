@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Test: six nodes over a switch that loses and corrupts frames: remote writes land once, fetch-and-adds count exactly, REQs arrive once in order per sender; goodput and retransmissions per lost frame at 0, 1 and 5 % loss. */
+/* Test: eight nodes over a switch that loses and corrupts frames: remote writes land once, fetch-and-adds count exactly, REQs arrive once in order per sender; goodput and retransmissions per lost frame with no loss, 1 % lost + 0.1 % bit flips, and 3 % lost + 2 % bit flips. */
 #include "tg_test.h"
 
-#define NODES    6u
+#define NODES    8u
 #define WBYTES   3000u     /* bytes each node writes to the next one per phase */
 #define NFAA     60u       /* fetch-and-adds per node per phase */
 #define NREQ     150u      /* REQs per sender per phase */
@@ -16,7 +16,7 @@
 #endif
 
 struct phase {
-	unsigned drop, corrupt;
+	uint32_t drop_ppm, flip_ppm;   /* frames per million */
 };
 
 static struct tg_dev *dev[NODES];
@@ -142,7 +142,7 @@ static void reqs(struct tg_sim *sim, struct tg_queue *q, uint64_t pa, unsigned s
 
 int main(void)
 {
-	static const struct phase ph[] = { { 0, 0 }, { 1, 0 }, { 3, 2 } };
+	static const struct phase ph[] = { { 0, 0 }, { 10000, 1000 }, { 30000, 20000 } };
 	struct tg_sim_config cfg;
 	struct tg_sim *sim;
 	struct tg_mr *ctr;
@@ -174,7 +174,10 @@ int main(void)
 		uint64_t retx0 = csr_sum(TG_CSR_REG_LINK_RETX), lost0 = lost_frames(sim), c0 = tg_sim_cycles(sim);
 		uint64_t wcyc, retx, lost, goodput;
 
-		REQUIRE(tg_sim_set_faults(sim, ph[p].drop, ph[p].corrupt) == 0, "faults");
+		struct tg_sim_faults f = { .drop_ppm = ph[p].drop_ppm, .flip_ppm = ph[p].flip_ppm,
+					   .reorder_depth = 1, .reorder_hold_cycles = 1 };
+
+		REQUIRE(tg_sim_set_fault_rates(sim, &f) == 0, "faults");
 		wcyc = writes(sim, p + 1);
 		if (getenv("TG_LINK_DEBUG"))
 			printf("  after writes: retx %" PRIu64 "\n", csr_sum(TG_CSR_REG_LINK_RETX) - retx0);
@@ -198,12 +201,13 @@ int main(void)
 				tg_csr_read(dev[n], TG_CSR_REG_LINK_OOO_DROP, &o);
 				printf("  node %u: busy %" PRIu64 " retx %" PRIu64 " dup %" PRIu64 " ooo %" PRIu64 "\n", n, b, r, d, o);
 			}
-		printf("loss %u%% (drop %u%%, corrupt %u%%): write goodput %" PRIu64 " bytes per 1000 cycles "
+		printf("loss %.1f%% (drop %.1f%%, bit flips %.1f%%): write goodput %" PRIu64 " bytes per 1000 cycles "
 		       "(%" PRIu64 "%% of lossless); %" PRIu64 " frames lost, %" PRIu64 " retransmitted (%.2f per lost "
-		       "frame); phase %" PRIu64 " cycles\n", ph[p].drop + ph[p].corrupt, ph[p].drop, ph[p].corrupt,
+		       "frame); phase %" PRIu64 " cycles\n", (ph[p].drop_ppm + ph[p].flip_ppm) / 1e4, ph[p].drop_ppm / 1e4,
+		       ph[p].flip_ppm / 1e4,
 		       goodput, goodput0 ? 100 * goodput / goodput0 : 0, lost, retx,
 		       lost ? (double)retx / (double)lost : 0.0, tg_sim_cycles(sim) - c0);
-		if (ph[p].drop + ph[p].corrupt)
+		if (ph[p].drop_ppm + ph[p].flip_ppm)
 			CHECK(link_off || lost == 0 || retx > 0, "frames lost but none retransmitted");
 	}
 	printf("link counters over all nodes: dup drops %" PRIu64 ", out-of-order drops %" PRIu64

@@ -89,6 +89,8 @@ static inline void t_config(struct tg_sim_config *cfg, unsigned nodes)
 	cfg->mem_lat_max = 12;
 	cfg->mem_stall_pct = 25;
 	cfg->tx_stall_pct = 10;
+	/* TG_TEST_LINK=1 runs a test with every NIC's link layer on */
+	cfg->link_layer = getenv("TG_TEST_LINK") && atoi(getenv("TG_TEST_LINK"));
 }
 
 static inline struct tg_sim *t_sim(unsigned nodes)

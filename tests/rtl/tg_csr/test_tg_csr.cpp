@@ -104,6 +104,7 @@ struct Model {
     uint32_t spill_count = 0;   // the spill unit's input, read live
     uint64_t link_cfg = TG_LINK_CFG_RESET, link_rto = TG_LINK_RTO_RESET, link_rx_wait = TG_LINK_RX_WAIT_RESET;
     bool gone_any = false;      // the link transmitter's status, read live
+    bool link_on = false;       // the path in use, read live
     uint16_t gone_peer = 0;
     QtMode qt = QT_REAL;
     uint64_t qt_salt = 0;
@@ -143,7 +144,7 @@ struct Model {
         case TG_CSR_REG_REQ_BACKOFF: v = req_backoff; return true;
         case TG_CSR_REG_SPILL_BASE: v = spill_base; return true;
         case TG_CSR_REG_SPILL_CFG: v = ((uint64_t)spill_count << 32) | spill_log2; return true;
-        case TG_CSR_REG_LINK_CFG: v = link_cfg; return true;
+        case TG_CSR_REG_LINK_CFG: v = link_cfg | ((uint64_t)link_on << 32); return true;
         case TG_CSR_REG_LINK_RTO: v = link_rto; return true;
         case TG_CSR_REG_LINK_RX_WAIT: v = link_rx_wait; return true;
         case TG_CSR_REG_LINK_GONE: v = ((uint64_t)gone_any << 63) | gone_peer; return true;
@@ -216,6 +217,7 @@ struct Tb {
         m->st_spill_count = ref.spill_count;
         m->st_link_gone_any = ref.gone_any;
         m->st_link_gone_peer = ref.gone_peer;
+        m->st_link_on = ref.link_on;
         m->qt_hit = ref.qt_hit(off);
         m->qt_rdata = ref.qt_hit(off) ? qt_value(off, ref.qt_salt) : rng.next();
         m->eval();
@@ -321,6 +323,7 @@ struct Tb {
         uint64_t off, wdata = rng.next();
         if (rng.chance(5)) ref.spill_count = (uint32_t)rng.next();
         if (rng.chance(5)) { ref.gone_any = rng.below(2); ref.gone_peer = (uint16_t)rng.next(); }
+        if (rng.chance(5)) { ref.link_on = rng.below(2); }
         switch (rng.below(13)) {
         case 9: off = TG_CSR_REG_LINK_CFG; break;
         case 10: off = TG_CSR_REG_LINK_RTO; break;
