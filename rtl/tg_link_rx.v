@@ -65,6 +65,7 @@ module tg_link_rx #(
     // response reservations (with tg_link_tx)
     output wire                 m_rsv_valid,   // pulse: keep a slot for this request's answer
     input  wire                 in_rsv_room,   // a free slot can be kept
+    input  wire                 in_rsv_room2,  // two free slots can be kept
 
     // NAK to send (to tg_link_tx): resend from m_lnak_seq
     output wire                 m_lnak_valid,
@@ -100,6 +101,11 @@ reg                  hdr_done_reg, hdr_done_next; // the current frame's ack was
 reg [31:0]           wait_reg,    wait_next;     // cycles the current frame has waited
 reg [NPEER-1:0]      naked_reg,   naked_next;    // a NAK was sent for the current gap
 reg [FIFO_LOG2:0]    wr_ptr_reg,  wr_ptr_next;
+// a claim: the peer whose request last found no slot for its answer; the
+// next slot that frees is kept for it (other peers' requests then need two)
+reg                  claim_reg,      claim_next;
+reg [PEER_BITS-1:0]  claim_peer_reg, claim_peer_next;
+reg [19:0]           claim_age_reg,  claim_age_next;
 reg [FIFO_LOG2:0]    rd_ptr_reg,  rd_ptr_next;
 
 // per-peer next expected sequence number (one write port)
@@ -129,7 +135,9 @@ wire                 present   = s_rxd_valid && !init_reg;
 wire                 answered  = (s_rxd_op == `TG_OP_READ_REQ) || (s_rxd_op == `TG_OP_REQ) ||
                                  (s_rxd_op == `TG_OP_FAA) || (s_rxd_op == `TG_OP_SWAP) ||
                                  (s_rxd_op == `TG_OP_CAS);
-wire                 room      = !fifo_full && (!answered || in_rsv_room);
+wire                 claimed   = claim_reg && claim_peer_reg != peer;  // a slot is kept for another peer
+wire                 room      = !fifo_full && (!answered || (claimed ? in_rsv_room2 : in_rsv_room));
+wire                 no_slot   = sequenced && !fifo_full;                // ... so room is false for want of a slot
 
 wire [DW-1:0] s_entry = {s_rxd_op, s_rxd_flags, s_rxd_status, s_rxd_src, s_rxd_addr,
                          s_rxd_addr_hi, s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
@@ -174,8 +182,16 @@ always @* begin
             accept = 1'b1;
             push   = 1'b1;
             owe    = sequenced;
+        end else if (no_slot) begin
+            // never hold the wire for a slot: the acks that free slots
+            // arrive on it. The request goes at once, its sender is asked
+            // to send again from it, and (if no other peer holds the
+            // claim) the next slot that frees is kept for it.
+            accept    = 1'b1;
+            drop_busy = 1'b1;
+            nak       = !naked_reg[peer];
         end else if (wait_reg >= cfg_rx_wait) begin
-            // never hold the wire indefinitely: the sender will retransmit
+            // nor for the FIFO indefinitely: the sender will retransmit
             accept    = 1'b1;
             drop_busy = 1'b1;
         end
@@ -211,6 +227,9 @@ always @* begin
     naked_next    = naked_reg;
     wr_ptr_next   = wr_ptr_reg;
     rd_ptr_next   = rd_ptr_reg;
+    claim_next      = claim_reg;
+    claim_peer_next = claim_peer_reg;
+    claim_age_next  = claim_age_reg + 20'd1;
     exp_we        = 1'b0;
     exp_waddr     = peer;
     exp_wdata     = expected + {{(SEQ_W-1){1'b0}}, 1'b1};
@@ -246,6 +265,15 @@ always @* begin
     if (nak) begin
         naked_next[peer] = 1'b1;
     end
+    // the claimant took its slot, or did not come back within 2^20 cycles
+    if ((push && answered && claim_reg && claim_peer_reg == peer) || claim_age_reg == 20'hFFFFF) begin
+        claim_next = 1'b0;
+    end
+    if (drop_busy && no_slot && !claim_reg) begin
+        claim_next      = 1'b1;
+        claim_peer_next = peer;
+        claim_age_next  = 20'd0;
+    end
     if (m_rxd_valid && m_rxd_ready) begin
         rd_ptr_next = rd_ptr_reg + {{FIFO_LOG2{1'b0}}, 1'b1};
     end
@@ -259,6 +287,9 @@ always @(posedge clk) begin
     naked_reg    <= naked_next;
     wr_ptr_reg   <= wr_ptr_next;
     rd_ptr_reg   <= rd_ptr_next;
+    claim_reg      <= claim_next;
+    claim_peer_reg <= claim_peer_next;
+    claim_age_reg  <= claim_age_next;
     if (exp_we) begin
         exp_mem[exp_waddr] <= exp_wdata;
     end
@@ -273,6 +304,8 @@ always @(posedge clk) begin
         naked_reg    <= {NPEER{1'b0}};
         wr_ptr_reg   <= {(FIFO_LOG2+1){1'b0}};
         rd_ptr_reg   <= {(FIFO_LOG2+1){1'b0}};
+        claim_reg    <= 1'b0;
+        claim_age_reg <= 20'd0;
     end
 end
 

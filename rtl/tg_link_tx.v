@@ -30,6 +30,7 @@ module tg_link_tx #(
     // answered enters the receive engine only with a slot kept for its answer
     input  wire                 s_rsv_valid,      // pulse: keep one more slot for a response
     output wire                 st_rsv_room,      // a free slot is not kept for a response
+    output wire                 st_rsv_room2,     // ... and a second one
 
     // status
     output wire                 st_gone_any,      // a peer is declared gone
@@ -203,6 +204,7 @@ reg [SEQ_W-1:0]      nak_seq_reg,   nak_seq_next;
 
 // go-back-N walk over one peer's unacknowledged frames
 reg                  retx_reg,      retx_next;
+reg                  retx_tmo_reg,  retx_tmo_next;   // the walk follows a timeout (not a NAK)
 reg [PEER_BITS-1:0]  retx_peer_reg, retx_peer_next;
 reg [SEQ_W-1:0]      retx_seq_reg,  retx_seq_next;
 
@@ -352,6 +354,7 @@ wire txd_accept = !init_reg && out_free && !nak_valid_reg && !ack_send &&
 assign s_rsp_txd_ready = !rsp_valid_reg;
 assign s_req_txd_ready = !req_valid_reg;
 assign st_rsv_room  = (free_cnt > rsv_reg);
+assign st_rsv_room2 = (free_cnt > rsv_reg + {{SLOTS_LOG2{1'b0}}, 1'b1});
 assign ev_retx      = ev_retx_r;
 assign ev_nak_sent  = ev_nak_r;
 assign ev_ack_sent  = ev_ack_r;
@@ -392,6 +395,7 @@ always @* begin
     nak_peer_next  = nak_peer_reg;
     nak_seq_next   = nak_seq_reg;
     retx_next      = retx_reg;
+    retx_tmo_next  = retx_tmo_reg;
     retx_peer_next = retx_peer_reg;
     retx_seq_next  = retx_seq_reg;
     purge_next     = purge_reg;
@@ -461,7 +465,8 @@ always @* begin
                         (s_lack_seq - slot_seq_reg[i]) < SEQ_HALF) begin
                         slot_valid_next[i] = 1'b0;
                     end else begin
-                        slot_time_next[i] = now_reg;
+                        slot_time_next[i]  = now_reg;
+                        slot_retry_next[i] = 8'd0;
                     end
                 end
             end
@@ -471,6 +476,7 @@ always @* begin
         if (!retx_reg && !purge_reg) begin
             if (nak_start) begin
                 retx_next      = 1'b1;
+                retx_tmo_next  = 1'b0;
                 retx_peer_next = s_lack_peer;
                 retx_seq_next  = s_lack_seq;
             end else if (exp_found) begin
@@ -488,6 +494,7 @@ always @* begin
                     nseq_wdata          = (lack_adv && s_lack_peer == exp_peer) ? s_lack_seq : exp_una;
                 end else begin
                     retx_next      = 1'b1;
+                    retx_tmo_next  = 1'b1;
                     retx_peer_next = exp_peer;
                     retx_seq_next  = (lack_adv && s_lack_peer == exp_peer) ? s_lack_seq : exp_una;
                 end
@@ -545,7 +552,7 @@ always @* begin
                         out_ack_next   = seq32(retx_ackv);
                         owed_next[retx_peer_reg] = 1'b0;
                         slot_time_next[rtx_idx]  = now_reg;
-                        if (slot_retry_reg[rtx_idx] != 8'hFF) begin
+                        if (retx_tmo_reg && slot_retry_reg[rtx_idx] != 8'hFF) begin
                             slot_retry_next[rtx_idx] = slot_retry_reg[rtx_idx] + 8'd1;
                         end
                         ev_retx_r = 1'b1;
@@ -645,6 +652,7 @@ always @(posedge clk) begin
     nak_peer_reg   <= nak_peer_next;
     nak_seq_reg    <= nak_seq_next;
     retx_reg       <= retx_next;
+    retx_tmo_reg   <= retx_tmo_next;
     retx_peer_reg  <= retx_peer_next;
     retx_seq_reg   <= retx_seq_next;
     purge_reg      <= purge_next;
@@ -675,6 +683,7 @@ always @(posedge clk) begin
         aq_rd_reg     <= {(PEER_BITS+1){1'b0}};
         nak_valid_reg <= 1'b0;
         retx_reg      <= 1'b0;
+        retx_tmo_reg  <= 1'b0;
         purge_reg     <= 1'b0;
         out_valid_reg <= 1'b0;
         rsp_valid_reg <= 1'b0;

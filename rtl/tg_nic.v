@@ -295,7 +295,7 @@ wire [511:0] erx_payload;
 wire                      lack_valid, lack_nak, lowe_valid, lnak_valid;
 wire [LINK_PEER_BITS-1:0] lack_peer, lowe_peer, lnak_peer;
 wire [LINK_SEQ_W-1:0]     lack_seq, lowe_seq, lnak_seq;
-wire                      link_rsv_valid, link_rsv_room;
+wire                      link_rsv_valid, link_rsv_room, link_rsv_room2;
 
 wire         lrx_s_valid, lrx_s_ready;
 wire         lrx_valid, lrx_ready;
@@ -390,6 +390,7 @@ tg_link_rx #(
     .m_lowe_seq    (lowe_seq),
     .m_rsv_valid   (link_rsv_valid),
     .in_rsv_room   (link_rsv_room),
+    .in_rsv_room2  (link_rsv_room2),
     .m_lnak_valid  (lnak_valid),
     .m_lnak_peer   (lnak_peer),
     .m_lnak_seq    (lnak_seq),
@@ -708,6 +709,7 @@ tg_link_tx #(
     .cfg_gone_clear  (cfg_link_gone_clear),
     .s_rsv_valid     (link_rsv_valid),
     .st_rsv_room     (link_rsv_room),
+    .st_rsv_room2    (link_rsv_room2),
     .st_gone_any     (st_link_gone_any),
     .st_gone_peer    (st_link_gone_peer),
     .st_busy         (ltx_busy),
