@@ -152,6 +152,7 @@ endfunction
 
 // ---------------------------------------------------------------- state
 reg [31:0]           now_reg, now_next;           // free-running cycle count
+reg [SLOTS_LOG2-1:0] scan_reg;                    // the slot whose timer is checked
 reg                  init_reg, init_next;         // clearing the peer tables after reset
 reg [PEER_BITS-1:0]  init_idx_reg, init_idx_next;
 
@@ -244,8 +245,8 @@ wire [PEER_BITS-1:0] req_peer = req_desc_reg[DW-40 +: PEER_BITS];   // dst of th
 
 reg                  free_found;          // a free slot, lowest index
 reg [SLOTS_LOG2-1:0] free_idx;
-reg                  exp_found;           // a slot whose timer ran out, lowest index
-reg [SLOTS_LOG2-1:0] exp_idx;
+reg                  exp_found;           // the slot under the timer scan has run out
+wire [SLOTS_LOG2-1:0] exp_idx = scan_reg;
 reg                  rtx_found;           // the slot of (retx peer, retx seq)
 reg [SLOTS_LOG2-1:0] rtx_idx;
 reg [SLOTS_LOG2:0]   free_cnt;            // free slots
@@ -258,12 +259,14 @@ always @* begin
     free_idx   = {SLOTS_LOG2{1'b0}};
     free_cnt   = {(SLOTS_LOG2+1){1'b0}};
     win_cnt    = {(SLOTS_LOG2+1){1'b0}};
-    exp_found  = 1'b0;
-    exp_idx    = {SLOTS_LOG2{1'b0}};
     rtx_found  = 1'b0;
     rtx_idx    = {SLOTS_LOG2{1'b0}};
-    slot_rto   = 40'd0;
-    slot_shift = 4'd0;
+    // the timers are checked one slot per cycle, in turn: a timeout is
+    // seen at most 2^SLOTS_LOG2 - 1 cycles late
+    slot_shift = (slot_retry_reg[scan_reg] > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : slot_retry_reg[scan_reg][3:0];
+    slot_rto   = {8'd0, cfg_rto} << slot_shift;
+    exp_found  = slot_valid_reg[scan_reg] && !gone_reg[slot_peer_reg[scan_reg]] &&
+                 ({8'd0, now_reg - slot_time_reg[scan_reg]} >= slot_rto);
     for (i = W - 1; i >= 0; i = i - 1) begin
         if (!slot_valid_reg[i]) begin
             free_cnt   = free_cnt + {{SLOTS_LOG2{1'b0}}, 1'b1};
@@ -272,13 +275,6 @@ always @* begin
         end
         if (slot_valid_reg[i] && slot_peer_reg[i] == req_peer) begin
             win_cnt = win_cnt + {{SLOTS_LOG2{1'b0}}, 1'b1};
-        end
-        slot_shift = (slot_retry_reg[i] > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : slot_retry_reg[i][3:0];
-        slot_rto   = {8'd0, cfg_rto} << slot_shift;
-        if (slot_valid_reg[i] && !gone_reg[slot_peer_reg[i]] &&
-            {8'd0, now_reg - slot_time_reg[i]} >= slot_rto) begin
-            exp_found = 1'b1;
-            exp_idx   = i[SLOTS_LOG2-1:0];
         end
         if (slot_valid_reg[i] && slot_peer_reg[i] == retx_peer_reg &&
             slot_seq_reg[i] == retx_seq_reg) begin
@@ -616,6 +612,7 @@ end
 
 always @(posedge clk) begin
     now_reg       <= now_next;
+    scan_reg      <= scan_reg + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
     init_reg      <= init_next;
     init_idx_reg  <= init_idx_next;
     for (i = 0; i < W; i = i + 1) begin
@@ -669,6 +666,7 @@ always @(posedge clk) begin
     out_ack_reg    <= out_ack_next;
     if (rst) begin
         now_reg       <= 32'd0;
+        scan_reg      <= {SLOTS_LOG2{1'b0}};
         init_reg      <= 1'b1;
         init_idx_reg  <= {PEER_BITS{1'b0}};
         for (i = 0; i < W; i = i + 1) begin

@@ -12,6 +12,7 @@ module tg_nic #(
     parameter CNT_W     = 64,  // width of the event counters (16..64)
     parameter NUM_QUEUES = 16, // receive queues in the queue table (1..16)
     parameter MAX_REQS  = 4,   // REQs awaiting their target's answer (1..16)
+    parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
     parameter LINK_SLOTS_LOG2 = 5   // link layer: log2 of the retransmission buffer slots (1..5)
@@ -345,59 +346,92 @@ tg_eth_rx tg_eth_rx_inst (
     .ev_drop_malformed (ev_drop_malformed)
 );
 
-tg_link_rx #(
-    .PEER_BITS (LINK_PEER_BITS),
-    .SEQ_W     (LINK_SEQ_W)
-) tg_link_rx_inst (
-    .clk           (clk),
-    .rst           (rst),
-    .cfg_enable    (link_on_reg),
-    .cfg_rx_wait   (cfg_link_rx_wait),
-    .s_rxd_valid   (lrx_s_valid),
-    .s_rxd_ready   (lrx_s_ready),
-    .s_rxd_op      (erx_op),
-    .s_rxd_flags   (erx_flags),
-    .s_rxd_status  (erx_status),
-    .s_rxd_src     (erx_src),
-    .s_rxd_addr    (erx_addr),
-    .s_rxd_addr_hi (erx_addr_hi),
-    .s_rxd_mask    (erx_mask),
-    .s_rxd_len     (erx_len),
-    .s_rxd_ctx     (erx_ctx),
-    .s_rxd_tag     (erx_tag),
-    .s_rxd_payload (erx_payload),
-    .s_rxd_seq     (erx_seq),
-    .s_rxd_ack     (erx_ack),
-    .m_rxd_valid   (lrx_valid),
-    .m_rxd_ready   (lrx_ready),
-    .m_rxd_op      (lrx_op),
-    .m_rxd_flags   (lrx_flags),
-    .m_rxd_status  (lrx_status),
-    .m_rxd_src     (lrx_src),
-    .m_rxd_addr    (lrx_addr),
-    .m_rxd_addr_hi (lrx_addr_hi),
-    .m_rxd_mask    (lrx_mask),
-    .m_rxd_len     (lrx_len),
-    .m_rxd_ctx     (lrx_ctx),
-    .m_rxd_tag     (lrx_tag),
-    .m_rxd_payload (lrx_payload),
-    .m_lack_valid  (lack_valid),
-    .m_lack_nak    (lack_nak),
-    .m_lack_peer   (lack_peer),
-    .m_lack_seq    (lack_seq),
-    .m_lowe_valid  (lowe_valid),
-    .m_lowe_peer   (lowe_peer),
-    .m_lowe_seq    (lowe_seq),
-    .m_rsv_valid   (link_rsv_valid),
-    .in_rsv_room   (link_rsv_room),
-    .in_rsv_room2  (link_rsv_room2),
-    .m_lnak_valid  (lnak_valid),
-    .m_lnak_peer   (lnak_peer),
-    .m_lnak_seq    (lnak_seq),
-    .ev_dup_drop   (ev_link_dup_drop),
-    .ev_ooo_drop   (ev_link_ooo_drop),
-    .ev_busy_drop  (ev_link_busy_drop)
-);
+generate
+if (LINK_LAYER != 0) begin : g_link_rx
+    tg_link_rx #(
+        .PEER_BITS (LINK_PEER_BITS),
+        .SEQ_W     (LINK_SEQ_W)
+    ) tg_link_rx_inst (
+        .clk           (clk),
+        .rst           (rst),
+        .cfg_enable    (link_on_reg),
+        .cfg_rx_wait   (cfg_link_rx_wait),
+        .s_rxd_valid   (lrx_s_valid),
+        .s_rxd_ready   (lrx_s_ready),
+        .s_rxd_op      (erx_op),
+        .s_rxd_flags   (erx_flags),
+        .s_rxd_status  (erx_status),
+        .s_rxd_src     (erx_src),
+        .s_rxd_addr    (erx_addr),
+        .s_rxd_addr_hi (erx_addr_hi),
+        .s_rxd_mask    (erx_mask),
+        .s_rxd_len     (erx_len),
+        .s_rxd_ctx     (erx_ctx),
+        .s_rxd_tag     (erx_tag),
+        .s_rxd_payload (erx_payload),
+        .s_rxd_seq     (erx_seq),
+        .s_rxd_ack     (erx_ack),
+        .m_rxd_valid   (lrx_valid),
+        .m_rxd_ready   (lrx_ready),
+        .m_rxd_op      (lrx_op),
+        .m_rxd_flags   (lrx_flags),
+        .m_rxd_status  (lrx_status),
+        .m_rxd_src     (lrx_src),
+        .m_rxd_addr    (lrx_addr),
+        .m_rxd_addr_hi (lrx_addr_hi),
+        .m_rxd_mask    (lrx_mask),
+        .m_rxd_len     (lrx_len),
+        .m_rxd_ctx     (lrx_ctx),
+        .m_rxd_tag     (lrx_tag),
+        .m_rxd_payload (lrx_payload),
+        .m_lack_valid  (lack_valid),
+        .m_lack_nak    (lack_nak),
+        .m_lack_peer   (lack_peer),
+        .m_lack_seq    (lack_seq),
+        .m_lowe_valid  (lowe_valid),
+        .m_lowe_peer   (lowe_peer),
+        .m_lowe_seq    (lowe_seq),
+        .m_rsv_valid   (link_rsv_valid),
+        .in_rsv_room   (link_rsv_room),
+        .in_rsv_room2  (link_rsv_room2),
+        .m_lnak_valid  (lnak_valid),
+        .m_lnak_peer   (lnak_peer),
+        .m_lnak_seq    (lnak_seq),
+        .ev_dup_drop   (ev_link_dup_drop),
+        .ev_ooo_drop   (ev_link_ooo_drop),
+        .ev_busy_drop  (ev_link_busy_drop)
+    );
+end else begin : g_no_link_rx
+    // built without the link layer: frames take the direct path only
+    assign lrx_s_ready    = 1'b0;
+    assign lrx_valid      = 1'b0;
+    assign lrx_op         = 8'd0;
+    assign lrx_flags      = 8'd0;
+    assign lrx_status     = 8'd0;
+    assign lrx_src        = 16'd0;
+    assign lrx_addr       = 32'd0;
+    assign lrx_addr_hi    = 1'b0;
+    assign lrx_mask       = 64'd0;
+    assign lrx_len        = 8'd0;
+    assign lrx_ctx        = 8'd0;
+    assign lrx_tag        = 16'd0;
+    assign lrx_payload    = 512'd0;
+    assign lack_valid     = 1'b0;
+    assign lack_nak       = 1'b0;
+    assign lack_peer      = {LINK_PEER_BITS{1'b0}};
+    assign lack_seq       = {LINK_SEQ_W{1'b0}};
+    assign lowe_valid     = 1'b0;
+    assign lowe_peer      = {LINK_PEER_BITS{1'b0}};
+    assign lowe_seq       = {LINK_SEQ_W{1'b0}};
+    assign link_rsv_valid = 1'b0;
+    assign lnak_valid     = 1'b0;
+    assign lnak_peer      = {LINK_PEER_BITS{1'b0}};
+    assign lnak_seq       = {LINK_SEQ_W{1'b0}};
+    assign ev_link_dup_drop  = 1'b0;
+    assign ev_link_ooo_drop  = 1'b0;
+    assign ev_link_busy_drop = 1'b0;
+end
+endgenerate
 
 // Without the link layer, frames go from tg_eth_rx straight to the receive
 // engine (as if tg_link_rx were not there: no cycle added); ACK and NAK
@@ -695,77 +729,115 @@ assign ltx_req_valid = req_txd_valid && link_on_reg;
 assign rsp_txd_ready = link_on_reg ? ltx_rsp_ready : arb_s0_ready;
 assign req_txd_ready = link_on_reg ? ltx_req_ready : arb_s1_ready;
 
-tg_link_tx #(
-    .PEER_BITS  (LINK_PEER_BITS),
-    .SEQ_W      (LINK_SEQ_W),
-    .SLOTS_LOG2 (LINK_SLOTS_LOG2)
-) tg_link_tx_inst (
-    .clk             (clk),
-    .rst             (rst),
-    .cfg_enable      (link_on_reg),
-    .cfg_rto         (cfg_link_rto),
-    .cfg_max_retries (cfg_link_max_retries),
-    .cfg_ack_delay   (cfg_link_ack_delay),
-    .cfg_gone_clear  (cfg_link_gone_clear),
-    .s_rsv_valid     (link_rsv_valid),
-    .st_rsv_room     (link_rsv_room),
-    .st_rsv_room2    (link_rsv_room2),
-    .st_gone_any     (st_link_gone_any),
-    .st_gone_peer    (st_link_gone_peer),
-    .st_busy         (ltx_busy),
-    .s_rsp_txd_valid   (ltx_rsp_valid),
-    .s_rsp_txd_ready   (ltx_rsp_ready),
-    .s_rsp_txd_op      (rsp_txd_op),
-    .s_rsp_txd_flags   (rsp_txd_flags),
-    .s_rsp_txd_status  (rsp_txd_status),
-    .s_rsp_txd_dst     (rsp_txd_dst),
-    .s_rsp_txd_addr    (rsp_txd_addr),
-    .s_rsp_txd_mask    (rsp_txd_mask),
-    .s_rsp_txd_len     (rsp_txd_len),
-    .s_rsp_txd_ctx     (rsp_txd_ctx),
-    .s_rsp_txd_tag     (rsp_txd_tag),
-    .s_rsp_txd_payload (rsp_txd_payload),
-    .s_req_txd_valid   (ltx_req_valid),
-    .s_req_txd_ready   (ltx_req_ready),
-    .s_req_txd_op      (req_txd_op),
-    .s_req_txd_flags   (req_txd_flags),
-    .s_req_txd_status  (8'd0),
-    .s_req_txd_dst     (req_txd_dst),
-    .s_req_txd_addr    (req_txd_addr),
-    .s_req_txd_mask    (req_txd_mask),
-    .s_req_txd_len     (req_txd_len),
-    .s_req_txd_ctx     (req_txd_ctx),
-    .s_req_txd_tag     (req_txd_tag),
-    .s_req_txd_payload (req_txd_payload),
-    .m_txd_valid     (ltx_valid),
-    .m_txd_ready     (ltx_ready),
-    .m_txd_op        (ltx_op),
-    .m_txd_flags     (ltx_flags),
-    .m_txd_status    (ltx_status),
-    .m_txd_dst       (ltx_dst),
-    .m_txd_addr      (ltx_addr),
-    .m_txd_mask      (ltx_mask),
-    .m_txd_len       (ltx_len),
-    .m_txd_ctx       (ltx_ctx),
-    .m_txd_tag       (ltx_tag),
-    .m_txd_payload   (ltx_payload),
-    .m_txd_seq       (ltx_seq),
-    .m_txd_ack       (ltx_ack),
-    .s_lack_valid    (lack_valid),
-    .s_lack_nak      (lack_nak),
-    .s_lack_peer     (lack_peer),
-    .s_lack_seq      (lack_seq),
-    .s_lowe_valid    (lowe_valid),
-    .s_lowe_peer     (lowe_peer),
-    .s_lowe_seq      (lowe_seq),
-    .s_lnak_valid    (lnak_valid),
-    .s_lnak_peer     (lnak_peer),
-    .s_lnak_seq      (lnak_seq),
-    .ev_retx         (ev_link_retx),
-    .ev_nak_sent     (ev_link_nak_sent),
-    .ev_ack_sent     (ev_link_ack_sent),
-    .ev_gone_drop    (ev_link_gone_drop)
-);
+generate
+if (LINK_LAYER != 0) begin : g_link_tx
+    tg_link_tx #(
+        .PEER_BITS  (LINK_PEER_BITS),
+        .SEQ_W      (LINK_SEQ_W),
+        .SLOTS_LOG2 (LINK_SLOTS_LOG2)
+    ) tg_link_tx_inst (
+        .clk             (clk),
+        .rst             (rst),
+        .cfg_enable      (link_on_reg),
+        .cfg_rto         (cfg_link_rto),
+        .cfg_max_retries (cfg_link_max_retries),
+        .cfg_ack_delay   (cfg_link_ack_delay),
+        .cfg_gone_clear  (cfg_link_gone_clear),
+        .s_rsv_valid     (link_rsv_valid),
+        .st_rsv_room     (link_rsv_room),
+        .st_rsv_room2    (link_rsv_room2),
+        .st_gone_any     (st_link_gone_any),
+        .st_gone_peer    (st_link_gone_peer),
+        .st_busy         (ltx_busy),
+        .s_rsp_txd_valid   (ltx_rsp_valid),
+        .s_rsp_txd_ready   (ltx_rsp_ready),
+        .s_rsp_txd_op      (rsp_txd_op),
+        .s_rsp_txd_flags   (rsp_txd_flags),
+        .s_rsp_txd_status  (rsp_txd_status),
+        .s_rsp_txd_dst     (rsp_txd_dst),
+        .s_rsp_txd_addr    (rsp_txd_addr),
+        .s_rsp_txd_mask    (rsp_txd_mask),
+        .s_rsp_txd_len     (rsp_txd_len),
+        .s_rsp_txd_ctx     (rsp_txd_ctx),
+        .s_rsp_txd_tag     (rsp_txd_tag),
+        .s_rsp_txd_payload (rsp_txd_payload),
+        .s_req_txd_valid   (ltx_req_valid),
+        .s_req_txd_ready   (ltx_req_ready),
+        .s_req_txd_op      (req_txd_op),
+        .s_req_txd_flags   (req_txd_flags),
+        .s_req_txd_status  (8'd0),
+        .s_req_txd_dst     (req_txd_dst),
+        .s_req_txd_addr    (req_txd_addr),
+        .s_req_txd_mask    (req_txd_mask),
+        .s_req_txd_len     (req_txd_len),
+        .s_req_txd_ctx     (req_txd_ctx),
+        .s_req_txd_tag     (req_txd_tag),
+        .s_req_txd_payload (req_txd_payload),
+        .m_txd_valid     (ltx_valid),
+        .m_txd_ready     (ltx_ready),
+        .m_txd_op        (ltx_op),
+        .m_txd_flags     (ltx_flags),
+        .m_txd_status    (ltx_status),
+        .m_txd_dst       (ltx_dst),
+        .m_txd_addr      (ltx_addr),
+        .m_txd_mask      (ltx_mask),
+        .m_txd_len       (ltx_len),
+        .m_txd_ctx       (ltx_ctx),
+        .m_txd_tag       (ltx_tag),
+        .m_txd_payload   (ltx_payload),
+        .m_txd_seq       (ltx_seq),
+        .m_txd_ack       (ltx_ack),
+        .s_lack_valid    (lack_valid),
+        .s_lack_nak      (lack_nak),
+        .s_lack_peer     (lack_peer),
+        .s_lack_seq      (lack_seq),
+        .s_lowe_valid    (lowe_valid),
+        .s_lowe_peer     (lowe_peer),
+        .s_lowe_seq      (lowe_seq),
+        .s_lnak_valid    (lnak_valid),
+        .s_lnak_peer     (lnak_peer),
+        .s_lnak_seq      (lnak_seq),
+        .ev_retx         (ev_link_retx),
+        .ev_nak_sent     (ev_link_nak_sent),
+        .ev_ack_sent     (ev_link_ack_sent),
+        .ev_gone_drop    (ev_link_gone_drop)
+    );
+end else begin : g_no_link_tx
+    assign ltx_rsp_ready     = 1'b0;
+    assign ltx_req_ready     = 1'b0;
+    assign link_rsv_room     = 1'b0;
+    assign link_rsv_room2    = 1'b0;
+    assign st_link_gone_any  = 1'b0;
+    assign st_link_gone_peer = 16'd0;
+    assign ltx_busy          = 1'b0;
+    assign ltx_valid         = 1'b0;
+    assign ltx_op            = 8'd0;
+    assign ltx_flags         = 8'd0;
+    assign ltx_status        = 8'd0;
+    assign ltx_dst           = 16'd0;
+    assign ltx_addr          = 32'd0;
+    assign ltx_mask          = 64'd0;
+    assign ltx_len           = 8'd0;
+    assign ltx_ctx           = 8'd0;
+    assign ltx_tag           = 16'd0;
+    assign ltx_payload       = 512'd0;
+    assign ltx_seq           = 32'd0;
+    assign ltx_ack           = 32'd0;
+    assign ev_link_retx      = 1'b0;
+    assign ev_link_nak_sent  = 1'b0;
+    assign ev_link_ack_sent  = 1'b0;
+    assign ev_link_gone_drop = 1'b0;
+    // what only the link layer would read
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_link = &{1'b0, cfg_link_rto, cfg_link_max_retries, cfg_link_ack_delay,
+                         cfg_link_rx_wait, cfg_link_gone_clear, erx_seq, erx_ack,
+                         lack_valid, lack_nak, lack_peer, lack_seq, lowe_valid, lowe_peer,
+                         lowe_seq, lnak_valid, lnak_peer, lnak_seq, link_rsv_valid,
+                         link_rsv_room, link_rsv_room2, lrx_s_valid, lrx_ready,
+                         ltx_rsp_valid, ltx_req_valid, ltx_ready};
+    /* verilator lint_on UNUSEDSIGNAL */
+end
+endgenerate
 
 wire [7:0]   arb_op, arb_flags, arb_status, arb_len, arb_ctx;
 wire [15:0]  arb_dst, arb_tag;
@@ -802,7 +874,7 @@ wire link_quiet = !erx_valid && !lrx_valid && !rsp_txd_valid && !req_txd_valid &
 always @* begin
     link_on_next = link_on_reg;
     if (link_quiet) begin
-        link_on_next = cfg_link_enable;
+        link_on_next = cfg_link_enable && (LINK_LAYER != 0);
     end
 end
 

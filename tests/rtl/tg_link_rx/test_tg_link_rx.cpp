@@ -28,6 +28,8 @@ static bool answered(uint8_t op)
     return op == TG_OP_READ_REQ || op == TG_OP_REQ || op == TG_OP_FAA || op == TG_OP_SWAP || op == TG_OP_CAS;
 }
 
+static const unsigned FIFO_DEPTH = 2;   // tg_link_rx FIFO_LOG2 = 1
+
 struct Tb {
     std::unique_ptr<Vtg_link_rx> m;
     TbRng rng;
@@ -43,6 +45,10 @@ struct Tb {
     std::deque<Frame> passed;    // frames the module must pass on, in order
     bool first = true;           // the front frame has not been shown yet
     uint32_t waited = 0;
+    bool claim = false;          // a slot is kept for claim_peer's next request
+    unsigned claim_peer = 0;
+    uint32_t claim_age = 0;
+    unsigned occ = 0;            // frames in the module's FIFO
     uint64_t n_pass = 0, n_dup = 0, n_ooo = 0, n_busy = 0, n_nak = 0, n_link = 0, n_rsv = 0;
     uint32_t next_id = 1;
 
@@ -55,6 +61,7 @@ struct Tb {
         t.cfg_enable = enable;
         t.cfg_rx_wait = rx_wait;
         t.in_rsv_room = rng.chance(room_pct);
+        t.in_rsv_room2 = t.in_rsv_room && rng.chance(room_pct);
         t.m_rxd_ready = !rng.chance(stall_pct);
         bool show = !rst && !in.empty();
         if (show) {
@@ -97,6 +104,8 @@ struct Tb {
                     passed.pop_front();
                 }
             }
+            bool popped = t.m_rxd_valid && t.m_rxd_ready;
+            bool claim_set = false;
             // input side
             unsigned nev = t.ev_dup_drop + t.ev_ooo_drop + t.ev_busy_drop;
             TB_CHECK(nev <= 1, "cycle %llu: %u drop events", (unsigned long long)cyc, nev);
@@ -142,10 +151,27 @@ struct Tb {
                     naked[p] = true;
                     n_ooo++;
                 } else if (t.s_rxd_ready && t.ev_busy_drop) {
-                    TB_CHECK(enable && waited >= rx_wait, "cycle %llu: dropped as busy after %u cycles (limit %u)",
+                    // at once for a sequenced request when no slot can be
+                    // kept for its answer, else after LINK_RX_WAIT cycles
+                    bool full = occ >= FIFO_DEPTH;
+                    bool claimed = claim && claim_peer != p;
+                    bool no_slot = seqd && !full && answered(f.op) &&
+                                   !(claimed ? t.in_rsv_room2 : t.in_rsv_room);
+                    TB_CHECK(enable && (no_slot || waited >= rx_wait),
+                             "cycle %llu: dropped as busy after %u cycles (limit %u)",
                              (unsigned long long)cyc, waited, rx_wait);
                     TB_CHECK(!t.m_lowe_valid && !t.m_rsv_valid, "cycle %llu: busy drop acked",
                              (unsigned long long)cyc);
+                    TB_CHECK(t.m_lnak_valid == (no_slot && !naked[p]), "cycle %llu: busy drop NAK %u",
+                             (unsigned long long)cyc, t.m_lnak_valid);
+                    if (no_slot) {
+                        naked[p] = true;
+                        if (!claim) {
+                            claim = true;
+                            claim_peer = p;
+                            claim_set = true;
+                        }
+                    }
                     n_busy++;
                 } else if (t.s_rxd_ready) {
                     TB_CHECK(nev == 0, "cycle %llu: frame passed on and dropped", (unsigned long long)cyc);
@@ -159,8 +185,13 @@ struct Tb {
                     }
                     TB_CHECK(t.m_rsv_valid == (enable && answered(f.op)), "cycle %llu: reservation %u for op %u",
                              (unsigned long long)cyc, t.m_rsv_valid, f.op);
-                    TB_CHECK(!answered(f.op) || t.in_rsv_room || !enable,
-                             "cycle %llu: answered request taken without a slot", (unsigned long long)cyc);
+                    bool claimed = claim && claim_peer != p;
+                    TB_CHECK(!answered(f.op) || !enable || (claimed ? t.in_rsv_room2 : t.in_rsv_room),
+                             "cycle %llu: answered request taken without a slot%s", (unsigned long long)cyc,
+                             claimed ? " kept for another peer" : "");
+                    if (answered(f.op) && claim && claim_peer == p)
+                        claim = false;
+                    occ++;
                     n_rsv += t.m_rsv_valid;
                     passed.push_back(f);
                     n_pass++;
@@ -176,9 +207,20 @@ struct Tb {
                     first = false;
                     waited++;
                 }
+
             } else {
                 TB_CHECK(!t.m_lack_valid && !t.m_lowe_valid && !t.m_lnak_valid && !t.m_rsv_valid && nev == 0,
                          "cycle %llu: events without a frame", (unsigned long long)cyc);
+            }
+            if (popped)
+                occ--;
+            // the claim lapses after 2^20 cycles; a new one starts its age at 0
+            if (claim_set) {
+                claim_age = 1;
+            } else {
+                if (claim && claim_age == 0xFFFFF)
+                    claim = false;
+                claim_age = (claim_age + 1) & 0xFFFFF;
             }
         }
         t.clk = 1;
@@ -196,6 +238,9 @@ struct Tb {
         passed.clear();
         first = true;
         waited = 0;
+        claim = false;
+        claim_age = 0;
+        occ = 0;
         // the peer table is cleared in 2^PEER_BITS cycles
         for (unsigned i = 0; i < (1u << PEER_BITS) + 2; i++) tick();
         TB_CHECK(!m->s_rxd_ready || in.empty(), "ready before the table is clear");

@@ -301,7 +301,7 @@ struct Tb {
 
     bool done()
     {
-        if (!src[0].empty() || !src[1].empty() || to_add > 0) return false;
+        if (!src[0].empty() || !src[1].empty() || to_add > 0 || !naks_req.empty()) return false;
         for (int c = 0; c < 2; c++)
             for (auto &kv : pend[c])
                 if (kv.first != DEAD && !kv.second.empty()) return false;
