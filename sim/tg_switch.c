@@ -344,6 +344,15 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 		pt->corrupt_injected++;
 	}
 	fr->due = cdiv(pt->cursor_b, pt->bpc) + pt->latency + sw->fwd_latency;
+	if (sw->port[dst].remote) {
+		/* distributed: the output port lives in another process */
+		int rc = sw->send_remote(sw->remote_arg, fr);
+
+		if (rc && !sw->remote_err)
+			sw->remote_err = rc;
+		free(fr);
+		return;
+	}
 	fifo_push(&pt->transit, fr);
 	if (chance(&sw->fault_rng, sw->dup_ppm)) {
 		dup = frame_new(fr->data, fr->len, p, (unsigned)dst);
@@ -497,4 +506,21 @@ void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 		if (pt->held.head || ((pt->down || pt->nsched) && pt->egress.head))
 			out_service(sw, p, now);
 	}
+}
+
+int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
+		     const uint8_t *data, unsigned len)
+{
+	struct tg_sw_frame *fr;
+
+	if (src >= sw->nports || dst >= sw->nports || sw->port[dst].remote ||
+	    !sw->port[src].remote || len < TG_ETH_HDR_BYTES || len > TG_SW_MAX_FRAME ||
+	    dest_node(sw, data) != (int)dst)
+		return -EINVAL;
+	fr = frame_new(data, len, src, dst);
+	if (!fr)
+		return -ENOMEM;
+	fr->due = due;
+	fifo_push(&sw->port[src].transit, fr);
+	return 0;
 }

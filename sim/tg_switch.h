@@ -46,6 +46,7 @@ struct tg_sw_port {
 	unsigned rx_beat;
 	uint64_t buf_used;       /* bytes of frames queued or held for this output */
 	uint64_t buf_bytes;      /* output buffer size, 0 = unlimited */
+	int remote;              /* its node lives in another process (docs/distributed.md) */
 	/* link state */
 	int down;                /* set by tg_switch_set_down */
 	struct tg_sw_down *sched;
@@ -73,6 +74,11 @@ struct tg_switch {
 	uint64_t fault_rng;      /* faults */
 	FILE *pcap;
 	struct tg_sw_port *port;
+	/* frames for remote ports go here instead of their output port; the
+	 * hook owns nothing (the frame is freed after it returns) */
+	int (*send_remote)(void *arg, const struct tg_sw_frame *fr);
+	void *remote_arg;
+	int remote_err;          /* first error the hook returned */
 };
 
 /* NULL + errno on failure.  pcap_path may be NULL.  Every port gets the
@@ -112,5 +118,12 @@ void tg_switch_rx_fire(struct tg_switch *sw, unsigned p);
  * and are queued on their output port; held frames due are released;
  * queued frames of a port whose link is down are lost. */
 void tg_switch_advance(struct tg_switch *sw, uint64_t now);
+
+/* A frame of remote port src to local port dst, reaching the switch's
+ * output stage in cycle `due` (as tg_switch_advance(due) would have
+ * queued it had src been local).  Frames of one src come in order.
+ * 0, -EINVAL or -ENOMEM. */
+int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
+		     const uint8_t *data, unsigned len);
 
 #endif /* TG_SWITCH_H */
