@@ -27,7 +27,8 @@ struct peer {
 	struct sockaddr_in sa;
 	uint32_t tx_seq, rx_seq;        /* last sent / last received stream message */
 	uint64_t time;                  /* it has executed every cycle before this */
-	unsigned up;
+	unsigned up, up_prev;           /* its bring-up count, and the one before */
+	uint64_t up_since;              /* cycle it announced `up` first */
 	int hello, acked, gone;
 	double heard;                   /* monotonic seconds of its last message */
 };
@@ -40,6 +41,7 @@ struct tg_dist {
 	unsigned timeout_ms;
 	struct peer peer[TG_DIST_MAX_PROCS];
 	uint64_t sent_time;             /* last cycle announced (+1; 0: none) */
+	unsigned sent_up;               /* bring-up count announced with it */
 	uint64_t now;                   /* cycle being synchronized */
 	uint64_t nsent;
 	tg_dist_deliver_fn deliver;
@@ -290,10 +292,13 @@ static int handle(struct tg_dist *d, const uint8_t *buf, size_t n, const struct 
 				    "to %llu", p, from, (unsigned long long)pr->time,
 				    (unsigned long long)m.cycle);
 		pr->time = m.cycle;
-		if (m.type == TG_DIST_TIME)
-			pr->up = m.aux;
-		else
+		if (m.type == TG_DIST_BYE) {
 			pr->gone = 1;
+		} else if (m.aux != pr->up) {
+			pr->up_prev = pr->up;
+			pr->up = m.aux;
+			pr->up_since = m.cycle;
+		}
 		return 0;
 	default: {   /* TG_DIST_FRAME */
 		unsigned src = m.aux & 0xffffu, dst = m.aux >> 16;
@@ -501,6 +506,7 @@ static int announce(struct tg_dist *d, uint64_t t, unsigned up)
 			return rc;
 	}
 	d->sent_time = t + 1;
+	d->sent_up = up;
 	return 0;
 }
 
@@ -514,8 +520,10 @@ int tg_dist_sync(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead)
 	if (d->err[0])
 		return -EPIPE;
 	d->now = t;
-	/* announce our time every half lookahead: peers rarely wait for it */
-	if (d->sent_time == 0 || t + 1 >= d->sent_time + every)
+	/* announce our time every half lookahead (peers rarely wait for
+	 * it), and at once a bring-up count they may be waiting for */
+	if (d->sent_time == 0 || t + 1 >= d->sent_time + every ||
+	    (up != d->sent_up && d->sent_time != t + 1))
 		if ((rc = announce(d, t, up)))
 			return rc;
 	for (;;) {
@@ -566,13 +574,18 @@ int tg_dist_sync(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead)
 	}
 }
 
-unsigned tg_dist_peer_up(const struct tg_dist *d)
+unsigned tg_dist_peer_up(const struct tg_dist *d, uint64_t t)
 {
 	unsigned up = 0;
 
-	for (unsigned p = 0; p < d->procs; p++)
-		if (p != d->self && d->peer[p].up > up)
-			up = d->peer[p].up;
+	for (unsigned p = 0; p < d->procs; p++) {
+		const struct peer *pr = &d->peer[p];
+		/* a peer may already be one cycle ahead: its count as of t */
+		unsigned v = pr->up_since <= t ? pr->up : pr->up_prev;
+
+		if (p != d->self && v > up)
+			up = v;
+	}
 	return up;
 }
 

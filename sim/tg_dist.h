@@ -70,9 +70,11 @@ int tg_dist_send_frame(struct tg_dist *d, unsigned src, unsigned dst, uint64_t d
  * -EPROTO bad input); the reason is in tg_dist_error(). */
 int tg_dist_sync(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead);
 
-/* Largest bring-up count the peers announced (each announces what it
- * knows; the owner of the node being brought up knows first). */
-unsigned tg_dist_peer_up(const struct tg_dist *d);
+/* Largest bring-up count the peers announced for cycle t (each announces
+ * what it knows; the owner of the node being brought up knows first).
+ * With a lookahead of one cycle a peer is at most one cycle ahead, and
+ * only its count as of t is used. */
+unsigned tg_dist_peer_up(const struct tg_dist *d, uint64_t t);
 
 /* Why the last call failed ("" if none). */
 const char *tg_dist_error(const struct tg_dist *d);

@@ -920,7 +920,7 @@ static int wait_remote_up(struct tg_sim *sim, unsigned n)
 	for (;;) {
 		if ((rc = dist_sync(sim)))
 			return rc;
-		if (tg_dist_peer_up(sim->dist) > n)
+		if (tg_dist_peer_up(sim->dist, sim->cycle) > n)
 			return 0;
 		if ((rc = tg_sim_step(sim, 1)))
 			return rc;
