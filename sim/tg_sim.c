@@ -20,6 +20,7 @@
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
 #include "../driver/tg_drv.h"
+#include "tg_bridge.h"
 #include "tg_dist.h"
 #include "tg_memmodel.h"
 #include "tg_rng.h"
@@ -35,6 +36,8 @@
 #define SPILL_OWNER      0xFFFFFFFEu /* allocator owner of the NICs' spill rings */
 #define STATS_INTERVAL   1024u    /* cycles between copies of the counters to the control region */
 #define PPM_PER_PCT      10000u
+#define BRIDGE_INTERVAL  16u      /* cycles between looks at the bridge */
+#define BRIDGE_BURST     16u      /* frames taken from it per look */
 
 struct beat {
 	uint64_t addr, data;
@@ -92,6 +95,9 @@ struct tg_sim {
 	unsigned lookahead;     /* cycles a frame takes at least from a NIC to an output */
 	int fail;               /* sticky error of a distributed run */
 	char err[256];
+	struct tg_bridge *bridge;
+	uint64_t bridge_ignored;
+	uint8_t bridge_buf[TG_SW_MAX_FRAME];
 };
 
 /* Why the last tg_sim_create failed, for tools. */
@@ -782,6 +788,30 @@ static int dist_sync(struct tg_sim *sim)
 	return rc;
 }
 
+static void bridge_tx(void *arg, const uint8_t *data, unsigned len)
+{
+	tg_bridge_send(arg, data, len);
+}
+
+/* Frames received on the bridge enter the switch at their node's port. */
+static void bridge_poll(struct tg_sim *sim)
+{
+	for (unsigned i = 0; i < BRIDGE_BURST; i++) {
+		int len = tg_bridge_recv(sim->bridge, sim->bridge_buf, sizeof(sim->bridge_buf));
+		const uint8_t *d = sim->bridge_buf;
+		unsigned node;
+
+		if (len <= 0)
+			return;
+		node = (unsigned)d[4] << 8 | d[5];
+		if (len < (int)TG_ETH_HDR_BYTES || d[0] != (uint8_t)(TG_MAC_OUI >> 16) ||
+		    d[1] != (uint8_t)(TG_MAC_OUI >> 8) || d[2] != (uint8_t)TG_MAC_OUI || d[3] ||
+		    node >= sim->nodes || !is_local(sim, node) ||
+		    tg_switch_uplink_rx(sim->sw, node, sim->cycle, d, (unsigned)len))
+			sim->bridge_ignored++;
+	}
+}
+
 int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 {
 	int rc;
@@ -795,6 +825,8 @@ int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 			scan_slots(sim);
 		if (sim->cycle % STATS_INTERVAL == 0 && sim->ctl)
 			publish_stats(sim);
+		if (sim->bridge && sim->cycle % BRIDGE_INTERVAL == 0)
+			bridge_poll(sim);
 		for (unsigned n = 0; n < sim->nodes; n++)
 			if (is_local(sim, n))
 				node_cycle(sim, n);
@@ -955,6 +987,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->cfg.shm_name = NULL;
 	sim->cfg.outages = NULL;
 	sim->cfg.dist = NULL;
+	sim->cfg.bridge_if = NULL;
 	sim->nodes = cfg->nodes;
 	sim->lookahead = cfg->link_latency + cfg->switch_latency + 1u;
 	sim->node = calloc(cfg->nodes, sizeof(*sim->node));
@@ -1010,6 +1043,17 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		sim->sw->port[n].remote = !is_local(sim, n);
 	sim->sw->send_remote = dist_send;
 	sim->sw->remote_arg = sim;
+	if (cfg->bridge_if) {
+		sim->bridge = tg_bridge_open(cfg->bridge_if);
+		if (!sim->bridge) {
+			err = errno;
+			snprintf(sim->err, sizeof(sim->err), "bridge to %s: %s", cfg->bridge_if,
+				 strerror(err));
+			goto fail;
+		}
+		sim->sw->uplink_tx = bridge_tx;
+		sim->sw->uplink_arg = sim->bridge;
+	}
 	sim->sw->fwd_latency = cfg->switch_latency;
 	{
 		struct tg_sim_faults f = {
@@ -1125,6 +1169,7 @@ void tg_sim_destroy(struct tg_sim *sim)
 		munmap(sim->ctl, sim->ctl_bytes);
 	}
 	tg_switch_destroy(sim->sw);
+	tg_bridge_close(sim->bridge);
 	for (unsigned n = 0; sim->node && n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
@@ -1150,6 +1195,16 @@ uint64_t tg_sim_cycles(const struct tg_sim *sim)
 unsigned tg_sim_nodes(const struct tg_sim *sim)
 {
 	return sim ? sim->nodes : 0;
+}
+
+int tg_sim_get_bridge_stats(const struct tg_sim *sim, struct tg_sim_bridge_stats *st)
+{
+	if (!sim || !st)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	tg_bridge_counts(sim->bridge, &st->sent, &st->received, &st->lost);
+	st->ignored = sim->bridge_ignored;
+	return 0;
 }
 
 int tg_sim_is_local(const struct tg_sim *sim, unsigned node)

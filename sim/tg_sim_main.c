@@ -77,6 +77,8 @@ static void usage(FILE *f)
 		"                           'PROC IPV4:PORT NODES', NODES like 0-7,9) ...\n"
 		"  --proc P                 ... and this is process P of them\n"
 		"  --peer-timeout MS        a peer silent this long is reported gone (default 5000)\n"
+		"  --bridge IF              copy the frames the switch forwards to Linux interface\n"
+		"                           IF, and take Telegraphos frames for our nodes from it\n"
 		"  --quiet                  print only errors and the ready line\n"
 		"  --help                   this text\n",
 		TG_SIM_MAX_NODES, TG_SIMP_DEFAULT_NAME);
@@ -363,6 +365,7 @@ int main(int argc, char **argv)
 		{ "dist-config", required_argument, NULL, 1008 },
 		{ "proc", required_argument, NULL, 1009 },
 		{ "peer-timeout", required_argument, NULL, 1010 },
+		{ "bridge", required_argument, NULL, 1011 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -526,6 +529,9 @@ int main(int argc, char **argv)
 				return bad_arg("proc (0..63)", optarg);
 			self = (int)v;
 			break;
+		case 1011:
+			cfg.bridge_if = optarg;
+			break;
 		case 1010:
 			if (parse_u64(optarg, 1, 3600000, &v))
 				return bad_arg("peer-timeout (1..3600000 ms)", optarg);
@@ -629,7 +635,7 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 			e == EPROTO && !cfg->dist ? " (a NIC reports a foreign ID or version)" :
 			(e == ENOENT || e == EACCES || e == EISDIR || e == EROFS) &&
 			(cfg->pcap_path || cfg->vcd_path) ? " (check the --pcap / --vcd file names)" :
-			cfg->dist ? ": " : "", cfg->dist ? tg_sim_error(NULL) : "");
+			*tg_sim_error(NULL) ? ": " : "", tg_sim_error(NULL));
 		return 1;
 	}
 	for (unsigned i = 0; i < o->nlinks; i++) {
@@ -723,6 +729,14 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 			       "drops %" PRIu64 ", lost on down links %" PRIu64 "\n", tag,
 			       st.dup_injected, st.reorder_injected, st.drop_congestion,
 			       st.drop_link_down);
+		if (cfg->bridge_if) {
+			struct tg_sim_bridge_stats bs;
+
+			tg_sim_get_bridge_stats(sim, &bs);
+			printf("%s: bridge %s: sent %" PRIu64 ", received %" PRIu64 ", ignored %"
+			       PRIu64 ", lost %" PRIu64 "\n", tag, cfg->bridge_if, bs.sent,
+			       bs.received, bs.ignored, bs.lost);
+		}
 		tg_sim_get_qstats(sim, TG_SIM_ALL_NODES, &qs);
 		if (qs.overflows || qs.notifies)
 			printf("%s: queues: overflows %" PRIu64 ", buffers added %" PRIu64

@@ -17,6 +17,7 @@ struct tg_sw_frame {
 	uint64_t data_b;         /* egress: byte-time its first byte goes on the wire */
 	unsigned len, src, dst;
 	unsigned hold;           /* held: frames still to let pass */
+	int uplink;              /* came in through the uplink (not copied back out) */
 	uint8_t data[];
 };
 
@@ -79,6 +80,11 @@ struct tg_switch {
 	int (*send_remote)(void *arg, const struct tg_sw_frame *fr);
 	void *remote_arg;
 	int remote_err;          /* first error the hook returned */
+	/* uplink (a bridge to a real interface): every frame queued on an
+	 * output port, and every frame to an unknown MAC, is handed to it */
+	void (*uplink_tx)(void *arg, const uint8_t *data, unsigned len);
+	void *uplink_arg;
+	struct tg_sw_fifo uplink_in;  /* frames from the uplink, by due cycle */
 };
 
 /* NULL + errno on failure.  pcap_path may be NULL.  Every port gets the
@@ -125,5 +131,11 @@ void tg_switch_advance(struct tg_switch *sw, uint64_t now);
  * 0, -EINVAL or -ENOMEM. */
 int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
 		     const uint8_t *data, unsigned len);
+
+/* A frame from the uplink for port dst, in cycle `now`: it crosses dst's
+ * cable and is queued on its output like any frame.  0, -EINVAL or
+ * -ENOMEM. */
+int tg_switch_uplink_rx(struct tg_switch *sw, unsigned dst, uint64_t now, const uint8_t *data,
+			unsigned len);
 
 #endif /* TG_SWITCH_H */

@@ -91,6 +91,12 @@ struct tg_sim_config {
 	/* distributed: NULL (default) = every node in this process; else
 	 * this process hosts the nodes the map gives it (copied) */
 	const struct tg_sim_dist *dist;
+	/* bridge: NULL (default), or a Linux interface (e.g. one end of a
+	 * veth pair) the switch copies every frame it forwards, and frames to
+	 * unknown MACs, to; Telegraphos frames received on it for a node of
+	 * this process enter the switch (docs/distributed.md).  Needs
+	 * CAP_NET_RAW; a bridged run is not deterministic. */
+	const char *bridge_if;
 };
 
 /* Switch and model counters of one node (or the whole cluster). */
@@ -143,6 +149,17 @@ uint64_t tg_sim_cycles(const struct tg_sim *sim);
 
 /* Number of nodes. */
 unsigned tg_sim_nodes(const struct tg_sim *sim);
+
+/* What the bridge to a Linux interface carried. */
+struct tg_sim_bridge_stats {
+	uint64_t sent;          /* frames copied to the interface */
+	uint64_t received;      /* Telegraphos frames received on it */
+	uint64_t ignored;       /* received, but for no node of this process */
+	uint64_t lost;          /* the interface refused them */
+};
+
+/* Copy the bridge counters (all zero without a bridge).  0 or -EINVAL. */
+int tg_sim_get_bridge_stats(const struct tg_sim *sim, struct tg_sim_bridge_stats *st);
 
 /* Whether `node` lives in this process (always, unless cfg.dist is set). */
 int tg_sim_is_local(const struct tg_sim *sim, unsigned node);
