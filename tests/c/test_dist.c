@@ -16,14 +16,17 @@
 #include "../../sim/tg_dist.h"
 
 #define NODES      16u
-#define MSGS       24u      /* REQs each node sends */
+#define MSGS       24u      /* REQs each node sends (times $TG_DIST_SCALE) */
+#define MAX_SCALE  40u
 #define PERIOD     97u      /* cycles between a node's REQs */
 #define START      40000u   /* workload start, after every process's set-up */
-#define END        (START + MSGS * PERIOD + 3000u)
+#define END        (START + msgs * PERIOD + 3000u)
 #define LONG_END   100000000u  /* failure tests: a run that outlasts them */
 #define Q_LOG2     12u
-#define MAX_LINES  4096u
+#define MAX_LINES  (NODES * MSGS * MAX_SCALE + 64u)
 #define LINE       96u
+
+static unsigned msgs = MSGS;   /* REQs per node in this run */
 
 struct result {
 	unsigned n;
@@ -116,7 +119,7 @@ static int run(const struct tg_sim_dist *dist, uint64_t end, struct result *r)
 			if (!d[s])
 				continue;
 			if (c >= START + s * 5u && (c - START - s * 5u) % PERIOD == 0 &&
-			    (k = (unsigned)((c - START - s * 5u) / PERIOD)) < MSGS) {
+			    (k = (unsigned)((c - START - s * 5u) / PERIOD)) < msgs) {
 				unsigned t = (s + 1u + k % (NODES - 1u)) % NODES;
 
 				rc = tg_enq(d[s], t, qpa, (uint64_t)s << 32 | k);
@@ -541,6 +544,13 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	/* make test-dist-long: a longer workload */
+	if (getenv("TG_DIST_SCALE")) {
+		unsigned long k = strtoul(getenv("TG_DIST_SCALE"), NULL, 0);
+
+		REQUIRE(k >= 1 && k <= MAX_SCALE, "TG_DIST_SCALE: 1..%u", MAX_SCALE);
+		msgs = MSGS * (unsigned)k;
+	}
 	alarm(T_TIMEOUT_S);
 	signal(SIGALRM, t_on_alarm);
 	test_codec();
@@ -550,7 +560,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < ref.n; i++)
 		entries += strstr(ref.line[i], " entry ") != NULL;
 	/* a run that lost entries would compare equal to itself only */
-	CHECK(entries == NODES * MSGS, "one process: %u entries, want %u", entries, NODES * MSGS);
+	CHECK(entries == NODES * msgs, "one process: %u entries, want %u", entries, NODES * msgs);
 
 	plan_blocks(&pl, 4);
 	REQUIRE(plan_sockets(&pl, lo4) == 0, "sockets: %s", strerror(errno));

@@ -38,6 +38,11 @@ $(BUILD)/asan/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_ALIB)
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS)
 
+# the distributed-simulation test with a workload 20 times longer
+.PHONY: test-dist-long
+test-dist-long: $(BUILD)/tests/test_dist
+	TG_DIST_SCALE=20 $(BUILD)/tests/test_dist
+
 test-asan: $(CTEST_APROGS)
 	scripts/run_tests.sh $(CTEST_APROGS)
 
