@@ -18,7 +18,7 @@
 #define NODES      16u
 #define MSGS       24u      /* REQs each node sends (times $TG_DIST_SCALE) */
 #define MAX_SCALE  40u
-#define PERIOD     97u      /* cycles between a node's REQs */
+#define PERIOD     251u     /* cycles between a node's REQs (the links keep up) */
 #define START      40000u   /* workload start, after every process's set-up */
 #define END        (START + msgs * PERIOD + 3000u)
 #define LONG_END   100000000u  /* failure tests: a run that outlasts them */
