@@ -652,16 +652,28 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 	}
 	if (!o->quiet) {
 		if (cfg->dist) {
-			unsigned first = cfg->nodes, last = 0, count = 0;
+			char list[1024];
+			size_t len = 0;
+			unsigned count = 0;
 
-			for (unsigned n = 0; n < cfg->nodes; n++)
-				if (tg_sim_is_local(sim, n)) {
-					first = first < n ? first : n;
-					last = n;
-					count++;
-				}
-			printf("%s: %u of %u nodes (%u..%u), %" PRIu64 " MiB each, name \"%s\"\n",
-			       tag, count, cfg->nodes, first, last, cfg->mem_size >> 20, o->name);
+			/* the local nodes as ranges: "0-2,5" */
+			list[0] = 0;
+			for (unsigned n = 0; n < cfg->nodes; n++) {
+				unsigned m = n;
+
+				if (!tg_sim_is_local(sim, n))
+					continue;
+				while (m + 1 < cfg->nodes && tg_sim_is_local(sim, m + 1))
+					m++;
+				if (len < sizeof(list))
+					len += (size_t)snprintf(list + len, sizeof(list) - len,
+								m > n ? "%s%u-%u" : "%s%u",
+								len ? "," : "", n, m);
+				count += m - n + 1;
+				n = m;
+			}
+			printf("%s: %u of %u nodes (%s), %" PRIu64 " MiB each, name \"%s\"\n", tag,
+			       count, cfg->nodes, list, cfg->mem_size >> 20, o->name);
 		} else {
 			printf("%s: %u nodes, %" PRIu64 " MiB each, name \"%s\"\n", tag, cfg->nodes,
 			       cfg->mem_size >> 20, o->name);
