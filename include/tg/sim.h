@@ -30,8 +30,9 @@ struct tg_sim_dist {
 					 * (one entry per node; every process hosts one) */
 	const char *const *addr;        /* addr[p]: "IPV4:PORT" of process p's UDP socket */
 	int sock;                       /* an already bound UDP socket of this process
-					 * (taken over: closed by tg_sim_destroy), or -1:
-					 * bind addr[self] */
+					 * (taken over: closed by tg_sim_destroy, or by
+					 * tg_sim_create if it fails), or -1: bind
+					 * addr[self] */
 	unsigned timeout_ms;            /* a peer silent this long while awaited is
 					 * reported gone (0: 5000) */
 };
