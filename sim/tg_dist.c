@@ -366,10 +366,10 @@ struct tg_dist *tg_dist_open(const struct tg_sim_dist *cfg, unsigned nodes, uint
 	unsigned mine = 0;
 	double t0, last = 0;
 
-	if (cfg && cfg->sock >= 0 && (!fn || cfg->procs < 2))
-		close(cfg->sock);
 	if (!cfg || cfg->procs < 2 || cfg->procs > TG_DIST_MAX_PROCS || cfg->self >= cfg->procs ||
 	    !cfg->owner || !cfg->addr || !fn || nodes > TG_SIM_MAX_NODES) {
+		if (cfg && cfg->sock >= 0)
+			close(cfg->sock);   /* taken over, even when refused */
 		snprintf(err, errn, "bad distribution: needs 2..%u processes, an owner map and "
 			 "addresses", TG_DIST_MAX_PROCS);
 		errno = EINVAL;
@@ -377,6 +377,8 @@ struct tg_dist *tg_dist_open(const struct tg_sim_dist *cfg, unsigned nodes, uint
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
+		if (cfg->sock >= 0)
+			close(cfg->sock);
 		snprintf(err, errn, "out of memory");
 		return NULL;
 	}

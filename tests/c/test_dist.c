@@ -35,14 +35,10 @@ struct result {
 
 static void config(struct tg_sim_config *cfg)
 {
-	tg_sim_config_init(cfg);
-	cfg->nodes = NODES;
+	t_config(cfg, NODES);
 	cfg->mem_size = 1ULL << 20;
-	cfg->seed = t_seed();
-	/* per-node random streams only (docs/distributed.md) */
-	cfg->mem_lat_min = 2;
-	cfg->mem_lat_max = 9;
-	cfg->mem_stall_pct = 10;
+	/* TX stalls share one random stream: not distributed (docs/distributed.md) */
+	cfg->tx_stall_pct = 0;
 	cfg->link_latency = 12;
 }
 
@@ -479,6 +475,66 @@ static void test_failure(int poke)
 	printf("%s: detected in %.2f s: %s", poke ? "stranger datagram" : "killed peer", dt, err);
 }
 
+/* ---- tg-sim ------------------------------------------------------------- */
+
+/* Run a shell command; its output in out, its exit status returned. */
+static int capture(const char *cmd, char *out, size_t n)
+{
+	FILE *f = popen(cmd, "r");
+	size_t got = 0;
+	int st;
+
+	REQUIRE(f, "popen: %s", strerror(errno));
+	while (got + 1 < n && fgets(out + got, (int)(n - got), f))
+		got += strlen(out + got);
+	out[got] = 0;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* tg-sim --procs and --dist-config, as a user runs them. */
+static void test_launcher(void)
+{
+	char cmd[1024], out[8192], conf[] = "/tmp/test_dist_XXXXXX";
+	const char *p;
+	uint64_t ncyc[2] = { 0, 0 };
+	int rc, fd;
+
+	snprintf(cmd, sizeof(cmd), "%s --nodes 4 --procs 2 --mem-mib 1 --cycles 20000 "
+		 "--name tdl%d 2>&1", TG_SIM_BIN, (int)getpid());
+	rc = capture(cmd, out, sizeof(out));
+	CHECK(rc == 0, "tg-sim --procs 2: exit %d: %s", rc, out);
+	CHECK(strstr(out, "tg-sim: ready\n") != NULL, "no ready line: %s", out);
+	CHECK(strstr(out, "tg-sim[0]: 2 of 4 nodes (0-1)") && strstr(out, "tg-sim[1]: 2 of 4 nodes (2-3)"),
+	      "nodes not split 0-1 / 2-3: %s", out);
+	/* both processes stop at the same cycle: their speed lines */
+	for (p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned proc;
+		uint64_t cyc;
+
+		if (sscanf(p, "tg-sim[%u]: %" SCNu64 " cycles in", &proc, &cyc) == 2 && proc < 2)
+			ncyc[proc] = cyc;
+	}
+	CHECK(ncyc[0] && ncyc[0] == ncyc[1], "speed lines: %" PRIu64 " and %" PRIu64 " cycles: %s",
+	      ncyc[0], ncyc[1], out);
+
+	/* a cluster file that gives node 1 to two processes is refused */
+	fd = mkstemp(conf);
+	REQUIRE(fd >= 0, "mkstemp: %s", strerror(errno));
+	dprintf(fd, "# process address nodes\n0 127.0.0.1:1 0-1\n1 127.0.0.1:2 1-3\n");
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s --nodes 4 --dist-config %s --proc 0 2>&1", TG_SIM_BIN,
+		 conf);
+	rc = capture(cmd, out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, ":3: want"), "node in two processes: exit %d: %s", rc, out);
+	/* and a cluster with random faults is refused, saying why */
+	snprintf(cmd, sizeof(cmd), "%s --nodes 4 --procs 2 --drop 1 --name tdf%d 2>&1",
+		 TG_SIM_BIN, (int)getpid());
+	rc = capture(cmd, out, sizeof(out));
+	CHECK(rc == 1 && strstr(out, "do not run distributed"), "faults: exit %d: %s", rc, out);
+	unlink(conf);
+}
+
 /* ---- network namespaces ------------------------------------------------- */
 
 static int sh(const char *cmd)
@@ -603,5 +659,6 @@ int main(int argc, char **argv)
 
 	test_failure(0);
 	test_failure(1);
+	test_launcher();
 	return t_done("test_dist");
 }

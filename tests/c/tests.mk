@@ -23,6 +23,8 @@ test-c: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
 	scripts/run_tests.sh $(CTEST_PROGS)
 
 $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
+$(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim
+$(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim
 
 $(BUILD)/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
