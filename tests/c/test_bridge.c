@@ -8,6 +8,7 @@
 #include <net/if.h>
 #include <sched.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "tg_test.h"
 
@@ -50,6 +51,92 @@ static int wait_frame(int fd, struct tg_sim *sim, unsigned src, unsigned dst, un
 	return 0;
 }
 
+/* tcpdump on ifname writing a capture of two Telegraphos frames to a
+ * pipe (*cap).  Returns its pid once it listens, or -1 (err: why). */
+static pid_t tcpdump_start(const char *ifname, int *cap, int *errfd, char *err, size_t n)
+{
+	int o[2], e[2];
+	char line[512];
+	size_t got = 0;
+	pid_t pid;
+
+	if (pipe(o) || pipe(e)) {
+		snprintf(err, n, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execlp("tcpdump", "tcpdump", "-i", ifname, "-U", "-c", "2", "-Z", "root", "-w", "-",
+		       "ether", "proto", "0x88b5", (char *)NULL);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	/* wait for "listening on ..." */
+	for (;;) {
+		ssize_t k = read(e[0], line + got, sizeof(line) - 1 - got);
+
+		if (k <= 0) {
+			line[got] = 0;
+			snprintf(err, n, "tcpdump did not start: %.200s", got ? line : "not installed?");
+			close(o[0]);
+			close(e[0]);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+		got += (size_t)k;
+		line[got] = 0;
+		if (strstr(line, "listening on"))
+			break;
+		if (got + 1 >= sizeof(line))
+			got = 0;
+	}
+	*cap = o[0];
+	*errfd = e[0];
+	return pid;
+}
+
+/* Wait (at most 10 s) for tcpdump to finish; count the records of its
+ * capture and check that the first is a Telegraphos frame. */
+static unsigned tcpdump_finish(pid_t pid, int cap, int errfd, int *first_ok)
+{
+	static uint8_t buf[1 << 16];
+	size_t got = 0, off = 24;
+	unsigned recs = 0;
+	ssize_t k;
+	int st;
+
+	for (int i = 0; i < 1000 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (waitpid(pid, &st, WNOHANG) == 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, &st, 0);
+	}
+	while (got < sizeof(buf) && (k = read(cap, buf + got, sizeof(buf) - got)) > 0)
+		got += (size_t)k;
+	close(cap);
+	close(errfd);
+	*first_ok = 0;
+	/* classic pcap: 24-byte file header, 16-byte record headers */
+	while (off + 16 <= got) {
+		uint32_t incl = (uint32_t)buf[off + 8] | (uint32_t)buf[off + 9] << 8 |
+				(uint32_t)buf[off + 10] << 16 | (uint32_t)buf[off + 11] << 24;
+
+		if (off + 16 + incl > got)
+			break;
+		if (!recs && incl >= 14)
+			*first_ok = buf[off + 16 + 12] == (uint8_t)(TG_ETHERTYPE >> 8) &&
+				    buf[off + 16 + 13] == (uint8_t)TG_ETHERTYPE;
+		recs++;
+		off += 16 + incl;
+	}
+	return recs;
+}
+
 int main(void)
 {
 	struct tg_sim_config cfg;
@@ -60,9 +147,11 @@ int main(void)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct seen w = { 0 }, ack = { 0 };
 	uint8_t data[LEN], data2[LEN], frame[TG_MAX_FRAME_BYTES];
-	unsigned frames = 0, idx;
+	unsigned frames = 0, idx, recs = 0;
 	size_t flen;
-	int fd, done = 0;
+	int fd, done = 0, cap = -1, errfd = -1, first_ok = 0;
+	pid_t dump;
+	char why[256];
 
 	alarm(T_TIMEOUT_S);
 	signal(SIGALRM, t_on_alarm);
@@ -95,6 +184,11 @@ int main(void)
 	mr = tg_mr_alloc(d1, 4096, 0);
 	REQUIRE(mr, "region on node 1");
 
+	/* tcpdump on the bridged interface itself, as a user would run it */
+	dump = tcpdump_start("tgbr0", &cap, &errfd, why, sizeof(why));
+	if (dump < 0)
+		printf("tcpdump: not run (%s)\n", why);
+
 	/* out: a write between two simulated nodes is seen on the interface */
 	for (unsigned i = 0; i < LEN; i++) {
 		data[i] = t_pat(1, i);
@@ -104,6 +198,12 @@ int main(void)
 	CHECK_RC(tg_fence(d0, 1), 0);
 	CHECK(wait_frame(fd, sim, 0, 1, TG_OP_WRITE, 100000, &w, &frames),
 	      "no WRITE from node 0 to node 1 on the veth (%u frames seen)", frames);
+	if (dump > 0) {
+		recs = tcpdump_finish(dump, cap, errfd, &first_ok);
+		CHECK(recs == 2 && first_ok, "tcpdump -i tgbr0 captured %u frames (want 2), "
+		      "first %s", recs, first_ok ? "Telegraphos" : "not Telegraphos");
+		printf("tcpdump -i tgbr0: %u Telegraphos frames captured\n", recs);
+	}
 	if (w.ok)
 		CHECK(w.h.addr == tg_mr_paddr(mr) && w.h.len == LEN &&
 		      !memcmp(w.payload, data, LEN), "the WRITE seen carries other data");
