@@ -51,3 +51,19 @@ $(BENCH_TEST): bench/test_bench.sh $(BENCH_BIN)
 	@mkdir -p $(@D)
 	sed 's|@TG_BENCH@|$(abspath $(BENCH_BIN))|' $< > $@
 	chmod +x $@
+
+# distributed simulation speed: one process against several (own target:
+# it takes a minute or more)
+DSIM_BENCH_BIN  := $(BUILD)/bin/tg-dsim-bench
+DSIM_BENCH_ARGS ?= --nodes 16 --procs 2 --cycles 100000 --reps 3
+
+all: $(DSIM_BENCH_BIN)
+
+$(DSIM_BENCH_BIN): bench/tg_dsim_bench.c $(LIBTG) $(SIM_LIB)
+	@mkdir -p $(@D) $(BUILD)/obj/bench
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/bench/tg_dsim_bench.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		-o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)
+
+.PHONY: bench-dist
+bench-dist: $(DSIM_BENCH_BIN)
+	$(DSIM_BENCH_BIN) $(DSIM_BENCH_ARGS)

@@ -263,8 +263,11 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	tg_simp_obj_name(obj, sizeof(obj), name, (int)node);
 	dev->mem_size = dev->ctl->mem_size;
 	dev->mem = map_obj(obj, dev->mem_size, &err);
-	if (!dev->mem)
+	if (!dev->mem) {
+		if (err == ENXIO)
+			err = ENODEV;   /* a split cluster: another process hosts it */
 		goto fail;
+	}
 	rc = tg__attach(dev, node, flags);
 	if (rc) {
 		err = -rc;

@@ -16,6 +16,10 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (node < tg_sim_nodes(sim) && !tg_sim_is_local(sim, node)) {
+		errno = ENODEV;  /* another process of a distributed cluster hosts it */
+		return NULL;
+	}
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return NULL;

@@ -20,6 +20,8 @@
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
 #include "../driver/tg_drv.h"
+#include "tg_bridge.h"
+#include "tg_dist.h"
 #include "tg_memmodel.h"
 #include "tg_rng.h"
 #include "tg_switch.h"
@@ -34,6 +36,8 @@
 #define SPILL_OWNER      0xFFFFFFFEu /* allocator owner of the NICs' spill rings */
 #define STATS_INTERVAL   1024u    /* cycles between copies of the counters to the control region */
 #define PPM_PER_PCT      10000u
+#define BRIDGE_INTERVAL  16u      /* cycles between looks at the bridge */
+#define BRIDGE_BURST     16u      /* frames taken from it per look */
 
 struct beat {
 	uint64_t addr, data;
@@ -85,7 +89,24 @@ struct tg_sim {
 	int shared;
 	unsigned clients;
 	uint32_t drv_seq;
+	/* distributed (docs/distributed.md): NULL when every node is here */
+	struct tg_dist *dist;
+	unsigned up;            /* nodes brought up so far (in node order) */
+	unsigned lookahead;     /* cycles a frame takes at least from a NIC to an output */
+	int fail;               /* sticky error of a distributed run */
+	char err[256];
+	struct tg_bridge *bridge;
+	uint64_t bridge_ignored;
+	uint8_t bridge_buf[TG_SW_MAX_FRAME];
 };
+
+/* Why the last tg_sim_create failed, for tools. */
+static char create_err[256];
+
+static int is_local(const struct tg_sim *sim, unsigned n)
+{
+	return sim->node[n].nic != NULL;
+}
 
 void tg_sim_config_init(struct tg_sim_config *cfg)
 {
@@ -285,7 +306,8 @@ static int drv_read(void *arg, uint64_t addr, uint64_t *val)
 			TG_ATOMIC_STORE_REL(&sl->resp_head, h + 1);
 			return rc;
 		}
-		tg_sim_step(io->sim, 1);
+		if ((rc = tg_sim_step(io->sim, 1)))
+			return rc;
 	}
 	return -ETIMEDOUT;
 }
@@ -388,6 +410,8 @@ static void scan_slots(struct tg_sim *sim)
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
+		if (!is_local(sim, n))
+			continue;
 		for (unsigned s = 0; s < TG_SIMP_CTX_SLOTS; s++) {
 			struct tg_simp_slot *sl = slot_of(sim, n, s);
 			uint32_t st = TG_ATOMIC_LOAD_ACQ(&sl->state);  /* then read pid/flags */
@@ -420,6 +444,8 @@ int tg_sim_reap(struct tg_sim *sim)
 	if (!sim)
 		return 0;
 	for (unsigned n = 0; n < sim->nodes; n++) {
+		if (!is_local(sim, n))
+			continue;
 		for (unsigned s = 0; s < TG_SIMP_CTX_SLOTS; s++) {
 			struct tg_simp_slot *sl = slot_of(sim, n, s);
 			uint32_t st = TG_ATOMIC_LOAD_ACQ(&sl->state);
@@ -724,6 +750,8 @@ static void publish_stats(struct tg_sim *sim)
 		uint64_t w[sizeof(s) / sizeof(uint64_t)];
 		uint64_t g = atomic_load_explicit(&ps->gen, memory_order_relaxed);
 
+		if (!is_local(sim, n))
+			continue;
 		node_stats(sim, n, &s);
 		memcpy(w, &s, sizeof(s));
 		/* odd generation before the words change (seqlock writer) */
@@ -737,20 +765,75 @@ static void publish_stats(struct tg_sim *sim)
 	}
 }
 
+/* Distributed: wait until the peers let this process run cycle
+ * sim->cycle.  While nodes are being brought up the lookahead is one
+ * cycle, so every process sees each bring-up end in the cycle it ends. */
+static int dist_sync(struct tg_sim *sim)
+{
+	int rc;
+
+	if (!sim->dist)
+		return 0;
+	if (sim->fail)
+		return sim->fail;
+	rc = tg_dist_sync(sim->dist, sim->cycle, sim->up,
+			  sim->up < sim->nodes ? 1u : sim->lookahead);
+	if (!rc && sim->sw->remote_err) {
+		rc = sim->sw->remote_err;
+		snprintf(sim->err, sizeof(sim->err), "sending a frame: %s", strerror(-rc));
+	} else if (rc) {
+		snprintf(sim->err, sizeof(sim->err), "%s", tg_dist_error(sim->dist));
+	}
+	sim->fail = rc;
+	return rc;
+}
+
+static void bridge_tx(void *arg, const uint8_t *data, unsigned len)
+{
+	tg_bridge_send(arg, data, len);
+}
+
+/* Frames received on the bridge enter the switch at their node's port. */
+static void bridge_poll(struct tg_sim *sim)
+{
+	for (unsigned i = 0; i < BRIDGE_BURST; i++) {
+		int len = tg_bridge_recv(sim->bridge, sim->bridge_buf, sizeof(sim->bridge_buf));
+		const uint8_t *d = sim->bridge_buf;
+		unsigned node;
+
+		if (len <= 0)
+			return;
+		node = (unsigned)d[4] << 8 | d[5];
+		if (len < (int)TG_ETH_HDR_BYTES || d[0] != (uint8_t)(TG_MAC_OUI >> 16) ||
+		    d[1] != (uint8_t)(TG_MAC_OUI >> 8) || d[2] != (uint8_t)TG_MAC_OUI || d[3] ||
+		    node >= sim->nodes || !is_local(sim, node) ||
+		    tg_switch_uplink_rx(sim->sw, node, sim->cycle, d, (unsigned)len))
+			sim->bridge_ignored++;
+	}
+}
+
 int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 {
+	int rc;
+
 	if (!sim)
 		return -EINVAL;
 	while (ncycles--) {
+		if ((rc = dist_sync(sim)))
+			return rc;
 		if (sim->cycle % SCAN_INTERVAL == 0)
 			scan_slots(sim);
 		if (sim->cycle % STATS_INTERVAL == 0 && sim->ctl)
 			publish_stats(sim);
+		if (sim->bridge && sim->cycle % BRIDGE_INTERVAL == 0)
+			bridge_poll(sim);
 		for (unsigned n = 0; n < sim->nodes; n++)
-			node_cycle(sim, n);
+			if (is_local(sim, n))
+				node_cycle(sim, n);
 		tg_switch_advance(sim->sw, sim->cycle);
 		for (unsigned n = 0; n < sim->nodes; n++)
-			if (sim->node[n].irq || sim->node[n].irq_state != IRQ_IDLE)
+			if (is_local(sim, n) &&
+			    (sim->node[n].irq || sim->node[n].irq_state != IRQ_IDLE))
 				irq_service(sim, n);
 		sim->cycle++;
 		/* a clock for clients (tg_cycles): a plain counter, no data
@@ -806,31 +889,107 @@ static int check_config(const struct tg_sim_config *c)
 		return -EINVAL;
 	if (!c->ps_per_cycle || c->spill_log2 > TG_SPILL_MAX_LOG2)
 		return -EINVAL;
+	if (c->dist) {
+		const struct tg_sim_dist *d = c->dist;
+
+		if (d->procs < 2 || d->procs > TG_DIST_MAX_PROCS || d->self >= d->procs ||
+		    !d->owner || !d->addr)
+			return -EINVAL;
+		for (unsigned n = 0; n < c->nodes; n++)
+			if (d->owner[n] >= d->procs)
+				return -EINVAL;
+		/* random faults and stalls draw from streams shared by all
+		 * ports, and outages change the source port's state: neither
+		 * splits over processes (docs/distributed.md) */
+		if (c->tx_stall_pct || c->drop_pct || c->corrupt_pct || c->drop_ppm ||
+		    c->flip_ppm || c->dup_ppm || c->reorder_ppm || c->noutages)
+			return -EOPNOTSUPP;
+	}
 	if (c->shm_name && (!*c->shm_name || strlen(c->shm_name) >= TG_SIMP_NAME_MAX ||
 			    strchr(c->shm_name, '/')))
 		return -EINVAL;
 	return 0;
 }
 
+/* Everything the processes of a distributed cluster must agree on. */
+static uint64_t config_digest(const struct tg_sim_config *c)
+{
+	uint64_t v[] = { c->nodes, c->dist->procs, c->mem_size, c->seed, c->ps_per_cycle,
+			 c->mem_lat_min, c->mem_lat_max, c->mem_stall_pct, c->link_latency,
+			 c->switch_latency, c->link_bytes_per_cycle, c->link_overhead_bytes,
+			 c->buffer_bytes, c->spill_log2 };
+	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		for (int b = 0; b < 8; b++)
+			h = (h ^ (uint8_t)(v[i] >> (8 * b))) * 0x100000001b3ULL;
+	for (unsigned n = 0; n < c->nodes; n++)
+		h = (h ^ c->dist->owner[n]) * 0x100000001b3ULL;
+	return h;
+}
+
+static int dist_deliver(void *arg, unsigned src, unsigned dst, uint64_t due, const uint8_t *data,
+			unsigned len)
+{
+	struct tg_sim *sim = arg;
+
+	return tg_switch_inject(sim->sw, src, dst, due, data, len);
+}
+
+static int dist_send(void *arg, const struct tg_sw_frame *fr)
+{
+	struct tg_sim *sim = arg;
+
+	return tg_dist_send_frame(sim->dist, fr->src, fr->dst, fr->due, fr->data, fr->len);
+}
+
+/* Distributed bring-up of remote node n: step until its process says it
+ * is up (the cycle it is up in, as a single process would). */
+static int wait_remote_up(struct tg_sim *sim, unsigned n)
+{
+	int rc;
+
+	for (;;) {
+		if ((rc = dist_sync(sim)))
+			return rc;
+		if (tg_dist_peer_up(sim->dist, sim->cycle) > n)
+			return 0;
+		if ((rc = tg_sim_step(sim, 1)))
+			return rc;
+	}
+}
+
 struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 {
 	struct tg_sim *sim;
 	char obj[128], path[4096];
-	int err = 0, rc;
+	int err = 0, rc = 0, sock_handed = 0;
 
+	create_err[0] = 0;
 	if (!cfg || (rc = check_config(cfg))) {
-		errno = EINVAL;
+		snprintf(create_err, sizeof(create_err), "%s", !cfg ? "no configuration" :
+			 rc == -EOPNOTSUPP ? "random faults, TX stalls and outages do not run "
+			 "distributed" : "bad configuration");
+		if (cfg && cfg->dist && cfg->dist->sock >= 0)
+			close(cfg->dist->sock);
+		errno = rc == -EOPNOTSUPP ? EOPNOTSUPP : EINVAL;
 		return NULL;
 	}
 	sim = calloc(1, sizeof(*sim));
-	if (!sim)
+	if (!sim) {
+		if (cfg->dist && cfg->dist->sock >= 0)
+			close(cfg->dist->sock);
 		return NULL;
+	}
 	sim->cfg = *cfg;
 	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */
 	sim->cfg.vcd_path = NULL;
 	sim->cfg.shm_name = NULL;
 	sim->cfg.outages = NULL;
+	sim->cfg.dist = NULL;
+	sim->cfg.bridge_if = NULL;
 	sim->nodes = cfg->nodes;
+	sim->lookahead = cfg->link_latency + cfg->switch_latency + 1u;
 	sim->node = calloc(cfg->nodes, sizeof(*sim->node));
 	if (!sim->node) {
 		err = ENOMEM;
@@ -848,6 +1007,8 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
+		if (cfg->dist && cfg->dist->owner[n] != cfg->dist->self)
+			continue;       /* another process hosts it */
 		tg_simp_obj_name(obj, sizeof(obj), sim->name, (int)n);
 		nd->mem = map_region(sim->shared ? obj : NULL, cfg->mem_size, &err);
 		if (!nd->mem)
@@ -877,6 +1038,21 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	if (!sim->sw) {
 		err = errno;
 		goto fail;
+	}
+	for (unsigned n = 0; n < sim->nodes; n++)
+		sim->sw->port[n].remote = !is_local(sim, n);
+	sim->sw->send_remote = dist_send;
+	sim->sw->remote_arg = sim;
+	if (cfg->bridge_if) {
+		sim->bridge = tg_bridge_open(cfg->bridge_if);
+		if (!sim->bridge) {
+			err = errno;
+			snprintf(sim->err, sizeof(sim->err), "bridge to %s: %s", cfg->bridge_if,
+				 strerror(err));
+			goto fail;
+		}
+		sim->sw->uplink_tx = bridge_tx;
+		sim->sw->uplink_arg = sim->bridge;
 	}
 	sim->sw->fwd_latency = cfg->switch_latency;
 	{
@@ -921,12 +1097,32 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	snprintf(sim->ctl->name, sizeof(sim->ctl->name), "%s", sim->name);
 	sim->ctl->magic = TG_SIMP_MAGIC;
 
+	if (cfg->dist) {
+		sock_handed = 1;
+		sim->dist = tg_dist_open(cfg->dist, sim->nodes, config_digest(cfg), dist_deliver, sim,
+					 sim->err, sizeof(sim->err));
+		if (!sim->dist) {
+			err = errno;
+			goto fail;
+		}
+	}
 	/* reset, then bring every NIC up as its driver would */
-	tg_sim_step(sim, RESET_CYCLES);
+	if ((rc = tg_sim_step(sim, RESET_CYCLES))) {
+		err = -rc;
+		goto fail;
+	}
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct drv_io io = { sim, n };
 		struct tg_drv_mmio mmio = { drv_read, drv_write, &io };
 
+		if (!is_local(sim, n)) {
+			if ((rc = wait_remote_up(sim, n))) {
+				err = -rc;
+				goto fail;
+			}
+			sim->up = n + 1;
+			continue;
+		}
 		rc = tg_drv_probe(&mmio, n, cfg->mem_size, NULL);
 		if (!rc && cfg->spill_log2) {
 			/* the spill ring belongs to the NIC, not to a client */
@@ -942,12 +1138,16 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 			err = -rc;
 			goto fail;
 		}
+		sim->up = n + 1;
 	}
 	/* everything above is visible before a client can see ready */
 	TG_ATOMIC_STORE_REL(&sim->ctl->ready, 1u);
 	return sim;
 
 fail:
+	snprintf(create_err, sizeof(create_err), "%s", sim->err[0] ? sim->err : strerror(err ? err : ENOMEM));
+	if (cfg->dist && !sock_handed && cfg->dist->sock >= 0)
+		close(cfg->dist->sock);   /* not handed over yet */
 	tg_sim_destroy(sim);
 	errno = err ? err : ENOMEM;
 	return NULL;
@@ -959,6 +1159,8 @@ void tg_sim_destroy(struct tg_sim *sim)
 
 	if (!sim)
 		return;
+	/* the peers learn where this process stopped */
+	tg_dist_close(sim->dist, sim->cycle);
 	if (sim->ctl) {
 		/* clients waiting on us give up */
 		TG_ATOMIC_STORE_REL(&sim->ctl->stopping, 1u);
@@ -969,6 +1171,7 @@ void tg_sim_destroy(struct tg_sim *sim)
 		munmap(sim->ctl, sim->ctl_bytes);
 	}
 	tg_switch_destroy(sim->sw);
+	tg_bridge_close(sim->bridge);
 	for (unsigned n = 0; sim->node && n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
@@ -994,6 +1197,26 @@ uint64_t tg_sim_cycles(const struct tg_sim *sim)
 unsigned tg_sim_nodes(const struct tg_sim *sim)
 {
 	return sim ? sim->nodes : 0;
+}
+
+int tg_sim_get_bridge_stats(const struct tg_sim *sim, struct tg_sim_bridge_stats *st)
+{
+	if (!sim || !st)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	tg_bridge_counts(sim->bridge, &st->sent, &st->received, &st->lost);
+	st->ignored = sim->bridge_ignored;
+	return 0;
+}
+
+int tg_sim_is_local(const struct tg_sim *sim, unsigned node)
+{
+	return sim && node < sim->nodes && is_local(sim, node);
+}
+
+const char *tg_sim_error(const struct tg_sim *sim)
+{
+	return sim ? sim->err : create_err;
 }
 
 uint8_t *tg_sim_mem(struct tg_sim *sim, unsigned node)
@@ -1022,6 +1245,8 @@ int tg_sim_set_faults(struct tg_sim *sim, unsigned drop_pct, unsigned corrupt_pc
 
 int tg_sim_set_fault_rates(struct tg_sim *sim, const struct tg_sim_faults *f)
 {
+	if (sim && sim->dist && f && (f->drop_ppm || f->flip_ppm || f->dup_ppm || f->reorder_ppm))
+		return -EOPNOTSUPP;
 	if (!sim || !f || f->drop_ppm > TG_SW_PPM || f->flip_ppm > TG_SW_PPM ||
 	    f->dup_ppm > TG_SW_PPM || f->reorder_ppm > TG_SW_PPM || !f->reorder_depth ||
 	    f->reorder_depth > 1000 || !f->reorder_hold_cycles ||
@@ -1056,6 +1281,9 @@ int tg_sim_set_link(struct tg_sim *sim, unsigned node, unsigned latency,
 {
 	if (!sim || node >= sim->nodes)
 		return -EINVAL;
+	/* distributed: a cable's latency is part of the lookahead */
+	if (sim->dist && latency != sim->sw->port[node].latency)
+		return -EOPNOTSUPP;
 	return tg_switch_set_link(sim->sw, node, latency, bytes_per_cycle);
 }
 
@@ -1073,6 +1301,8 @@ int tg_sim_link_down(struct tg_sim *sim, unsigned node, int down)
 {
 	if (!sim || node >= sim->nodes)
 		return -EINVAL;
+	if (sim->dist)
+		return -EOPNOTSUPP;
 	tg_switch_set_down(sim->sw, node, down);
 	return 0;
 }
@@ -1081,6 +1311,8 @@ int tg_sim_schedule_outage(struct tg_sim *sim, unsigned node, uint64_t from, uin
 {
 	if (!sim || node >= sim->nodes)
 		return -EINVAL;
+	if (sim->dist)
+		return -EOPNOTSUPP;
 	return tg_switch_schedule_down(sim->sw, node, from, to);
 }
 
@@ -1118,7 +1350,8 @@ static void add_stats(struct tg_sim_stats *a, const struct tg_sim_stats *b)
 
 int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st)
 {
-	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
+	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES) ||
+	    (node != TG_SIM_ALL_NODES && !is_local(sim, node)))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	for (unsigned n = 0; n < sim->nodes; n++) {
@@ -1160,13 +1393,14 @@ static void node_stats(const struct tg_sim *sim, unsigned n, struct tg_sim_stats
 
 int tg_sim_get_stats(const struct tg_sim *sim, unsigned node, struct tg_sim_stats *st)
 {
-	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES))
+	if (!sim || !st || (node >= sim->nodes && node != TG_SIM_ALL_NODES) ||
+	    (node != TG_SIM_ALL_NODES && !is_local(sim, node)))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct tg_sim_stats s;
 
-		if (node != TG_SIM_ALL_NODES && node != n)
+		if ((node != TG_SIM_ALL_NODES && node != n) || !is_local(sim, n))
 			continue;
 		node_stats(sim, n, &s);
 		add_stats(st, &s);

@@ -143,6 +143,7 @@ void tg_switch_destroy(struct tg_switch *sw)
 		fifo_free(&sw->port[p].held);
 		free(sw->port[p].sched);
 	}
+	fifo_free(&sw->uplink_in);
 	if (sw->pcap)
 		fclose(sw->pcap);
 	free(sw->port);
@@ -325,6 +326,8 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 	dst = dest_node(sw, pt->buf);
 	if (dst < 0) {
 		pt->drop_unknown++;
+		if (sw->uplink_tx)
+			sw->uplink_tx(sw->uplink_arg, pt->buf, pt->len);
 		return;
 	}
 	/* faults on the way in, drawn in this order for every frame */
@@ -344,6 +347,15 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 		pt->corrupt_injected++;
 	}
 	fr->due = cdiv(pt->cursor_b, pt->bpc) + pt->latency + sw->fwd_latency;
+	if (sw->port[dst].remote) {
+		/* distributed: the output port lives in another process */
+		int rc = sw->send_remote(sw->remote_arg, fr);
+
+		if (rc && !sw->remote_err)
+			sw->remote_err = rc;
+		free(fr);
+		return;
+	}
 	fifo_push(&pt->transit, fr);
 	if (chance(&sw->fault_rng, sw->dup_ppm)) {
 		dup = frame_new(fr->data, fr->len, p, (unsigned)dst);
@@ -400,6 +412,8 @@ static void out_append(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t no
 	out->eg_free_b = start + fr->len + sw->overhead;
 	if (sw->pcap && !sw->pcap_ingress)
 		pcap_record(sw, now, fr->data, fr->len);
+	if (sw->uplink_tx && !fr->uplink)
+		sw->uplink_tx(sw->uplink_arg, fr->data, fr->len);
 	fifo_push(&out->egress, fr);
 }
 
@@ -485,6 +499,8 @@ static void out_service(struct tg_switch *sw, unsigned p, uint64_t now)
 
 void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 {
+	while (sw->uplink_in.head && sw->uplink_in.head->due <= now)
+		out_accept(sw, fifo_pop(&sw->uplink_in), now);
 	for (unsigned p = 0; p < sw->nports; p++) {
 		struct tg_sw_fifo *tr = &sw->port[p].transit;
 
@@ -497,4 +513,39 @@ void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 		if (pt->held.head || ((pt->down || pt->nsched) && pt->egress.head))
 			out_service(sw, p, now);
 	}
+}
+
+int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
+		     const uint8_t *data, unsigned len)
+{
+	struct tg_sw_frame *fr;
+
+	if (src >= sw->nports || dst >= sw->nports || sw->port[dst].remote ||
+	    !sw->port[src].remote || len < TG_ETH_HDR_BYTES || len > TG_SW_MAX_FRAME ||
+	    dest_node(sw, data) != (int)dst)
+		return -EINVAL;
+	fr = frame_new(data, len, src, dst);
+	if (!fr)
+		return -ENOMEM;
+	fr->due = due;
+	fifo_push(&sw->port[src].transit, fr);
+	return 0;
+}
+
+int tg_switch_uplink_rx(struct tg_switch *sw, unsigned dst, uint64_t now, const uint8_t *data,
+			unsigned len)
+{
+	struct tg_sw_frame *fr;
+
+	if (dst >= sw->nports || sw->port[dst].remote || len < TG_ETH_HDR_BYTES ||
+	    len > TG_SW_MAX_FRAME || dest_node(sw, data) != (int)dst)
+		return -EINVAL;
+	/* counted and checked as if its own port had sent it */
+	fr = frame_new(data, len, dst, dst);
+	if (!fr)
+		return -ENOMEM;
+	fr->uplink = 1;
+	fr->due = now + sw->port[dst].latency + sw->fwd_latency;
+	fifo_push(&sw->uplink_in, fr);
+	return 0;
 }

@@ -17,6 +17,7 @@ struct tg_sw_frame {
 	uint64_t data_b;         /* egress: byte-time its first byte goes on the wire */
 	unsigned len, src, dst;
 	unsigned hold;           /* held: frames still to let pass */
+	int uplink;              /* came in through the uplink (not copied back out) */
 	uint8_t data[];
 };
 
@@ -46,6 +47,7 @@ struct tg_sw_port {
 	unsigned rx_beat;
 	uint64_t buf_used;       /* bytes of frames queued or held for this output */
 	uint64_t buf_bytes;      /* output buffer size, 0 = unlimited */
+	int remote;              /* its node lives in another process (docs/distributed.md) */
 	/* link state */
 	int down;                /* set by tg_switch_set_down */
 	struct tg_sw_down *sched;
@@ -73,6 +75,16 @@ struct tg_switch {
 	uint64_t fault_rng;      /* faults */
 	FILE *pcap;
 	struct tg_sw_port *port;
+	/* frames for remote ports go here instead of their output port; the
+	 * hook owns nothing (the frame is freed after it returns) */
+	int (*send_remote)(void *arg, const struct tg_sw_frame *fr);
+	void *remote_arg;
+	int remote_err;          /* first error the hook returned */
+	/* uplink (a bridge to a real interface): every frame queued on an
+	 * output port, and every frame to an unknown MAC, is handed to it */
+	void (*uplink_tx)(void *arg, const uint8_t *data, unsigned len);
+	void *uplink_arg;
+	struct tg_sw_fifo uplink_in;  /* frames from the uplink, by due cycle */
 };
 
 /* NULL + errno on failure.  pcap_path may be NULL.  Every port gets the
@@ -112,5 +124,18 @@ void tg_switch_rx_fire(struct tg_switch *sw, unsigned p);
  * and are queued on their output port; held frames due are released;
  * queued frames of a port whose link is down are lost. */
 void tg_switch_advance(struct tg_switch *sw, uint64_t now);
+
+/* A frame of remote port src to local port dst, reaching the switch's
+ * output stage in cycle `due` (as tg_switch_advance(due) would have
+ * queued it had src been local).  Frames of one src come in order.
+ * 0, -EINVAL or -ENOMEM. */
+int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
+		     const uint8_t *data, unsigned len);
+
+/* A frame from the uplink for port dst, in cycle `now`: it crosses dst's
+ * cable and is queued on its output like any frame.  0, -EINVAL or
+ * -ENOMEM. */
+int tg_switch_uplink_rx(struct tg_switch *sw, unsigned dst, uint64_t now, const uint8_t *data,
+			unsigned len);
 
 #endif /* TG_SWITCH_H */

@@ -20,6 +20,23 @@ struct tg_sim_outage {
 	uint64_t from, to;
 };
 
+/* One process of a cluster split over several simulator processes
+ * joined by UDP (docs/distributed.md).  Every process of the cluster
+ * gets the same configuration except `self` and `sock`. */
+struct tg_sim_dist {
+	unsigned procs;                 /* processes in the cluster, 2..64 */
+	unsigned self;                  /* this process, 0..procs-1 */
+	const uint8_t *owner;           /* owner[node]: the process hosting the node
+					 * (one entry per node; every process hosts one) */
+	const char *const *addr;        /* addr[p]: "IPV4:PORT" of process p's UDP socket */
+	int sock;                       /* an already bound UDP socket of this process
+					 * (taken over: closed by tg_sim_destroy, or by
+					 * tg_sim_create if it fails), or -1: bind
+					 * addr[self] */
+	unsigned timeout_ms;            /* a peer silent this long while awaited is
+					 * reported gone (0: 5000) */
+};
+
 /* Cluster configuration.  Fill with tg_sim_config_init(), then change
  * what you need. */
 struct tg_sim_config {
@@ -78,6 +95,15 @@ struct tg_sim_config {
 	/* sharing: NULL = in-process only; else the name of the shared-memory
 	 * objects clients attach to ("/tg-sim.NAME" and "/tg-sim.NAME.N") */
 	const char *shm_name;
+	/* distributed: NULL (default) = every node in this process; else
+	 * this process hosts the nodes the map gives it (copied) */
+	const struct tg_sim_dist *dist;
+	/* bridge: NULL (default), or a Linux interface (e.g. one end of a
+	 * veth pair) the switch copies every frame it forwards, and frames to
+	 * unknown MACs, to; Telegraphos frames received on it for a node of
+	 * this process enter the switch (docs/distributed.md).  Needs
+	 * CAP_NET_RAW; a bridged run is not deterministic. */
+	const char *bridge_if;
 };
 
 /* Switch and model counters of one node (or the whole cluster). */
@@ -120,7 +146,9 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg);
 void tg_sim_destroy(struct tg_sim *sim);
 
 /* Advance ncycles clock cycles.  Client rings are served every cycle.
- * Returns 0. */
+ * Returns 0; in a distributed run -ETIMEDOUT (a peer went silent),
+ * -EPIPE (a peer stopped), -EBADMSG or -EPROTO (a bad message), with
+ * the reason in tg_sim_error(); the error is sticky. */
 int tg_sim_step(struct tg_sim *sim, uint64_t ncycles);
 
 /* Cycles simulated since creation (reset included). */
@@ -128,6 +156,25 @@ uint64_t tg_sim_cycles(const struct tg_sim *sim);
 
 /* Number of nodes. */
 unsigned tg_sim_nodes(const struct tg_sim *sim);
+
+/* What the bridge to a Linux interface carried. */
+struct tg_sim_bridge_stats {
+	uint64_t sent;          /* frames copied to the interface */
+	uint64_t received;      /* Telegraphos frames received on it */
+	uint64_t ignored;       /* received, but for no node of this process */
+	uint64_t lost;          /* the interface refused them */
+};
+
+/* Copy the bridge counters (all zero without a bridge).  0 or -EINVAL. */
+int tg_sim_get_bridge_stats(const struct tg_sim *sim, struct tg_sim_bridge_stats *st);
+
+/* Whether `node` lives in this process (always, unless cfg.dist is set). */
+int tg_sim_is_local(const struct tg_sim *sim, unsigned node);
+
+/* Why a distributed run stopped (a peer silent or gone, a bad message),
+ * or "" if it did not; with sim NULL, why the last tg_sim_create failed.
+ * The string belongs to the simulator. */
+const char *tg_sim_error(const struct tg_sim *sim);
 
 /* Host memory of a node (owned by the simulator, valid until destroy),
  * NULL for a bad node.  Words the NIC writes become visible with release

@@ -57,7 +57,8 @@ struct tg_queue;
  * and reads CSR ID through the NIC.
  * Returns the device, owned by the caller (tg_close), or NULL with errno:
  * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
- * out of range or no NIC at that PCI address, EACCES no access to the
+ * out of range, hosted by another process of a split cluster
+ * (docs/distributed.md), or no NIC at that PCI address, EACCES no access to the
  * resource file, EBUSY every context of the node taken, EPROTO the NIC has
  * a foreign ID or major version, ETIMEDOUT the simulator did not answer,
  * ENOMEM. */

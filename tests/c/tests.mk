@@ -8,7 +8,8 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_enq_basic test_enq_stress test_enq_race test_enq_tgsim \
                test_atomic test_atomic_locks test_swq test_enq_hol test_pci \
                test_enq_spill test_conformance test_switch_faults test_netfaults \
-               test_tgctl_stats test_wireshark test_link_loss test_link_outage
+               test_tgctl_stats test_wireshark test_link_loss test_link_outage \
+               test_dist test_bridge
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
 CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_fakepci.h tests/c/tests.mk
@@ -23,6 +24,8 @@ test-c: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
 	scripts/run_tests.sh $(CTEST_PROGS)
 
 $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
+$(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim
+$(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim
 
 $(BUILD)/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
@@ -37,6 +40,11 @@ $(BUILD)/asan/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_ALIB)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS)
+
+# the distributed-simulation test with a workload 20 times longer
+.PHONY: test-dist-long
+test-dist-long: $(BUILD)/tests/test_dist
+	TG_DIST_SCALE=20 $(BUILD)/tests/test_dist
 
 test-asan: $(CTEST_APROGS)
 	scripts/run_tests.sh $(CTEST_APROGS)
