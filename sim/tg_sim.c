@@ -917,7 +917,7 @@ static uint64_t config_digest(const struct tg_sim_config *c)
 	uint64_t v[] = { c->nodes, c->dist->procs, c->mem_size, c->seed, c->ps_per_cycle,
 			 c->mem_lat_min, c->mem_lat_max, c->mem_stall_pct, c->link_latency,
 			 c->switch_latency, c->link_bytes_per_cycle, c->link_overhead_bytes,
-			 c->buffer_bytes, c->spill_log2 };
+			 c->buffer_bytes, c->spill_log2, (uint64_t)!!c->link_layer, c->link_rto };
 	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
