@@ -121,6 +121,13 @@ static const struct {
 	{ TG_CSR_REG_REQ_RETRIES, "req_retries" },
 	{ TG_CSR_REG_ATOMICS, "atomics" },
 	{ TG_CSR_REG_REQ_SPILLED, "req_spilled" },
+	{ TG_CSR_REG_LINK_RETX, "link_retx" },
+	{ TG_CSR_REG_LINK_DUP_DROP, "link_dup_drop" },
+	{ TG_CSR_REG_LINK_OOO_DROP, "link_ooo_drop" },
+	{ TG_CSR_REG_LINK_BUSY_DROP, "link_busy_drop" },
+	{ TG_CSR_REG_LINK_NAKS_SENT, "link_naks_sent" },
+	{ TG_CSR_REG_LINK_ACKS_SENT, "link_acks_sent" },
+	{ TG_CSR_REG_LINK_PEER_GONE, "link_peer_gone" },
 };
 
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))

@@ -8,7 +8,7 @@
 
 int main(void)
 {
-	struct tg_sim *sim = t_sim(2);
+	struct tg_sim *sim = t_sim_raw(2);
 	struct tg_dev *a = t_open(sim, 0, 0), *drv = t_open(sim, 1, TG_OPEN_DRIVER);
 	struct tg_mr *mr = tg_mr_alloc(drv, 4096, 0);
 	uint8_t *p, zero[4096];

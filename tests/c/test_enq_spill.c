@@ -51,7 +51,8 @@ int main(void)
 	for (unsigned n = 0; n < 2; n++) {
 		held[n] = t_csr(dev[n], TG_CSR_REG_SPILL_CFG) >> 32;
 		spilled[n] = t_csr(dev[n], TG_CSR_REG_REQ_SPILLED);
-		CHECK(held[n] >= N - 15 - 4 && held[n] <= N, "node %u holds %" PRIu64 " spilled REQs",
+		/* (one more REQ may wait in the link layer's request register) */
+		CHECK(held[n] >= N - 15 - 4 - 1 && held[n] <= N, "node %u holds %" PRIu64 " spilled REQs",
 		      n, held[n]);
 		CHECK(spilled[n] >= held[n], "node %u: REQ_SPILLED %" PRIu64 " < held %" PRIu64, n,
 		      spilled[n], held[n]);

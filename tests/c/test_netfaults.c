@@ -79,6 +79,7 @@ static void test_reorder(void)
 
 	tmp_pcap();
 	t_config(&cfg, 2);
+	cfg.link_layer = 0;   /* the raw network (t_sim_raw) */
 	cfg.pcap_path = pcap_path;
 	cfg.reorder_ppm = 250000;
 	cfg.reorder_depth = 2;
@@ -121,7 +122,7 @@ static void test_reorder(void)
 /* A link down loses everything to its node; up again, traffic resumes. */
 static void test_link_down(void)
 {
-	struct tg_sim *sim = t_sim(2);
+	struct tg_sim *sim = t_sim_raw(2);
 	struct tg_dev *a = t_open(sim, 0, 0), *drv = t_open(sim, 1, TG_OPEN_DRIVER);
 	struct tg_mr *mr = tg_mr_alloc(drv, 4096, 0);
 	struct tg_sim_stats st;
@@ -181,6 +182,7 @@ static void incast(unsigned senders, struct tg_sim_stats *to, uint64_t *sent)
 	uint8_t buf[64];
 
 	t_config(&cfg, 9);
+	cfg.link_layer = 0;   /* the raw network (t_sim_raw) */
 	cfg.tx_stall_pct = 0;
 	sim = tg_sim_create(&cfg);
 	REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
@@ -240,6 +242,7 @@ static uint8_t *faulty_run(uint64_t seed, size_t *len, struct tg_sim_stats *st)
 
 	tmp_pcap();
 	t_config(&cfg, 2);
+	cfg.link_layer = 0;   /* the raw network (t_sim_raw) */
 	cfg.seed = seed;
 	cfg.pcap_path = pcap_path;
 	cfg.buffer_bytes = 4096;
@@ -295,7 +298,7 @@ static void test_repeatable(void)
  * write arrives, and the slow node's frames take longer. */
 static void test_ring20(void)
 {
-	struct tg_sim *sim = t_sim(20);
+	struct tg_sim *sim = t_sim_raw(20);
 	struct tg_dev *dev[20];
 	struct tg_mr *mr[20];
 	uint64_t v, t0, t_fast, t_slow;

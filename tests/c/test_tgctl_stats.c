@@ -191,6 +191,11 @@ int main(void)
 	CHECK(get(s1, n1, "node") == 1 && get(s1, n1, "req_refused") == 0 &&
 	      get(s1, n1, "req_retries") == 0 && get(s1, n1, "tx_frames") == c1[0],
 	      "node 1 identity, REQ and TX counters");
+	/* the link layer is off in this run: its counters are there, all 0 */
+	CHECK(get(s0, n0, "link_retx") == 0 && get(s1, n1, "link_dup_drop") == 0 &&
+	      get(s1, n1, "link_ooo_drop") == 0 && get(s1, n1, "link_busy_drop") == 0 &&
+	      get(s0, n0, "link_naks_sent") == 0 && get(s0, n0, "link_acks_sent") == 0 &&
+	      get(s0, n0, "link_peer_gone") == 0, "link-layer counters of a run without it");
 	/* the switch: what node 0 sent, what was done to it, what node 1 got */
 	rx_sw = get(s1, n1, "switch_rx_frames");
 	CHECK(get(s0, n0, "switch_tx_frames") == c0[0], "switch saw %" PRIu64 " frames from "

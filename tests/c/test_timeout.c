@@ -13,6 +13,7 @@ int main(void)
 	uint8_t big[64], want[64];
 
 	t_config(&cfg, 2);
+	cfg.link_layer = 0;   /* the raw network (t_sim_raw) */
 	sim = tg_sim_create(&cfg);
 	REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
 	a = t_open(sim, 0, TG_OPEN_DRIVER);

@@ -19,9 +19,14 @@ CTEST_DEFS  := -DTG_SIM_BIN='"$(abspath $(BUILD))/bin/tg-sim"' -DTGCTL_BIN='"$(a
 
 TEST_PROGS += $(CTEST_PROGS)
 
-.PHONY: test-c test-asan
+.PHONY: test-c test-asan test-link
 test-c: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
 	scripts/run_tests.sh $(CTEST_PROGS)
+
+# the same tests with every NIC's link layer on (tests of the raw network
+# keep it off)
+test-link: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
+	TG_TEST_LINK=1 scripts/run_tests.sh $(CTEST_PROGS)
 
 $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim

@@ -104,6 +104,20 @@ static inline struct tg_sim *t_sim(unsigned nodes)
 	return sim;
 }
 
+/* A simulator for tests of the raw network: the link layer stays off even
+ * with TG_TEST_LINK=1 (its resends would change what such tests count). */
+static inline struct tg_sim *t_sim_raw(unsigned nodes)
+{
+	struct tg_sim_config cfg;
+	struct tg_sim *sim;
+
+	t_config(&cfg, nodes);
+	cfg.link_layer = 0;
+	sim = tg_sim_create(&cfg);
+	REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
+	return sim;
+}
+
 static inline struct tg_dev *t_open(struct tg_sim *sim, unsigned node, unsigned flags)
 {
 	struct tg_dev *dev = tg_open_sim(sim, node, flags);
