@@ -125,7 +125,12 @@ wire                 sequenced = cfg_enable && in_range && ((s_rxd_flags & `TG_F
 wire                 is_link   = (s_rxd_op == `TG_OP_ACK) || (s_rxd_op == `TG_OP_NAK);
 wire [SEQ_W-1:0]     expected  = exp_mem[peer];
 wire [SEQ_W-1:0]     seq_diff  = s_rxd_seq[SEQ_W-1:0] - expected;
+`ifdef TG_TESTBUG_008
+// deliberate bug: a frame one after the expected one counts as in order
+wire                 in_order  = (seq_diff[SEQ_W-1:1] == {(SEQ_W-1){1'b0}});
+`else
 wire                 in_order  = (seq_diff == {SEQ_W{1'b0}});
+`endif
 wire                 dup       = seq_diff[SEQ_W-1];           // before expected
 wire                 fifo_full = (wr_ptr_reg[FIFO_LOG2] != rd_ptr_reg[FIFO_LOG2]) &&
                                  (wr_ptr_reg[FIFO_LOG2-1:0] == rd_ptr_reg[FIFO_LOG2-1:0]);
@@ -313,6 +318,75 @@ end
 /* verilator lint_off UNUSEDSIGNAL */
 wire [63:0] unused_seq_hi = {s_rxd_seq, s_rxd_ack};
 /* verilator lint_on UNUSEDSIGNAL */
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// f_peer is one sender, chosen freely and then fixed; f_exp counts (modulo
+// 2^SEQ_W) the sequenced frames of f_peer passed on since reset.
+reg f_past_valid = 1'b0;
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+end
+
+(* anyconst *) reg [PEER_BITS-1:0] f_peer;
+reg [SEQ_W-1:0]   f_exp;
+reg [FIFO_LOG2:0] f_occ;     // frames in the FIFO
+localparam [FIFO_LOG2:0] F_DEPTH = DEPTH;
+wire f_mine = in_range && (peer == f_peer);
+wire f_pop  = m_rxd_valid && m_rxd_ready;
+
+always @(posedge clk) begin
+    if (push && sequenced && f_mine) begin
+        f_exp <= f_exp + {{(SEQ_W-1){1'b0}}, 1'b1};
+    end
+    f_occ <= f_occ + {{FIFO_LOG2{1'b0}}, push} - {{FIFO_LOG2{1'b0}}, f_pop};
+    if (rst) begin
+        f_exp <= {SEQ_W{1'b0}};
+        f_occ <= {(FIFO_LOG2+1){1'b0}};
+    end
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    if (f_past_valid && !rst) begin
+        // the table agrees with the count once it is cleared (and the
+        // clearing sweep leaves zeros behind it)
+        if (!init_reg) begin
+            assert(exp_mem[f_peer] == f_exp);
+        end else begin
+            assert(f_exp == {SEQ_W{1'b0}});
+            assert(f_occ == {(FIFO_LOG2+1){1'b0}});
+            if (init_idx_reg > f_peer) begin
+                assert(exp_mem[f_peer] == {SEQ_W{1'b0}});
+            end
+        end
+        // L1: a sequenced frame is passed on only with the next number of
+        // its sender: none twice, none out of order, none after a gap
+        if (push && sequenced && f_mine) begin
+            assert(s_rxd_seq[SEQ_W-1:0] == f_exp);
+        end
+        // L2: ACK and NAK frames are never passed on
+        if (push) begin
+            assert(!is_link);
+        end
+        // L3: duplicates and frames after a gap are dropped, never held
+        if (present && sequenced && !is_link && !in_order) begin
+            assert(accept && !push);
+        end
+        // L4: the FIFO neither overflows nor invents frames
+        assert(f_occ <= F_DEPTH);
+        assert(f_occ == wr_ptr_reg - rd_ptr_reg);
+        assert(m_rxd_valid == (f_occ != {(FIFO_LOG2+1){1'b0}}));
+        // L5: a request the engine answers is passed on only with a slot
+        // kept for its answer
+        if (push && answered && cfg_enable) begin
+            assert((claimed ? in_rsv_room2 : in_rsv_room) && m_rsv_valid);
+        end
+    end
+end
+`endif
 
 endmodule
 

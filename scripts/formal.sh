@@ -16,6 +16,7 @@ JOBS=(
 	"tg_tx_arb|-set DATA_W 4|24|yes"
 	"tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8|yes"
 	"tg_rx_engine|-set BLK_SRC_BITS 1|9|no"
+	"tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14|yes"
 )
 # deliberate bug | module | parameters | depth
 MUTANTS=(
@@ -26,6 +27,7 @@ MUTANTS=(
 	"TG_TESTBUG_005|tg_rx_engine|-set BLK_SRC_BITS 1|9"
 	"TG_TESTBUG_006|tg_rx_engine|-set BLK_SRC_BITS 1|9"
 	"TG_TESTBUG_007|tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8"
+	"TG_TESTBUG_008|tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14"
 )
 
 # The outputs lose their port flag so that logic no property looks at is
