@@ -219,6 +219,7 @@ static const struct {
 	{ offsetof(struct tg_sim_stats, reorder_injected), "switch_reorder_injected" },
 	{ offsetof(struct tg_sim_stats, drop_congestion), "switch_drop_congestion" },
 	{ offsetof(struct tg_sim_stats, drop_link_down), "switch_drop_link_down" },
+	{ offsetof(struct tg_sim_stats, rx_injected), "switch_rx_injected" },
 };
 
 /* "sim:NODE" or "sim:NAME:NODE" (NAME defaults to $TG_SIM_NAME or "tg"). */
