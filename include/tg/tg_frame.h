@@ -67,13 +67,17 @@ static inline unsigned tg_frame_payload_bytes(uint8_t op, uint8_t len)
 
 /** Encode a frame into @p buf (at least TG_MAX_FRAME_BYTES); @p payload
  *  holds tg_frame_payload_bytes(h->op, h->len) bytes.  Returns the frame
- *  length including the FCS. */
+ *  length including the FCS, or 0 (nothing written) if that payload is
+ *  longer than TG_MAX_PAYLOAD, so a header decoded from any frame is safe
+ *  to encode again. */
 static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 				     const uint8_t *payload)
 {
 	uint8_t *x = buf + TG_HDR_OFF;
-	size_t n;
+	size_t n = tg_frame_payload_bytes(h->op, h->len);
 
+	if (n > TG_MAX_PAYLOAD)
+		return 0;
 	tg_node_mac(buf, h->dst);
 	tg_node_mac(buf + 6, h->src);
 	__tg_put_be(buf + 12, TG_ETHERTYPE, 2);
@@ -92,7 +96,6 @@ static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 	x[TG_H_CTX] = h->ctx;
 	__tg_put_be(x + TG_H_TAG, h->tag, 2);
 	__tg_put_be(x + TG_H_RSVD, h->rsvd, 4);
-	n = tg_frame_payload_bytes(h->op, h->len);
 	if (n)
 		memcpy(buf + TG_PAYLOAD_OFF, payload, n);
 	n += TG_PAYLOAD_OFF;
