@@ -65,19 +65,18 @@ static inline unsigned tg_frame_payload_bytes(uint8_t op, uint8_t len)
 	return op == TG_OP_READ_REQ ? 0u : len;
 }
 
-/** Encode a frame into @p buf (at least TG_MAX_FRAME_BYTES); @p payload
- *  holds tg_frame_payload_bytes(h->op, h->len) bytes.  Returns the frame
- *  length including the FCS, or 0 (nothing written) if that payload is
- *  longer than TG_MAX_PAYLOAD, so a header decoded from any frame is safe
- *  to encode again. */
+/** Encode a frame into @p buf; @p payload holds
+ *  tg_frame_payload_bytes(h->op, h->len) bytes, and buf room for
+ *  TG_PAYLOAD_OFF + that + TG_FCS_BYTES: TG_MAX_FRAME_BYTES for a valid
+ *  length, up to 321 bytes for the lengths over TG_MAX_PAYLOAD that tests
+ *  encode on purpose (the length field is not checked).  Returns the
+ *  frame length including the FCS. */
 static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 				     const uint8_t *payload)
 {
 	uint8_t *x = buf + TG_HDR_OFF;
-	size_t n = tg_frame_payload_bytes(h->op, h->len);
+	size_t n;
 
-	if (n > TG_MAX_PAYLOAD)
-		return 0;
 	tg_node_mac(buf, h->dst);
 	tg_node_mac(buf + 6, h->src);
 	__tg_put_be(buf + 12, TG_ETHERTYPE, 2);
@@ -96,6 +95,7 @@ static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 	x[TG_H_CTX] = h->ctx;
 	__tg_put_be(x + TG_H_TAG, h->tag, 2);
 	__tg_put_be(x + TG_H_RSVD, h->rsvd, 4);
+	n = tg_frame_payload_bytes(h->op, h->len);
 	if (n)
 		memcpy(buf + TG_PAYLOAD_OFF, payload, n);
 	n += TG_PAYLOAD_OFF;

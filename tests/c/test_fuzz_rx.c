@@ -228,7 +228,7 @@ static int shadow_apply(struct fz *f, const uint8_t *b, enum cls c)
 }
 
 /* An address for a frame: mostly in the target area, else at the edges. */
-static uint64_t pick_addr(struct fz *f, unsigned len)
+static uint64_t pick_addr(struct fz *f)
 {
 	unsigned span = AREA_BYTES - 64u;
 
@@ -240,11 +240,10 @@ static uint64_t pick_addr(struct fz *f, unsigned len)
 	case 2:
 		return (rnd(f) | 1ULL << (32 + below(f, 32))) & ~7ULL;  /* bits 63:32 */
 	case 3:
-		return f->area + below(f, span) ;                    /* any alignment */
+		return f->area + below(f, span);                     /* any alignment */
 	case 4:
 		return f->qbase;                                     /* the queue */
 	default:
-		(void)len;
 		return f->area + (below(f, span) & ~7u);
 	}
 }
@@ -273,8 +272,6 @@ static unsigned valid_frame(struct fz *f, uint8_t *buf)
 	switch (h.op) {
 	case TG_OP_WRITE:
 	case TG_OP_READ_RESP:
-		h.len = (uint8_t)(8u * below(f, 9));
-		break;
 	case TG_OP_READ_REQ:
 		h.len = (uint8_t)(8u * below(f, 9));
 		break;
@@ -291,7 +288,7 @@ static unsigned valid_frame(struct fz *f, uint8_t *buf)
 		h.len = 8;
 		break;
 	}
-	h.addr = h.op == TG_OP_REQ && below(f, 2) ? f->qbase : pick_addr(f, h.len);
+	h.addr = h.op == TG_OP_REQ && below(f, 2) ? f->qbase : pick_addr(f);
 	for (unsigned i = 0; i < sizeof(pl); i++)
 		pl[i] = (uint8_t)rnd(f);
 	if (h.op == TG_OP_CAS && below(f, 2)) {
@@ -364,7 +361,7 @@ static void mutate(struct fz *f, uint8_t *buf, unsigned *n)
 			put_be(buf + TG_HDR_OFF + TG_H_DST, FUZZED ^ (1u + below(f, 0xFFFF)), 2);
 		break;
 	case 9:   /* address */
-		put_be(buf + TG_HDR_OFF + TG_H_ADDR, below(f, 2) ? rnd(f) : pick_addr(f, 64), 8);
+		put_be(buf + TG_HDR_OFF + TG_H_ADDR, below(f, 2) ? rnd(f) : pick_addr(f), 8);
 		break;
 	case 10:  /* mask, flags, status, ctx, tag, key, seq, ack, rsvd */
 		buf[TG_HDR_OFF + TG_H_FLAGS + below(f, TG_HDR_BYTES - TG_H_FLAGS)] = (uint8_t)rnd(f);

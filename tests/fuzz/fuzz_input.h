@@ -4,6 +4,7 @@
 #ifndef FUZZ_INPUT_H
 #define FUZZ_INPUT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,15 +34,20 @@ static inline uint64_t fz_le(struct fz_in *in, unsigned bytes)
 }
 
 /* A broken property: report it and stop, so the fuzzer keeps the input. */
-#define FZ_ASSERT(cond, ...)                                                    \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "%s:%d: property broken: %s: ", __FILE__, \
-				__LINE__, #cond);                               \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-			abort();                                                \
-		}                                                               \
-	} while (0)
+__attribute__((noreturn, format(printf, 4, 5)))
+static inline void fz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: property broken: %s: ", file, line, cond);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+#define FZ_ASSERT(cond, ...) \
+	do { if (!(cond)) fz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); } while (0)
 
 #endif /* FUZZ_INPUT_H */
