@@ -42,6 +42,7 @@ include driver/driver.mk
 include tests/c/tests.mk
 include examples/examples.mk
 include bench/bench.mk
+include tests/fuzz/fuzz.mk
 
 setup:
 	scripts/setup.sh
@@ -49,8 +50,11 @@ setup:
 check-defs:
 	$(PYTHON) scripts/gen_hw_defs.py --check
 
-test: check-defs lint formal $(TEST_PROGS)
+# with clang (scripts/setup.sh installs it) also a short run of every
+# libFuzzer harness (tests/fuzz/fuzz.mk)
+test: check-defs lint formal $(TEST_PROGS) $(if $(FUZZ_CC),$(FUZZ_BINS))
 	scripts/run_tests.sh $(TEST_PROGS)
+	$(if $(FUZZ_CC),$(MAKE) --no-print-directory fuzz-smoke,@echo "fuzz-smoke: skipped (no clang)")
 
 formal:
 	BUILD=$(BUILD) scripts/formal.sh

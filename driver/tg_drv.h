@@ -80,9 +80,14 @@ int tg_drv_link_setup(const struct tg_drv_mmio *io, int enable, uint32_t rto);
  * ring).  Not thread-safe: the owner (the simulator) serializes calls;
  * concurrency with dequeuers goes through the flags word of each queue. */
 
+/* Allocator owner of the buffers of queue-table entry i.  No client holds
+ * it, so a client's own free calls cannot free a buffer the NIC still
+ * writes, and only the queue's own buffers can be freed through it. */
+#define TG_DRV_QUEUE_OWNER(i)  (0x40000000u | (uint32_t)(i))
+
 struct tg_drv_queue {
 	uint64_t base;          /* first buffer's paddr; 0: entry free */
-	uint32_t owner;         /* allocator owner of every buffer of the queue */
+	uint32_t owner;         /* the client that created the queue */
 	uint8_t log2, elog2;    /* buffer and entry size */
 	uint8_t closed;         /* the NIC holds the queue full (QCFG_FULL) */
 	uint8_t rsvd;
@@ -116,7 +121,9 @@ struct tg_drv_qenv {
 int tg_drv_queue_create(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, unsigned log2,
 			unsigned elog2, uint32_t owner, uint64_t *paddr, unsigned *idx);
 
-/* Disable the queue whose first buffer is paddr and free all its buffers.
+/* Disable the queue whose first buffer is paddr and free all its buffers
+ * (every allocation of TG_DRV_QUEUE_OWNER of its entry, whatever the
+ * next pointers in memory say).
  * owner must be the creator's (-EPERM otherwise); -ENOENT for no queue. */
 int tg_drv_queue_destroy(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
 			 uint64_t paddr, uint32_t owner);
@@ -143,8 +150,8 @@ int tg_drv_queue_grow(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, ui
 int tg_drv_queue_arm(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uint64_t paddr);
 
 /* Free buffer buf that a dequeuer unlinked from queue paddr.  Returns 0,
- * -ENOENT (no such queue), -EINVAL (buf is the first buffer or not one
- * of the queue's owner). */
+ * -ENOENT (no such queue), -EINVAL (buf is the first buffer or no buffer
+ * of this queue). */
 int tg_drv_queue_freebuf(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
 			 uint64_t paddr, uint64_t buf);
 

@@ -71,7 +71,7 @@ int tg_drv_queue_create(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, 
 		}
 	if (!q)
 		return -ENOSPC;
-	rc = tg_alloc_get(env->alloc, 1ULL << log2, 1ULL << log2, owner, &b);
+	rc = tg_alloc_get(env->alloc, 1ULL << log2, 1ULL << log2, TG_DRV_QUEUE_OWNER(i), &b);
 	if (rc)
 		return rc;
 	buf_init(env, b, log2, elog2);
@@ -87,7 +87,7 @@ int tg_drv_queue_create(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, 
 	    (rc = csr_w(env, TG_CSR_REG_IRQ_MASK, t->irq_mask))) {
 		t->irq_mask &= ~((1ULL << i) | (1ULL << (16 + i)));
 		memset(q, 0, sizeof(*q));
-		tg_alloc_put(env->alloc, b, owner);
+		tg_alloc_put(env->alloc, b, TG_DRV_QUEUE_OWNER(i));
 		return rc;
 	}
 	*paddr = b;
@@ -100,8 +100,6 @@ int tg_drv_queue_destroy(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
 {
 	int i = tg_drv_queue_find(t, paddr);
 	struct tg_drv_queue *q;
-	uint64_t b, next;
-	unsigned guard;
 
 	if (i < 0)
 		return i;
@@ -113,13 +111,9 @@ int tg_drv_queue_destroy(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
 	csr_w(env, TG_CSR_REG_QCFG, 0);
 	csr_w(env, TG_CSR_REG_IRQ_MASK, t->irq_mask);
 	csr_w(env, TG_CSR_REG_IRQ_STATUS, (1ULL << i) | (1ULL << (16 + i)));
-	/* free the chain; a buffer count bound guards against a corrupt one */
-	b = q->base;
-	for (guard = 0; b && guard < (1u << 20); guard++) {
-		next = TG_HOST_LOAD_ACQ64(word(env, b, TG_Q_NEXT));  /* last dequeuer's unlinks */
-		tg_alloc_put(env->alloc, b, q->owner);
-		b = buf_ok(env, next, q->log2) ? next : 0;
-	}
+	/* every buffer of the queue, linked or not: the next pointers are in
+	 * memory remote nodes can write, so they are not followed */
+	tg_alloc_put_owner(env->alloc, TG_DRV_QUEUE_OWNER(i));
 	memset(q, 0, sizeof(*q));
 	return 0;
 }
@@ -161,7 +155,7 @@ static int take_over(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uns
 	if (h < TG_Q_SLOTS || h >= sz || tl < TG_Q_SLOTS || tl >= sz || (h | tl) & (esz - 1))
 		return -EIO;    /* corrupt header: leave the queue closed */
 	used = used_bytes(h, tl, q->log2);
-	rc = used ? tg_alloc_get(env->alloc, sz, sz, q->owner, &nb) : -ENOMEM;
+	rc = used ? tg_alloc_get(env->alloc, sz, sz, TG_DRV_QUEUE_OWNER(i), &nb) : -ENOMEM;
 	if (rc && used + esz >= TG_Q_SLOT_BYTES(q->log2))
 		return rc;      /* full and no memory: stays closed */
 	if (!rc) {
@@ -290,5 +284,5 @@ int tg_drv_queue_freebuf(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
 		return i;
 	if (buf == paddr || !buf_ok(env, buf, t->q[i].log2))
 		return -EINVAL;
-	return tg_alloc_put(env->alloc, buf, t->q[i].owner);
+	return tg_alloc_put(env->alloc, buf, TG_DRV_QUEUE_OWNER(i));
 }

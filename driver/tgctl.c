@@ -19,6 +19,7 @@
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
 #include "tg_pci.h"
+#include "../libtg/tg_internal.h"
 
 #define MAX_DEVS  64u
 
@@ -226,37 +227,15 @@ static const struct {
 	{ offsetof(struct tg_sim_stats, reorder_injected), "switch_reorder_injected" },
 	{ offsetof(struct tg_sim_stats, drop_congestion), "switch_drop_congestion" },
 	{ offsetof(struct tg_sim_stats, drop_link_down), "switch_drop_link_down" },
+	{ offsetof(struct tg_sim_stats, rx_injected), "switch_rx_injected" },
 };
 
-/* "sim:NODE" or "sim:NAME:NODE" (NAME defaults to $TG_SIM_NAME or "tg"). */
+/* "sim:NODE" or "sim:NAME:NODE" of a node a simulator can hold. */
 static int parse_sim_dev(const char *dev, char *name, size_t name_sz, unsigned *node)
 {
-	const char *p = dev + 4, *colon = strrchr(p, ':');
-	const char *nm = getenv("TG_SIM_NAME");
-	char *end;
-	unsigned long v;
-	size_t n;
+	int rc = tg__parse_sim_dev(dev, name, name_sz, node);
 
-	if (colon) {
-		n = (size_t)(colon - p);
-		if (!n || n >= name_sz)
-			return -EINVAL;
-		memcpy(name, p, n);
-		name[n] = 0;
-		p = colon + 1;
-	} else {
-		if (!nm || !*nm)
-			nm = TG_SIMP_DEFAULT_NAME;
-		if (strlen(nm) >= name_sz)
-			return -EINVAL;
-		strcpy(name, nm);
-	}
-	errno = 0;
-	v = strtoul(p, &end, 10);
-	if (*p < '0' || *p > '9' || errno || *end || v >= TG_SIM_MAX_NODES)
-		return -EINVAL;
-	*node = (unsigned)v;
-	return 0;
+	return rc ? rc : *node < TG_SIM_MAX_NODES ? 0 : -EINVAL;
 }
 
 /* Copy node's switch counters from the simulator's control region.

@@ -156,8 +156,7 @@ void tg__detach(struct tg_dev *dev)
 	}
 }
 
-/* "sim:NODE" or "sim:NAME:NODE" */
-static int parse_dev(const char *s, char *name, size_t name_sz, unsigned *node)
+int tg__parse_sim_dev(const char *s, char *name, size_t name_sz, unsigned *node)
 {
 	const char *p, *colon;
 	char *end;
@@ -229,7 +228,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 		}
 		return dev;
 	}
-	rc = parse_dev(devstr, name, sizeof(name), &node);
+	rc = tg__parse_sim_dev(devstr, name, sizeof(name), &node);
 	if (rc) {
 		errno = -rc;
 		return NULL;

@@ -1316,6 +1316,13 @@ int tg_sim_schedule_outage(struct tg_sim *sim, unsigned node, uint64_t from, uin
 	return tg_switch_schedule_down(sim->sw, node, from, to);
 }
 
+int tg_sim_inject(struct tg_sim *sim, unsigned node, const void *frame, size_t len)
+{
+	if (!sim || node >= sim->nodes || len > TG_SW_MAX_FRAME)
+		return -EINVAL;
+	return tg_switch_inject(sim->sw, node, sim->cycle, frame, (unsigned)len);
+}
+
 unsigned tg_sim_clients(const struct tg_sim *sim)
 {
 	return sim ? sim->clients : 0;
@@ -1346,6 +1353,7 @@ static void add_stats(struct tg_sim_stats *a, const struct tg_sim_stats *b)
 	a->reorder_injected += b->reorder_injected;
 	a->drop_congestion += b->drop_congestion;
 	a->drop_link_down += b->drop_link_down;
+	a->rx_injected += b->rx_injected;
 }
 
 int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st)
@@ -1386,6 +1394,7 @@ static void node_stats(const struct tg_sim *sim, unsigned n, struct tg_sim_stats
 	s->reorder_injected = pt->reorder_injected;
 	s->drop_congestion = pt->drop_congestion;
 	s->drop_link_down = pt->drop_link_down;
+	s->rx_injected = pt->rx_injected;
 	s->mem_reads = nd->mm.reads;
 	s->mem_writes = nd->mm.writes;
 	s->mem_oob = nd->mm.oob;

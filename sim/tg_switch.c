@@ -417,6 +417,22 @@ static void out_append(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t no
 	fifo_push(&out->egress, fr);
 }
 
+int tg_switch_inject(struct tg_switch *sw, unsigned p, uint64_t now, const uint8_t *data,
+		     unsigned len)
+{
+	struct tg_sw_frame *fr;
+
+	if (!sw || p >= sw->nports || !data || !len || len > TG_SW_MAX_FRAME)
+		return -EINVAL;
+	fr = frame_new(data, len, p, p);
+	if (!fr)
+		return -ENOMEM;
+	sw->port[p].buf_used += len;
+	sw->port[p].rx_injected++;
+	out_append(sw, fr, now);
+	return 0;
+}
+
 /* A frame reaches its output port. */
 static void out_accept(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t now)
 {

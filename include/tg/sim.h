@@ -126,6 +126,7 @@ struct tg_sim_stats {
 	uint64_t reorder_injected;      /* frames it sent held back on purpose */
 	uint64_t drop_congestion;       /* frames to it lost: its output buffer was full */
 	uint64_t drop_link_down;        /* frames from or to it lost while its link was down */
+	uint64_t rx_injected;           /* frames to it put on its cable by tg_sim_inject */
 };
 
 struct tg_sim;
@@ -239,6 +240,13 @@ int tg_sim_link_down(struct tg_sim *sim, unsigned node, int down);
 /* Schedule an outage of node `node`'s link in cycles [from, to).
  * Returns 0, -EINVAL or -ENOMEM. */
 int tg_sim_schedule_outage(struct tg_sim *sim, unsigned node, uint64_t from, uint64_t to);
+
+/* Put a raw frame (as on the wire: Ethernet header to FCS, 1..2048 bytes,
+ * copied) on the switch's output to node `node`, behind the frames queued
+ * there: the NIC receives it, good or bad, as it would any frame.  No fault
+ * or buffer limit applies; rx_frames counts it once delivered.  For tests
+ * of bad input.  Returns 0, -EINVAL or -ENOMEM. */
+int tg_sim_inject(struct tg_sim *sim, unsigned node, const void *frame, size_t len);
 
 /* Free the contexts of clients whose process has gone (checked with
  * kill(pid, 0)).  Returns how many were freed.  tg-sim calls this a few

@@ -65,9 +65,12 @@ static inline unsigned tg_frame_payload_bytes(uint8_t op, uint8_t len)
 	return op == TG_OP_READ_REQ || op == TG_OP_ACK || op == TG_OP_NAK ? 0u : len;
 }
 
-/** Encode a frame into @p buf (at least TG_MAX_FRAME_BYTES); @p payload
- *  holds tg_frame_payload_bytes(h->op, h->len) bytes.  Returns the frame
- *  length including the FCS. */
+/** Encode a frame into @p buf; @p payload holds
+ *  tg_frame_payload_bytes(h->op, h->len) bytes, and buf room for
+ *  TG_PAYLOAD_OFF + that + TG_FCS_BYTES: TG_MAX_FRAME_BYTES for a valid
+ *  length, up to 321 bytes for the lengths over TG_MAX_PAYLOAD that tests
+ *  encode on purpose (the length field is not checked).  Returns the
+ *  frame length including the FCS. */
 static inline size_t tg_frame_encode(uint8_t *buf, const struct tg_frame_hdr *h,
 				     const uint8_t *payload)
 {

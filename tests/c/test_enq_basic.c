@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
 /* Test: remote enqueue basics: order, 64-byte entries arriving whole, NO_QUEUE, argument checks. */
+#include "../../libtg/tg_internal.h"
 #include "tg_test.h"
 
 #define STEP_MAX  200000u
@@ -23,7 +24,7 @@ int main(void)
 	struct tg_sim *sim = t_sim(3);
 	struct tg_dev *snd = t_open(sim, 0, 0), *rcv = t_open(sim, 1, TG_OPEN_DRIVER);
 	struct tg_queue *q8, *q64;
-	struct tg_mr *mr;
+	struct tg_mr *mr, *mr2;
 	uint64_t e[8], w[8], pa, before[64], v = 0;
 	uint8_t *mem1 = tg_sim_mem(sim, 1);
 	struct tg_sim_stats st0, st1;
@@ -125,6 +126,16 @@ int main(void)
 	CHECK(memcmp(before, mem1 + tg_mr_paddr(mr), sizeof(before)) == 0, "memory changed");
 	CHECK(tg_cycles(snd) == tg_sim_cycles(sim), "tg_cycles %" PRIu64 " vs %" PRIu64,
 	      tg_cycles(snd), tg_sim_cycles(sim));
+
+	/* a queue's buffers are the driver's: a client freeing one as its own
+	 * memory, or as another queue's unlinked buffer, is refused, so the
+	 * buffer is not handed out again while the NIC writes it */
+	REQUIRE(tg__mem_free(rcv, pa) == 0, "post");
+	REQUIRE(tg__drv_post(rcv, TG_SIMP_OP_QFREEBUF, tg_queue_paddr(q64), pa) == 0, "post");
+	mr2 = tg_mr_alloc(rcv, 4096, TG_ACCESS_ALL);
+	REQUIRE(mr2, "tg_mr_alloc: %s", tg_strerror(-errno));
+	CHECK(tg_mr_paddr(mr2) != pa, "the queue's buffer was handed out again");
+	tg_mr_free(mr2);
 
 	/* after closing, the address is no queue any more */
 	tg_queue_close(q8);
