@@ -602,7 +602,8 @@ int main(void)
 	f.rng = seed * 0x9e3779b97f4a7c15ULL + 0x1234567ULL;
 	printf("test_fuzz_rx: seed %" PRIu64 " (TG_TEST_SEED), %" PRIu64
 	       " frames (TG_FUZZ_FRAMES), batches of %u\n", seed, total, bsize);
-	f.sim = t_sim_raw(2)   /* the raw port: the link layer would drop sequenced frames */;
+	/* the raw port: with the link layer on, it would drop sequenced frames */
+	f.sim = t_sim_raw(2);
 	f.peer = t_open(f.sim, PEER, 0);
 	f.drv = t_open(f.sim, FUZZED, TG_OPEN_DRIVER);
 	self1 = t_open(f.sim, FUZZED, 0);
