@@ -1320,7 +1320,7 @@ int tg_sim_inject(struct tg_sim *sim, unsigned node, const void *frame, size_t l
 {
 	if (!sim || node >= sim->nodes || len > TG_SW_MAX_FRAME)
 		return -EINVAL;
-	return tg_switch_inject(sim->sw, node, sim->cycle, frame, (unsigned)len);
+	return tg_switch_put_frame(sim->sw, node, sim->cycle, frame, (unsigned)len);
 }
 
 unsigned tg_sim_clients(const struct tg_sim *sim)

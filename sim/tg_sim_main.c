@@ -363,8 +363,8 @@ int main(int argc, char **argv)
 		{ "reorder-depth", required_argument, NULL, 1004 },
 		{ "reorder-hold", required_argument, NULL, 1005 },
 		{ "link-down", required_argument, NULL, 1006 },
-		{ "link-layer", no_argument, NULL, 1007 },
-		{ "link-rto", required_argument, NULL, 1008 },
+		{ "link-layer", no_argument, NULL, 1012 },
+		{ "link-rto", required_argument, NULL, 1013 },
 		{ "vcd", required_argument, NULL, 'v' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -448,10 +448,10 @@ int main(int argc, char **argv)
 				return bad_arg("drop (0..100)", optarg);
 			cfg.drop_pct = (unsigned)v;
 			break;
-		case 1007:
+		case 1012:
 			cfg.link_layer = 1;
 			break;
-		case 1008:
+		case 1013:
 			if (parse_u64(optarg, 1, 0xFFFFFFFFULL, &v))
 				return bad_arg("link-rto (1..4294967295)", optarg);
 			cfg.link_rto = (uint32_t)v;

@@ -417,8 +417,8 @@ static void out_append(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t no
 	fifo_push(&out->egress, fr);
 }
 
-int tg_switch_inject(struct tg_switch *sw, unsigned p, uint64_t now, const uint8_t *data,
-		     unsigned len)
+int tg_switch_put_frame(struct tg_switch *sw, unsigned p, uint64_t now, const uint8_t *data,
+			unsigned len)
 {
 	struct tg_sw_frame *fr;
 

@@ -58,7 +58,7 @@ struct tg_sw_port {
 	uint64_t tx_frames, tx_bytes, rx_frames, drop_unknown, drop_malformed;
 	uint64_t drop_injected, corrupt_injected, dup_injected, reorder_injected;
 	uint64_t drop_congestion, drop_link_down;
-	uint64_t rx_injected;    /* frames put on this output by tg_switch_inject */
+	uint64_t rx_injected;    /* frames put on this output by tg_switch_put_frame */
 };
 
 struct tg_switch {
@@ -112,8 +112,8 @@ int tg_switch_is_down(const struct tg_switch *sw, unsigned p, uint64_t now);
  * port p's output behind the frames already there, as if the switch had
  * forwarded it: no fault or buffer limit applies (an outage of port p
  * loses it as it loses any queued frame).  0, -EINVAL or -ENOMEM. */
-int tg_switch_inject(struct tg_switch *sw, unsigned p, uint64_t now, const uint8_t *data,
-		     unsigned len);
+int tg_switch_put_frame(struct tg_switch *sw, unsigned p, uint64_t now, const uint8_t *data,
+			unsigned len);
 
 /* The NIC inputs of port p for cycle `now`. */
 void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *tx_tready,
