@@ -216,6 +216,7 @@ int main(void)
 		h.src = 7;
 		h.seq = 0;
 		h.ack = 0;
+		h.flags &= (uint8_t)~TG_FLAG_SEQ;   /* node 7 runs no link layer */
 		flen = tg_frame_encode(frame, &h, data2);
 		CHECK(send(fd, frame, flen, 0) == (ssize_t)flen, "send: %s", strerror(errno));
 		for (unsigned i = 0; i < 200 && !done; i++) {
