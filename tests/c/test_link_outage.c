@@ -148,8 +148,8 @@ static void down_for_good(struct tg_sim *sim)
 	      gone, c2 - c0);
 	CHECK(csr(0, TG_CSR_REG_LINK_PEER_GONE) > 0, "no frame counted as dropped for a gone peer");
 	printf("link down for good: the fence failed with -EHOSTUNREACH after %" PRIu64 " cycles (READ_TIMEOUT %u); "
-	       "node 3 declared gone within %" PRIu64 " cycles (bound %" PRIu64 " for %u retries, LINK_RTO %u)\n",
-	       c1 - c0, RDTO2, c2 - c0, bound, RETRIES, rto);
+	       "node 3 declared gone after %" PRIu64 " cycles (its timeouts for %u retries at LINK_RTO %u add up to %" PRIu64 ")\n",
+	       c1 - c0, RDTO2, c2 - c0, RETRIES, rto, bound);
 	/* the others are unaffected */
 	CHECK_RC(tg_write(dev[0], 1, tg_mr_paddr(m1), &v, 8), 0);
 	CHECK_RC(tg_read(dev[0], 1, tg_mr_paddr(m1), &r, 8), 0);
