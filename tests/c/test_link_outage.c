@@ -28,6 +28,27 @@ static uint64_t csr(unsigned n, uint64_t reg)
 	return v;
 }
 
+/* Dequeue every entry there is: each must be the next of its sender
+ * (node n's entries carry n in the top byte and their number below). */
+static unsigned drain(struct tg_queue *q, uint64_t next[NODES], unsigned *bad)
+{
+	uint64_t e[4];
+	unsigned k = 0;
+
+	while (tg_deq(q, e, sizeof(e)) == 0) {
+		unsigned n = (unsigned)(e[0] >> 56);
+
+		if (n >= NODES || n == 2 || (e[0] & 0xFFFF) != next[n]) {
+			if ((*bad)++ < 5)
+				CHECK(0, "entry %#" PRIx64 " out of order", e[0]);
+		} else {
+			next[n]++;
+		}
+		k++;
+	}
+	return k;
+}
+
 /* Phase 1: nodes 0, 1 and 3 write to, add to and enqueue on node 2 while
  * node 2's link is down for OUTAGE cycles in the middle of it. */
 static void outage_and_back(struct tg_sim *sim)
@@ -37,7 +58,7 @@ static void outage_and_back(struct tg_sim *sim)
 	struct tg_mr *mr = tg_mr_alloc(dev[2], NODES * WBYTES, TG_ACCESS_ALL);
 	struct tg_mr *ctr = tg_mr_alloc(dev[2], 64, TG_ACCESS_ALL);
 	struct tg_queue *q = tg_queue_open(dev[2], QLOG2, EBYTES);
-	uint64_t next[NODES] = { 0 }, got = 0, e[4], v = 0, retx0 = 0, c0;
+	uint64_t next[NODES] = { 0 }, got = 0, v = 0, retx0 = 0, c0;
 	uint8_t seen[3 * NOPS] = { 0 };
 	struct tg_sim_stats st;
 	unsigned bad = 0;
@@ -63,34 +84,16 @@ static void outage_and_back(struct tg_sim *sim)
 					CHECK(0, "fetch-and-add of node %u returned %" PRIu64, n, old);
 			}
 		}
-		while (tg_deq(q, e, sizeof(e)) == 0) {
-			unsigned n = (unsigned)(e[0] >> 56);
-
-			if (n >= NODES || n == 2 || (e[0] & 0xFFFF) != next[n]) {
-				if (bad++ < 5)
-					CHECK(0, "entry %#" PRIx64 " out of order", e[0]);
-			} else {
-				next[n]++;
-			}
-			got++;
-		}
+		got += drain(q, next, &bad);
 	}
 	for (unsigned s = 0; s < 3; s++)
 		CHECK_RC(tg_fence(dev[snd[s]], 2), 0);
 	for (uint64_t t0 = tg_sim_cycles(sim); got < 3 * NOPS && tg_sim_cycles(sim) - t0 < 2000000;) {
-		if (tg_deq(q, e, sizeof(e)) == 0) {
-			unsigned n = (unsigned)(e[0] >> 56);
+		unsigned k = drain(q, next, &bad);
 
-			if (n >= NODES || n == 2 || (e[0] & 0xFFFF) != next[n]) {
-				if (bad++ < 5)
-					CHECK(0, "entry %#" PRIx64 " out of order", e[0]);
-			} else {
-				next[n]++;
-			}
-			got++;
-		} else {
+		if (!k)
 			tg_sim_step(sim, 64);
-		}
+		got += k;
 	}
 	CHECK(tg_sim_cycles(sim) - c0 > OUTAGE, "phase 1 ended before the outage did (%" PRIu64 " cycles)",
 	      tg_sim_cycles(sim) - c0);

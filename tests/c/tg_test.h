@@ -93,29 +93,31 @@ static inline void t_config(struct tg_sim_config *cfg, unsigned nodes)
 	cfg->link_layer = getenv("TG_TEST_LINK") && atoi(getenv("TG_TEST_LINK"));
 }
 
-static inline struct tg_sim *t_sim(unsigned nodes)
+/* A simulator on t_config(); raw: the link layer stays off even with
+ * TG_TEST_LINK=1. */
+static inline struct tg_sim *t_sim_make(unsigned nodes, int raw)
 {
 	struct tg_sim_config cfg;
 	struct tg_sim *sim;
 
 	t_config(&cfg, nodes);
+	if (raw)
+		cfg.link_layer = 0;
 	sim = tg_sim_create(&cfg);
 	REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
 	return sim;
 }
 
-/* A simulator for tests of the raw network: the link layer stays off even
- * with TG_TEST_LINK=1 (its resends would change what such tests count). */
+static inline struct tg_sim *t_sim(unsigned nodes)
+{
+	return t_sim_make(nodes, 0);
+}
+
+/* A simulator for tests of the raw network (its resends would change
+ * what such tests count). */
 static inline struct tg_sim *t_sim_raw(unsigned nodes)
 {
-	struct tg_sim_config cfg;
-	struct tg_sim *sim;
-
-	t_config(&cfg, nodes);
-	cfg.link_layer = 0;
-	sim = tg_sim_create(&cfg);
-	REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
-	return sim;
+	return t_sim_make(nodes, 1);
 }
 
 static inline struct tg_dev *t_open(struct tg_sim *sim, unsigned node, unsigned flags)
