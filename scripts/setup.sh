@@ -9,11 +9,12 @@ set -euo pipefail
 # the formal back end, the PCI library, the C/C++ toolchain, gnuplot for
 # the plots of `make bench`, and the capture readers (tshark runs the
 # project's Wireshark dissector), and clang 14 with its libFuzzer runtime
-# for the fuzzing harnesses (tests/fuzz).
+# for the fuzzing harnesses (tests/fuzz), and iproute2, whose `ip netns`
+# and veth pairs the distributed-simulation tests make.
 PKGS=(
 	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
 	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
-	clang-14 libclang-rt-14-dev
+	clang-14 libclang-rt-14-dev iproute2
 )
 
 missing=()
