@@ -184,3 +184,20 @@ uint64_t tg_alloc_free_bytes(const struct tg_alloc *a)
 {
 	return a ? a->free_bytes : 0;
 }
+
+int tg_alloc_owner(const struct tg_alloc *a, uint64_t paddr, uint64_t len, uint32_t *owner)
+{
+	if (!a || !len || paddr + len < paddr)
+		return -EINVAL;
+	for (unsigned i = 0; i < a->n; i++) {
+		const struct extent *e = &a->ext[i];
+
+		if (paddr >= e->start && paddr - e->start < e->len) {
+			if (e->owner == OWNER_NONE || len > e->len - (paddr - e->start))
+				return -ENOENT;
+			*owner = e->owner;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

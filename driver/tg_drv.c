@@ -39,8 +39,14 @@ int tg_drv_probe(const struct tg_drv_mmio *io, unsigned expect_node, uint64_t me
 
 int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx)
 {
+	int rc;
+
 	if (!io || !io->write || ctx >= (1u << TG_BAR_CTX_BITS))
 		return -EINVAL;
+	/* a former owner's key must not travel with the new owner's requests */
+	rc = io->write(io->arg, tg_bar_ctx_addr(ctx, TG_CTX_REG_KEY), 0);
+	if (rc)
+		return rc;
 	/* STATUS is write-one-to-clear: clear whatever a former owner left */
 	return io->write(io->arg, tg_bar_ctx_addr(ctx, TG_CTX_REG_STATUS), ~0ULL);
 }

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "tg/tg_hw.h"
+
 /* ---- Allocator of a node's exported host memory ------------------------
  * First fit over a sorted list of extents, TG_DRV_GRAN-byte granularity.
  * Not thread-safe: its owner serializes calls. */
@@ -36,6 +38,11 @@ unsigned tg_alloc_put_owner(struct tg_alloc *a, uint32_t owner);
 
 /* Bytes not allocated. */
 uint64_t tg_alloc_free_bytes(const struct tg_alloc *a);
+
+/* The owner of the allocated block that holds all of [paddr, paddr + len),
+ * in *owner.  Returns 0, -ENOENT if no one allocated block holds the
+ * range, -EINVAL. */
+int tg_alloc_owner(const struct tg_alloc *a, uint64_t paddr, uint64_t len, uint32_t *owner);
 
 /* ---- Device bring-up ----------------------------------------------------
  * Host-port access as the platform provides it (the simulator's driver
@@ -157,5 +164,46 @@ int tg_drv_queue_freebuf(const struct tg_drv_qenv *env, struct tg_drv_qtable *t,
 
 /* Table index of the queue whose first buffer is paddr, or -ENOENT. */
 int tg_drv_queue_find(const struct tg_drv_qtable *t, uint64_t paddr);
+
+/* ---- Protection (docs/security.md) ------------------------------------
+ * The region table holds what this node exports: base, length, rights
+ * (TG_RIGHT_*) and a 64-bit key whose low TG_KEY_IDX_BITS bits are the
+ * entry's index and whose other bits are random.  The driver keeps a
+ * shadow of it with each entry's owner. */
+
+struct tg_drv_region {
+	uint64_t key;           /* 0: entry free */
+	uint64_t base, len;
+	uint32_t owner;
+	uint32_t rights;
+};
+
+struct tg_drv_rtable {
+	struct tg_drv_region r[TG_REGIONS];
+	unsigned n;             /* entries the NIC has (at most TG_REGIONS) */
+};
+
+/* Clear the NIC's table and the shadow, and set PROT_CFG.enable.  n:
+ * entries to use (1..TG_REGIONS).  Returns 0 or -errno. */
+int tg_drv_prot_setup(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, unsigned n,
+		      int enable);
+
+/* Export [base, base + len) with rights for owner: a free entry gets a
+ * fresh key (random bits from getrandom), written with the entry made
+ * valid last.  Returns 0 and *key, -EINVAL (len 0, no rights, range past
+ * 2^32), -ENOSPC (table full), or an MMIO or getrandom error. */
+int tg_drv_region_export(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, uint64_t base,
+			 uint64_t len, unsigned rights, uint32_t owner, uint64_t *key);
+
+/* Revoke the region with this key (owner must match): the entry is made
+ * invalid, then the call waits until the receive engine has finished
+ * every request it started under the old entry (PROT_CFG busy clear).
+ * Returns 0, -ENOENT (no such region of owner), or an MMIO error. */
+int tg_drv_region_revoke(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, uint64_t key,
+			 uint32_t owner);
+
+/* Revoke every region of owner (a client that left); returns how many. */
+unsigned tg_drv_region_revoke_owner(const struct tg_drv_mmio *io, struct tg_drv_rtable *t,
+				    uint32_t owner);
 
 #endif /* TG_DRV_H */

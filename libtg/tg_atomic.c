@@ -6,11 +6,12 @@
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
 
-static const uint64_t creg_off[4] = {
+static const uint64_t creg_off[5] = {
 	[TG__CREG_LADDR] = TG_CTX_REG_FETCH_LADDR,
 	[TG__CREG_CPL] = TG_CTX_REG_FETCH_CPL,
 	[TG__CREG_OPERAND] = TG_CTX_REG_OPERAND,
 	[TG__CREG_COMPARE] = TG_CTX_REG_COMPARE,
+	[TG__CREG_KEY] = TG_CTX_REG_KEY,
 };
 
 int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val)

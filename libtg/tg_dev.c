@@ -432,6 +432,8 @@ void tg_mr_free(struct tg_mr *mr)
 	if (!mr)
 		return;
 	dev = mr->dev;
+	/* no remote access may reach the memory once it can be reused */
+	tg_mr_revoke(mr);
 	if (mr->prev)
 		mr->prev->next = mr->next;
 	else
@@ -440,4 +442,82 @@ void tg_mr_free(struct tg_mr *mr)
 		mr->next->prev = mr->prev;
 	tg__mem_free(dev, mr->paddr);
 	free(mr);
+}
+
+/* ---- protection ---- */
+
+/* TG_RIGHT_* for TG_ACCESS_* bits */
+static unsigned access_rights(unsigned access)
+{
+	return (access & TG_ACCESS_REMOTE_READ ? TG_RIGHT_READ : 0) |
+	       (access & TG_ACCESS_REMOTE_WRITE ? TG_RIGHT_WRITE : 0) |
+	       (access & TG_ACCESS_REMOTE_ATOMIC ? TG_RIGHT_ATOMIC : 0);
+}
+
+int tg__region_export(struct tg_dev *dev, uint64_t paddr, uint64_t len, unsigned rights,
+		      uint64_t *key)
+{
+	if (dev->pci)
+		return -EOPNOTSUPP;
+	return tg__drv_call(dev, TG_SIMP_OP_REXPORT, paddr | (uint64_t)rights << 32, len, key);
+}
+
+int tg__region_revoke(struct tg_dev *dev, uint64_t key)
+{
+	if (dev->pci)
+		return -EOPNOTSUPP;
+	return tg__drv_call(dev, TG_SIMP_OP_RREVOKE, key, 0, NULL);
+}
+
+int tg_mr_export(struct tg_mr *mr, uint64_t *key)
+{
+	unsigned rights;
+	uint64_t k;
+	int rc;
+
+	if (!mr || !key)
+		return -EINVAL;
+	if (mr->key) {
+		*key = mr->key;
+		return 0;
+	}
+	rights = access_rights(mr->access);
+	if (!rights)
+		return -EINVAL;
+	rc = tg__region_export(mr->dev, mr->paddr, mr->len, rights, &k);
+	if (rc)
+		return rc;
+	mr->key = k;
+	*key = k;
+	return 0;
+}
+
+uint64_t tg_mr_key(const struct tg_mr *mr)
+{
+	return mr ? mr->key : 0;
+}
+
+int tg__region_forget(struct tg_dev *dev, uint64_t *key)
+{
+	int rc;
+
+	if (!*key)
+		return -ENOENT;
+	rc = tg__region_revoke(dev, *key);
+	if (rc && rc != -ENOENT)   /* gone already (its client slot was released) */
+		return rc;
+	*key = 0;
+	return 0;
+}
+
+int tg_mr_revoke(struct tg_mr *mr)
+{
+	return mr ? tg__region_forget(mr->dev, &mr->key) : -EINVAL;
+}
+
+int tg_key_set(struct tg_dev *dev, uint64_t key)
+{
+	if (!dev)
+		return -EINVAL;
+	return tg__ctx_reg_set(dev, TG__CREG_KEY, key);
 }

@@ -18,6 +18,7 @@ int tg_status_errno(unsigned status)
 	case TG_ST_NO_QUEUE:   return -ENOENT;
 	case TG_ST_MISALIGNED: return -EINVAL;
 	case TG_ST_PEER_GONE:  return -EHOSTUNREACH;
+	case TG_ST_NO_RIGHT:   return -EPERM;
 	default:               return -EIO;
 	}
 }
@@ -28,15 +29,15 @@ const char *tg_strerror(int err)
 	case 0:            return "success";
 	case EINVAL:       return "invalid argument, or a request the NIC found malformed or misaligned";
 	case ERANGE:       return "remote address range beyond the 32-bit physical address space";
-	case EFAULT:       return "address outside the target node's exported memory";
-	case EACCES:       return "protection key mismatch";
+	case EFAULT:       return "address outside the target node's exported memory, or outside the region the key names";
+	case EACCES:       return "protection key mismatch: the target exports no region with this key (wrong, or revoked)";
 	case EAGAIN:       return "receiver not ready, or not done yet";
 	case EOPNOTSUPP:   return "operation or window not served by the NIC";
-	case ENOENT:       return "no such queue";
+	case ENOENT:       return "no such queue, or no such exported region";
 	case EHOSTUNREACH: return "peer node unreachable";
 	case EIO:          return "unexpected status from the NIC";
 	case EPROTO:       return "NIC identity or major version not the one this library speaks";
-	case EPERM:        return "not permitted: CSR access needs TG_OPEN_DRIVER, and a context reaches only its own page";
+	case EPERM:        return "not permitted: the region does not grant this access, CSR access needs TG_OPEN_DRIVER, or a context reaches only its own page";
 	case ENXIO:        return "no simulator running under that name";
 	case ENODEV:       return "no such node";
 	case EBUSY:        return "every context of the node is taken";

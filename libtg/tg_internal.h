@@ -18,6 +18,7 @@ struct tg_mr {
 	uint64_t paddr;
 	size_t len;
 	unsigned access;
+	uint64_t key;                /* exported with this key; 0: not exported */
 };
 
 struct tg_dev {
@@ -38,16 +39,16 @@ struct tg_dev {
 	uint64_t spins;
 	struct tg_mr *mrs;           /* live regions, freed at close */
 	struct tg_mr *bounce;        /* tg_read's fetch buffers and completion words */
-	/* last values written to the context's FETCH_LADDR, FETCH_CPL, OPERAND
-	 * and COMPARE registers (bit i of creg_known: creg[i] is valid) */
-	uint64_t creg[4];
+	/* last values written to the context's FETCH_LADDR, FETCH_CPL, OPERAND,
+	 * COMPARE and KEY registers (bit i of creg_known: creg[i] is valid) */
+	uint64_t creg[5];
 	unsigned creg_known;
 	/* PCI provider (tg_pci.c): the mapped BAR; NULL on the simulator */
 	struct tg_pcidev *pci;
 };
 
 /* Context registers tg__ctx_reg_set caches. */
-enum { TG__CREG_LADDR, TG__CREG_CPL, TG__CREG_OPERAND, TG__CREG_COMPARE };
+enum { TG__CREG_LADDR, TG__CREG_CPL, TG__CREG_OPERAND, TG__CREG_COMPARE, TG__CREG_KEY };
 
 /* Attach dev (ctl, mem and, in-process, step set) to a context of `node`. */
 /* Parse a simulated device name, "sim:NODE" or "sim:NAME:NODE" (NAME
@@ -94,6 +95,17 @@ int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val);
  * -errno.  Asked when a load answered all ones, which is both a value and
  * what a failed load answers.  Leaves the sticky STATUS alone. */
 int tg__last_status(struct tg_dev *dev);
+
+/* Driver calls of the region table (simulator only): export [paddr,
+ * paddr + len) with TG_RIGHT_* rights, *key gets the key; revoke by key.
+ * Return 0 or -errno. */
+int tg__region_export(struct tg_dev *dev, uint64_t paddr, uint64_t len, unsigned rights,
+		      uint64_t *key);
+int tg__region_revoke(struct tg_dev *dev, uint64_t key);
+
+/* Revoke the region with key *key and set *key to 0.  Returns 0, -ENOENT
+ * (*key is 0), or -errno. */
+int tg__region_forget(struct tg_dev *dev, uint64_t *key);
 
 /* Take (and clear) the first error reported for a posted request. */
 int tg__async_err(struct tg_dev *dev);

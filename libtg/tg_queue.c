@@ -26,6 +26,7 @@ struct tg_queue {
 	unsigned idx;              /* NIC queue-table entry */
 	unsigned log2, elog2;
 	int owner;                 /* made by tg_queue_open: destroy at close */
+	uint64_t key;              /* exported for REQs with this key; 0: not exported */
 	uint64_t tag;              /* our value in the lock word */
 	pthread_mutex_t mu;        /* threads sharing this handle */
 	void (*hook)(struct tg_queue *q, void *arg);
@@ -142,10 +143,36 @@ void tg_queue_close(struct tg_queue *q)
 {
 	if (!q)
 		return;
+	if (q->key)
+		tg__region_revoke(q->dev, q->key);
 	if (q->owner)
 		tg__drv_call(q->dev, TG_SIMP_OP_QDESTROY, q->paddr, 0, NULL);
 	pthread_mutex_destroy(&q->mu);
 	free(q);
+}
+
+int tg_queue_export(struct tg_queue *q, uint64_t *key)
+{
+	uint64_t k;
+	int rc;
+
+	if (!q || !key || !q->owner)
+		return -EINVAL;
+	if (!q->key) {
+		rc = tg__region_export(q->dev, q->paddr, 1ULL << q->log2, TG_RIGHT_ENQ, &k);
+		if (rc)
+			return rc;
+		q->key = k;
+	}
+	*key = q->key;
+	return 0;
+}
+
+int tg_queue_revoke(struct tg_queue *q)
+{
+	if (!q || !q->owner)
+		return -EINVAL;
+	return tg__region_forget(q->dev, &q->key);
 }
 
 uint64_t tg_queue_paddr(const struct tg_queue *q)

@@ -70,7 +70,8 @@ module tg_csr #(
     input  wire        ev_link_busy_drop,
     input  wire        ev_link_nak_sent,
     input  wire        ev_link_ack_sent,
-    input  wire        ev_link_gone_drop
+    input  wire        ev_link_gone_drop,
+    input  wire        ev_prot_refused
 );
 
 initial begin
@@ -79,7 +80,7 @@ initial begin
     end
 end
 
-localparam NCNT = 20;
+localparam NCNT = 21;
 localparam NTS  = 6;
 
 reg [63:0]      cycles_reg,   cycles_next;
@@ -97,7 +98,7 @@ reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
 reg [63:0]      ts_next  [0:NTS-1];
 
-wire [NCNT-1:0] cnt_ev = {ev_link_gone_drop, ev_link_ack_sent, ev_link_nak_sent, ev_link_busy_drop,
+wire [NCNT-1:0] cnt_ev = {ev_prot_refused, ev_link_gone_drop, ev_link_ack_sent, ev_link_nak_sent, ev_link_busy_drop,
                           ev_link_ooo_drop, ev_link_dup_drop, ev_link_retx, ev_spill, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
                           ev_drop_type, ev_drop_fcs, ev_rx_frame, ev_tx_frame};
 wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
@@ -154,6 +155,7 @@ always @* begin
         `TG_CSR_REG_LINK_NAKS_SENT: csr_rdata = widen(cnt_reg[17]);
         `TG_CSR_REG_LINK_ACKS_SENT: csr_rdata = widen(cnt_reg[18]);
         `TG_CSR_REG_LINK_PEER_GONE: csr_rdata = widen(cnt_reg[19]);
+        `TG_CSR_REG_PROT_REFUSED:   csr_rdata = widen(cnt_reg[20]);
         `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};
         `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;

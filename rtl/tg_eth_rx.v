@@ -34,6 +34,7 @@ module tg_eth_rx (
     output wire [7:0]   m_rxd_len,
     output wire [7:0]   m_rxd_ctx,
     output wire [15:0]  m_rxd_tag,
+    output wire [63:0]  m_rxd_key,
     output wire [511:0] m_rxd_payload,
     output wire [31:0]  m_rxd_seq,
     output wire [31:0]  m_rxd_ack,
@@ -132,6 +133,7 @@ wire [63:0] f_mask      = fbe64(frame_reg, H + `TG_H_MASK);
 wire [7:0]  f_len       = fbyte(frame_reg, H + `TG_H_LEN);
 wire [7:0]  f_ctx       = fbyte(frame_reg, H + `TG_H_CTX);
 wire [15:0] f_tag       = fbe16(frame_reg, H + `TG_H_TAG);
+wire [63:0] f_key       = fbe64(frame_reg, H + `TG_H_KEY);
 
 wire [23:0] mac_oui = `TG_MAC_OUI;
 wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
@@ -172,6 +174,7 @@ assign m_rxd_mask    = f_mask;
 assign m_rxd_len     = f_len;
 assign m_rxd_ctx     = f_ctx;
 assign m_rxd_tag     = f_tag;
+assign m_rxd_key     = f_key;
 assign m_rxd_payload = frame_reg[`TG_PAYLOAD_OFF*8 +: 512];
 assign m_rxd_seq     = f_seq;
 assign m_rxd_ack     = f_ack;

@@ -24,6 +24,7 @@ module tg_eth_tx (
     input  wire [7:0]   s_txd_len,      // payload bytes: 0, 8, ... 64
     input  wire [7:0]   s_txd_ctx,
     input  wire [15:0]  s_txd_tag,
+    input  wire [63:0]  s_txd_key,      // protection key
     input  wire [511:0] s_txd_payload,  // payload word k in [64k+63:64k]
     input  wire [31:0]  s_txd_seq,      // link sequence number
     input  wire [31:0]  s_txd_ack,      // link cumulative acknowledgement
@@ -68,7 +69,10 @@ assign frame_img[22*8 +: 64]  = {s_txd_ack[7:0], s_txd_ack[15:8],
                                  s_txd_ack[23:16], s_txd_ack[31:24],
                                  s_txd_seq[7:0], s_txd_seq[15:8],
                                  s_txd_seq[23:16], s_txd_seq[31:24]};
-assign frame_img[30*8 +: 64]  = 64'd0;                        // key
+assign frame_img[30*8 +: 64]  = {s_txd_key[7:0], s_txd_key[15:8],
+                                 s_txd_key[23:16], s_txd_key[31:24],
+                                 s_txd_key[39:32], s_txd_key[47:40],
+                                 s_txd_key[55:48], s_txd_key[63:56]};
 assign frame_img[38*8 +: 64]  = {s_txd_addr[7:0], s_txd_addr[15:8],
                                  s_txd_addr[23:16], s_txd_addr[31:24], 32'd0};
 assign frame_img[46*8 +: 64]  = {s_txd_mask[7:0], s_txd_mask[15:8],

@@ -47,6 +47,7 @@ module tg_host_if #(
     output wire [7:0]   m_txd_len,
     output wire [7:0]   m_txd_ctx,
     output wire [15:0]  m_txd_tag,
+    output wire [63:0]  m_txd_key,       // protection key of the request's context
     output wire [511:0] m_txd_payload,
 
     // answer to a blocking read, from the receive engine
@@ -150,6 +151,7 @@ reg [63:0]  txd_mask_reg,   txd_mask_next;
 reg [7:0]   txd_len_reg,    txd_len_next;
 reg [7:0]   txd_ctx_reg,    txd_ctx_next;
 reg [15:0]  txd_tag_reg,    txd_tag_next;
+reg [63:0]  txd_key_reg,    txd_key_next;
 reg [511:0] txd_data_reg,   txd_data_next;
 
 // blocking read in flight
@@ -178,6 +180,8 @@ reg [63:0]  ctx_operand_reg[0:15];
 reg [63:0]  ctx_operand_next[0:15];
 reg [63:0]  ctx_compare_reg[0:15];
 reg [63:0]  ctx_compare_next[0:15];
+reg [63:0]  ctx_key_reg    [0:15];   // key carried by the context's requests
+reg [63:0]  ctx_key_next   [0:15];
 
 // fetch table (entries past MAX_READS are never allocated)
 reg [15:0]  ft_valid_reg, ft_valid_next;
@@ -205,6 +209,7 @@ assign m_txd_mask    = txd_mask_reg;
 assign m_txd_len     = txd_len_reg;
 assign m_txd_ctx     = txd_ctx_reg;
 assign m_txd_tag     = txd_tag_reg;
+assign m_txd_key     = txd_key_reg;
 assign m_txd_payload = txd_data_reg;
 
 assign csr_addr  = req_off[11:0];
@@ -330,6 +335,7 @@ task send_txd;
         txd_len_next   = len;
         txd_ctx_next   = ctx;
         txd_tag_next   = tag;
+        txd_key_next   = ctx_key_reg[ctx[3:0]];
         txd_data_next  = data;
     end
 endtask
@@ -381,6 +387,7 @@ always @* begin
     txd_len_next   = txd_len_reg;
     txd_ctx_next   = txd_ctx_reg;
     txd_tag_next   = txd_tag_reg;
+    txd_key_next   = txd_key_reg;
     txd_data_next  = txd_data_reg;
 
     rd_wait_next = rd_wait_reg;
@@ -400,6 +407,7 @@ always @* begin
         ctx_cpl_next[c]     = ctx_cpl_reg[c];
         ctx_operand_next[c] = ctx_operand_reg[c];
         ctx_compare_next[c] = ctx_compare_reg[c];
+        ctx_key_next[c]     = ctx_key_reg[c];
     end
     ft_valid_next = ft_valid_reg;
     ft_late_next  = ft_late_reg;
@@ -615,6 +623,7 @@ always @* begin
                         `TG_CTX_REG_FETCH_CPL / 8:   ctx_cpl_next[pg_ctx]     = s_host_req_wdata[31:0];
                         `TG_CTX_REG_OPERAND / 8:     ctx_operand_next[pg_ctx] = s_host_req_wdata;
                         `TG_CTX_REG_COMPARE / 8:     ctx_compare_next[pg_ctx] = s_host_req_wdata;
+                        `TG_CTX_REG_KEY / 8:         ctx_key_next[pg_ctx]     = s_host_req_wdata;
                         default:                     ev_host_error = 1'b1;
                     endcase
                 end
@@ -628,6 +637,7 @@ always @* begin
                     `TG_CTX_REG_OPERAND / 8:     resp_data_next = ctx_operand_reg[pg_ctx];
                     `TG_CTX_REG_COMPARE / 8:     resp_data_next = ctx_compare_reg[pg_ctx];
                     `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, ctx_last_reg[pg_ctx]};
+                    `TG_CTX_REG_KEY / 8:         resp_data_next = ctx_key_reg[pg_ctx];
                     default:                     resp_data_next = 64'd0;
                 endcase
             end
@@ -673,6 +683,7 @@ always @(posedge clk) begin
     txd_len_reg   <= txd_len_next;
     txd_ctx_reg   <= txd_ctx_next;
     txd_tag_reg   <= txd_tag_next;
+    txd_key_reg   <= txd_key_next;
     txd_data_reg  <= txd_data_next;
 
     rd_wait_reg <= rd_wait_next;
@@ -692,6 +703,7 @@ always @(posedge clk) begin
         ctx_cpl_reg[c]     <= ctx_cpl_next[c];
         ctx_operand_reg[c] <= ctx_operand_next[c];
         ctx_compare_reg[c] <= ctx_compare_next[c];
+        ctx_key_reg[c]     <= ctx_key_next[c];
     end
     ft_valid_reg <= ft_valid_next;
     ft_late_reg  <= ft_late_next;
@@ -718,6 +730,7 @@ always @(posedge clk) begin
             ctx_cpl_reg[c]    <= 32'd0;
             ctx_operand_reg[c] <= 64'd0;
             ctx_compare_reg[c] <= 64'd0;
+            ctx_key_reg[c]     <= 64'd0;
         end
     end
 end

@@ -90,13 +90,29 @@
 `define TG_CSR_REG_LINK_NAKS_SENT       440  // RO NAK frames sent
 `define TG_CSR_REG_LINK_ACKS_SENT       448  // RO standalone ACK frames sent
 `define TG_CSR_REG_LINK_PEER_GONE       456  // RO frames discarded because their peer was declared gone
+`define TG_CSR_REG_PROT_CFG             464  // RW protection: [0] enable (every remote access must name an exported region with its key); RO [63] a revocation waits for the receive engine
+`define TG_CSR_REG_RSEL                 472  // RW region-table entry the next four registers show
+`define TG_CSR_REG_RBASE                480  // RW first paddr of the region
+`define TG_CSR_REG_RLEN                 488  // RW bytes in the region
+`define TG_CSR_REG_RKEY                 496  // RW the region's key; its low KEY_IDX_BITS bits must be the entry's index
+`define TG_CSR_REG_RCFG                 504  // RW [3:0] RIGHT_* granted, [8] valid; writing it with [8] clear revokes the region
+`define TG_CSR_REG_PROT_REFUSED         512  // RO remote accesses refused by the protection check
+`define TG_PROT_CFG_ENABLE              1  // PROT_CFG bit 0
+`define TG_PROT_CFG_BUSY                9223372036854775808  // PROT_CFG bit 63
+`define TG_RCFG_VALID                   256  // RCFG bit 8
+`define TG_RIGHT_READ                   1  // remote reads and fetches (and fences, which read nothing)
+`define TG_RIGHT_WRITE                  2  // remote writes
+`define TG_RIGHT_ATOMIC                 4  // fetch-and-add, swap, compare-and-swap
+`define TG_RIGHT_ENQ                    8  // remote enqueue to the queue at the region's first byte
+`define TG_REGIONS                      32  // region-table entries
+`define TG_KEY_IDX_BITS                 5  // low key bits that name the region-table entry
 `define TG_LINK_CFG_ENABLE              1  // LINK_CFG bit 0
 `define TG_LINK_CFG_ON                  4294967296  // LINK_CFG bit 32
 `define TG_LINK_CFG_RESET               2101248  // LINK_CFG after reset: off, 16 retries, ack delay 32
 `define TG_LINK_RTO_RESET               8000  // LINK_RTO after reset
 `define TG_LINK_RX_WAIT_RESET           1024  // LINK_RX_WAIT after reset
 `define TG_REQ_BACKOFF_RESET            256  // REQ_BACKOFF after reset
-`define TG_SPILL_ENTRY_BYTES            128  // spill ring entry: header, address, mask, 8 payload words
+`define TG_SPILL_ENTRY_BYTES            128  // spill ring entry: header, address, mask, key, 8 payload words
 `define TG_SPILL_MAX_LOG2               16  // largest spill ring: 65536 entries
 `define TG_QCFG_ENABLE                  65536
 `define TG_QCFG_FULL                    131072
@@ -110,6 +126,7 @@
 `define TG_CTX_REG_COMPARE              40  // RW compare value of CAS
 `define TG_CTX_REG_ATOMIC_GO            48  // WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR
 `define TG_CTX_REG_LAST_STATUS          56  // RO status of this context's last blocking load (read, fence, atomic)
+`define TG_CTX_REG_KEY                  64  // RW protection key carried by every later request of this context
 `define TG_FETCH_CPL_DONE               1  // completion word bit 0; status in [15:8]
 `define TG_AOP_FAA                      0  // ATOMIC_GO function: fetch-and-add
 `define TG_AOP_SWAP                     1  // ATOMIC_GO function: swap
@@ -131,13 +148,14 @@
 // Status codes (context STATUS, completion words, NAK reasons)
 `define TG_ST_OK                        0
 `define TG_ST_BAD_KEY                   1  // protection key mismatch
-`define TG_ST_RANGE                     2  // address outside the target's exported memory
+`define TG_ST_RANGE                     2  // address outside the target's exported memory or outside the region the key names
 `define TG_ST_NOT_READY                 3  // receiver not ready (queue full)
 `define TG_ST_MALFORMED                 4  // malformed request
 `define TG_ST_BAD_OP                    5  // unknown opcode or window
 `define TG_ST_NO_QUEUE                  6  // no such queue
 `define TG_ST_MISALIGNED                7  // misaligned address or length
 `define TG_ST_PEER_GONE                 8  // peer unreachable
+`define TG_ST_NO_RIGHT                  9  // the region does not grant this kind of access
 
 // Wire format: Ethernet II + 48-byte header (big-endian fields) + payload + FCS
 `define TG_ETH_HDR_BYTES                14  // dst MAC, src MAC, EtherType

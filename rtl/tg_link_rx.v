@@ -32,6 +32,7 @@ module tg_link_rx #(
     input  wire [7:0]           s_rxd_len,
     input  wire [7:0]           s_rxd_ctx,
     input  wire [15:0]          s_rxd_tag,
+    input  wire [63:0]          s_rxd_key,
     input  wire [511:0]         s_rxd_payload,
     input  wire [31:0]          s_rxd_seq,
     input  wire [31:0]          s_rxd_ack,
@@ -49,6 +50,7 @@ module tg_link_rx #(
     output wire [7:0]           m_rxd_len,
     output wire [7:0]           m_rxd_ctx,
     output wire [15:0]          m_rxd_tag,
+    output wire [63:0]          m_rxd_key,
     output wire [511:0]         m_rxd_payload,
 
     // acknowledgement received (to tg_link_tx; one pulse per sequenced frame)
@@ -80,7 +82,7 @@ module tg_link_rx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam DEPTH = 1 << FIFO_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 1 + 64 + 8 + 8 + 16 + 512;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 1 + 64 + 8 + 8 + 16 + 64 + 512;
 
 initial begin
     if (PEER_BITS < 1 || PEER_BITS > 12) begin
@@ -146,10 +148,10 @@ wire                 no_slot   = sequenced && !fifo_full;                // ... 
 
 wire [DW-1:0] s_entry = {s_rxd_op, s_rxd_flags, s_rxd_status, s_rxd_src, s_rxd_addr,
                          s_rxd_addr_hi, s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
-                         s_rxd_payload};
+                         s_rxd_key, s_rxd_payload};
 
 assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr, m_rxd_addr_hi,
-        m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_payload} =
+        m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_key, m_rxd_payload} =
        fifo_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_valid = !fifo_empty;
 

@@ -49,6 +49,7 @@ module tg_link_tx #(
     input  wire [7:0]           s_rsp_txd_len,
     input  wire [7:0]           s_rsp_txd_ctx,
     input  wire [15:0]          s_rsp_txd_tag,
+    input  wire [63:0]          s_rsp_txd_key,
     input  wire [511:0]         s_rsp_txd_payload,
 
     // requests in (from the host side): every other data opcode
@@ -63,6 +64,7 @@ module tg_link_tx #(
     input  wire [7:0]           s_req_txd_len,
     input  wire [7:0]           s_req_txd_ctx,
     input  wire [15:0]          s_req_txd_tag,
+    input  wire [63:0]          s_req_txd_key,
     input  wire [511:0]         s_req_txd_payload,
 
     // frame descriptor out (to tg_eth_tx), held until ready
@@ -77,6 +79,7 @@ module tg_link_tx #(
     output wire [7:0]           m_txd_len,
     output wire [7:0]           m_txd_ctx,
     output wire [15:0]          m_txd_tag,
+    output wire [63:0]          m_txd_key,
     output wire [511:0]         m_txd_payload,
     output wire [31:0]          m_txd_seq,
     output wire [31:0]          m_txd_ack,
@@ -106,7 +109,7 @@ module tg_link_tx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam W     = 1 << SLOTS_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + 512;
 localparam [SEQ_W-1:0] SEQ_ONE  = {{(SEQ_W-1){1'b0}}, 1'b1};
 localparam [SEQ_W-1:0] SEQ_HALF = {1'b1, {(SEQ_W-1){1'b0}}};
 localparam [3:0]       BACKOFF_SH = BACKOFF_MAX;
@@ -229,7 +232,7 @@ reg [31:0]           out_seq_reg,   out_seq_next;
 reg [31:0]           out_ack_reg,   out_ack_next;
 
 assign {m_txd_op, m_txd_flags, m_txd_status, m_txd_dst, m_txd_addr, m_txd_mask,
-        m_txd_len, m_txd_ctx, m_txd_tag, m_txd_payload} = out_desc_reg;
+        m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_payload} = out_desc_reg;
 assign m_txd_valid  = out_valid_reg;
 assign m_txd_seq    = out_seq_reg;
 assign m_txd_ack    = out_ack_reg;
@@ -329,10 +332,10 @@ wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
 
 wire [DW-1:0] s_rsp_desc = {s_rsp_txd_op, s_rsp_txd_flags, s_rsp_txd_status, s_rsp_txd_dst,
                             s_rsp_txd_addr, s_rsp_txd_mask, s_rsp_txd_len, s_rsp_txd_ctx,
-                            s_rsp_txd_tag, s_rsp_txd_payload};
+                            s_rsp_txd_tag, s_rsp_txd_key, s_rsp_txd_payload};
 wire [DW-1:0] s_req_desc = {s_req_txd_op, s_req_txd_flags, s_req_txd_status, s_req_txd_dst,
                             s_req_txd_addr, s_req_txd_mask, s_req_txd_len, s_req_txd_ctx,
-                            s_req_txd_tag, s_req_txd_payload};
+                            s_req_txd_tag, s_req_txd_key, s_req_txd_payload};
 wire [7:0]    seq_flag = `TG_FLAG_SEQ;
 wire [7:0]    op_ack   = `TG_OP_ACK;
 wire [7:0]    op_nak   = `TG_OP_NAK;
@@ -520,7 +523,7 @@ always @* begin
             if (nak_valid_reg) begin
                 out_valid_next = 1'b1;
                 out_desc_next  = {op_nak, seq_flag, 8'd0, node16(nak_peer_reg), 32'd0, 64'd0,
-                                  8'd0, 8'd0, 16'd0, 512'd0};
+                                  8'd0, 8'd0, 16'd0, 64'd0, 512'd0};
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(nak_seq_reg);
                 nak_valid_next = 1'b0;
@@ -528,7 +531,7 @@ always @* begin
             end else if (ack_send) begin
                 out_valid_next = 1'b1;
                 out_desc_next  = {op_ack, seq_flag, 8'd0, node16(aq_head_peer), 32'd0, 64'd0,
-                                  8'd0, 8'd0, 16'd0, 512'd0};
+                                  8'd0, 8'd0, 16'd0, 64'd0, 512'd0};
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(aq_head_ackv);
                 owed_next[aq_head_peer]   = 1'b0;

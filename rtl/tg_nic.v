@@ -12,6 +12,7 @@ module tg_nic #(
     parameter CNT_W     = 64,  // width of the event counters (16..64)
     parameter NUM_QUEUES = 16, // receive queues in the queue table (1..16)
     parameter MAX_REQS  = 4,   // REQs awaiting their target's answer (1..16)
+    parameter NUM_REGIONS = 32, // exported regions in the region table (1..32)
     parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
@@ -84,7 +85,7 @@ wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
 wire ev_refused, ev_rx_stray, ev_rx_done;
 wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
 wire ev_req_accepted, ev_req_refused, ev_enq_done, ev_req_retry, ev_req_stray;
-wire ev_atomic, ev_spill;
+wire ev_atomic, ev_spill, ev_prot_refused;
 wire ev_link_retx, ev_link_dup_drop, ev_link_ooo_drop, ev_link_busy_drop;
 wire ev_link_nak_sent, ev_link_ack_sent, ev_link_gone_drop;
 
@@ -96,6 +97,8 @@ wire [63:0] csr_wdata;
 
 wire        qt_hit;
 wire [63:0] qt_rdata;
+wire        pt_hit;
+wire [63:0] pt_rdata;
 
 tg_csr #(
     .NUM_CTX    (NUM_CTX),
@@ -110,8 +113,8 @@ tg_csr #(
     .csr_rdata         (csr_rdata),
     .csr_wr_en         (csr_wr_en),
     .csr_wdata         (csr_wdata),
-    .qt_hit            (qt_hit),
-    .qt_rdata          (qt_rdata),
+    .qt_hit            (qt_hit || pt_hit),
+    .qt_rdata          (qt_hit ? qt_rdata : pt_rdata),
     .cfg_mem_size      (cfg_mem_size),
     .cfg_read_timeout  (cfg_read_timeout),
     .cfg_req_backoff   (cfg_req_backoff),
@@ -153,7 +156,8 @@ tg_csr #(
     .ev_link_busy_drop (ev_link_busy_drop),
     .ev_link_nak_sent  (ev_link_nak_sent),
     .ev_link_ack_sent  (ev_link_ack_sent),
-    .ev_link_gone_drop (ev_link_gone_drop)
+    .ev_link_gone_drop (ev_link_gone_drop),
+    .ev_prot_refused   (ev_prot_refused)
 );
 
 // ---------------------------------------------------------------- queue table
@@ -197,6 +201,34 @@ tg_qtable #(
     .irq            (irq)
 );
 
+// ---------------------------------------------------------------- region table
+wire        cfg_prot_enable;
+wire        prot_hit;
+wire [31:0] prot_base;
+wire [32:0] prot_end;
+wire [3:0]  prot_rights;
+wire        rxe_idle;
+wire [63:0] prot_key;
+
+tg_prot #(
+    .NUM_REGIONS (NUM_REGIONS)
+) tg_prot_inst (
+    .clk        (clk),
+    .rst        (rst),
+    .csr_addr   (csr_addr),
+    .csr_wr_en  (csr_wr_en),
+    .csr_wdata  (csr_wdata),
+    .csr_rdata  (pt_rdata),
+    .csr_hit    (pt_hit),
+    .cfg_enable (cfg_prot_enable),
+    .lk_key     (prot_key),
+    .lk_hit     (prot_hit),
+    .lk_base    (prot_base),
+    .lk_end     (prot_end),
+    .lk_rights  (prot_rights),
+    .in_rx_idle (rxe_idle)
+);
+
 // ---------------------------------------------------------------- host port
 wire         loc_txd_valid, loc_txd_ready;
 wire [7:0]   loc_txd_op;
@@ -206,6 +238,7 @@ wire [63:0]  loc_txd_mask;
 wire [7:0]   loc_txd_len;
 wire [7:0]   loc_txd_ctx;
 wire [15:0]  loc_txd_tag;
+wire [63:0]  loc_txd_key;
 wire [511:0] loc_txd_payload;
 
 wire         hrd_valid;
@@ -258,6 +291,7 @@ tg_host_if #(
     .m_txd_len          (loc_txd_len),
     .m_txd_ctx          (loc_txd_ctx),
     .m_txd_tag          (loc_txd_tag),
+    .m_txd_key          (loc_txd_key),
     .m_txd_payload      (loc_txd_payload),
     .s_hrd_valid        (hrd_valid),
     .s_hrd_src          (hrd_src),
@@ -290,7 +324,7 @@ wire [7:0]   erx_op, erx_flags, erx_status, erx_len, erx_ctx;
 wire [15:0]  erx_src, erx_tag;
 wire [31:0]  erx_addr, erx_seq, erx_ack;
 wire         erx_addr_hi;
-wire [63:0]  erx_mask;
+wire [63:0]  erx_mask, erx_key;
 wire [511:0] erx_payload;
 
 wire                      lack_valid, lack_nak, lowe_valid, lnak_valid;
@@ -304,7 +338,7 @@ wire [7:0]   lrx_op, lrx_flags, lrx_status, lrx_len, lrx_ctx;
 wire [15:0]  lrx_src, lrx_tag;
 wire [31:0]  lrx_addr;
 wire         lrx_addr_hi;
-wire [63:0]  lrx_mask;
+wire [63:0]  lrx_mask, lrx_key;
 wire [511:0] lrx_payload;
 
 wire         rxd_valid, rxd_ready;
@@ -312,7 +346,7 @@ wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
 wire [15:0]  rxd_src, rxd_tag;
 wire [31:0]  rxd_addr;
 wire         rxd_addr_hi;
-wire [63:0]  rxd_mask;
+wire [63:0]  rxd_mask, rxd_key;
 wire [511:0] rxd_payload;
 
 tg_eth_rx tg_eth_rx_inst (
@@ -336,6 +370,7 @@ tg_eth_rx tg_eth_rx_inst (
     .m_rxd_len         (erx_len),
     .m_rxd_ctx         (erx_ctx),
     .m_rxd_tag         (erx_tag),
+    .m_rxd_key         (erx_key),
     .m_rxd_payload     (erx_payload),
     .m_rxd_seq         (erx_seq),
     .m_rxd_ack         (erx_ack),
@@ -368,6 +403,7 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .s_rxd_len     (erx_len),
         .s_rxd_ctx     (erx_ctx),
         .s_rxd_tag     (erx_tag),
+        .s_rxd_key     (erx_key),
         .s_rxd_payload (erx_payload),
         .s_rxd_seq     (erx_seq),
         .s_rxd_ack     (erx_ack),
@@ -383,6 +419,7 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_rxd_len     (lrx_len),
         .m_rxd_ctx     (lrx_ctx),
         .m_rxd_tag     (lrx_tag),
+        .m_rxd_key     (lrx_key),
         .m_rxd_payload (lrx_payload),
         .m_lack_valid  (lack_valid),
         .m_lack_nak    (lack_nak),
@@ -415,6 +452,7 @@ end else begin : g_no_link_rx
     assign lrx_len        = 8'd0;
     assign lrx_ctx        = 8'd0;
     assign lrx_tag        = 16'd0;
+    assign lrx_key        = 64'd0;
     assign lrx_payload    = 512'd0;
     assign lack_valid     = 1'b0;
     assign lack_nak       = 1'b0;
@@ -452,6 +490,7 @@ assign rxd_mask    = link_on_reg ? lrx_mask    : erx_mask;
 assign rxd_len     = link_on_reg ? lrx_len     : erx_len;
 assign rxd_ctx     = link_on_reg ? lrx_ctx     : erx_ctx;
 assign rxd_tag     = link_on_reg ? lrx_tag     : erx_tag;
+assign rxd_key     = link_on_reg ? lrx_key     : erx_key;
 assign rxd_payload = link_on_reg ? lrx_payload : erx_payload;
 
 wire         rsp_txd_valid, rsp_txd_ready;
@@ -486,6 +525,14 @@ tg_rx_engine tg_rx_engine_inst (
     .s_rxd_len          (rxd_len),
     .s_rxd_ctx          (rxd_ctx),
     .s_rxd_tag          (rxd_tag),
+    .s_rxd_key          (rxd_key),
+    .cfg_prot_enable    (cfg_prot_enable),
+    .prot_key           (prot_key),
+    .prot_hit           (prot_hit),
+    .prot_base          (prot_base),
+    .prot_end           (prot_end),
+    .prot_rights        (prot_rights),
+    .st_idle            (rxe_idle),
     .s_rxd_payload      (rxd_payload),
     .m_mem_req_valid    (rxe_mem_req_valid),
     .m_mem_req_ready    (rxe_mem_req_ready),
@@ -548,13 +595,15 @@ tg_rx_engine tg_rx_engine_inst (
     .ev_req_accepted    (ev_req_accepted),
     .ev_req_refused     (ev_req_refused),
     .ev_enq_done        (ev_enq_done),
-    .ev_atomic          (ev_atomic)
+    .ev_atomic          (ev_atomic),
+    .ev_prot_refused    (ev_prot_refused)
 );
 
 // ---------------------------------------------------------------- REQ spill ring
 wire         spl_txd_valid, spl_txd_ready;
 wire [7:0]   spl_txd_op, spl_txd_len, spl_txd_ctx;
 wire [15:0]  spl_txd_dst, spl_txd_tag;
+wire [63:0]  spl_txd_key;
 wire [31:0]  spl_txd_addr;
 wire [63:0]  spl_txd_mask;
 wire [511:0] spl_txd_payload;
@@ -580,6 +629,7 @@ tg_req_spill tg_req_spill_inst (
     .s_txd_len        (loc_txd_len),
     .s_txd_ctx        (loc_txd_ctx),
     .s_txd_tag        (loc_txd_tag),
+    .s_txd_key        (loc_txd_key),
     .s_txd_payload    (loc_txd_payload),
     .m_txd_valid      (spl_txd_valid),
     .m_txd_ready      (spl_txd_ready),
@@ -590,6 +640,7 @@ tg_req_spill tg_req_spill_inst (
     .m_txd_len        (spl_txd_len),
     .m_txd_ctx        (spl_txd_ctx),
     .m_txd_tag        (spl_txd_tag),
+    .m_txd_key        (spl_txd_key),
     .m_txd_payload    (spl_txd_payload),
     .in_req_slot_free (req_slot_free),
     .m_mem_req_valid  (spl_mem_req_valid),
@@ -637,6 +688,7 @@ tg_mem_arb tg_mem_arb_inst (
 wire         req_txd_valid, req_txd_ready;
 wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
 wire [15:0]  req_txd_dst, req_txd_tag;
+wire [63:0]  req_txd_key;
 wire [31:0]  req_txd_addr;
 wire [63:0]  req_txd_mask;
 wire [511:0] req_txd_payload;
@@ -657,6 +709,7 @@ tg_req_tx #(
     .s_txd_len      (spl_txd_len),
     .s_txd_ctx      (spl_txd_ctx),
     .s_txd_tag      (spl_txd_tag),
+    .s_txd_key      (spl_txd_key),
     .s_txd_payload  (spl_txd_payload),
     .m_txd_valid    (req_txd_valid),
     .m_txd_ready    (req_txd_ready),
@@ -668,6 +721,7 @@ tg_req_tx #(
     .m_txd_len      (req_txd_len),
     .m_txd_ctx      (req_txd_ctx),
     .m_txd_tag      (req_txd_tag),
+    .m_txd_key      (req_txd_key),
     .m_txd_payload  (req_txd_payload),
     .s_qresp_valid  (qresp_valid),
     .s_qresp_src    (qresp_src),
@@ -688,7 +742,7 @@ tg_req_tx #(
 // separate ports (a request waiting for a retransmission slot must not hold
 // up the responses that free slots), numbers them and keeps them for
 // retransmission.
-localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 512;
+localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + 512;
 
 wire             arb_s0_valid, arb_s0_ready, arb_s1_valid, arb_s1_ready;
 wire             arb_valid, arb_ready;
@@ -705,11 +759,11 @@ tg_tx_arb #(
     .s0_valid (arb_s0_valid),
     .s0_ready (arb_s0_ready),
     .s0_data  ({rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_dst, rsp_txd_addr,
-                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, rsp_txd_payload}),
+                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, 64'd0, rsp_txd_payload}),
     .s1_valid (arb_s1_valid),
     .s1_ready (arb_s1_ready),
     .s1_data  ({req_txd_op, req_txd_flags, 8'd0, req_txd_dst, req_txd_addr,
-                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_payload}),
+                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_key, req_txd_payload}),
     .m_valid  (arb_valid),
     .m_ready  (arb_ready),
     .m_data   (arb_data)
@@ -721,7 +775,7 @@ wire         ltx_valid, ltx_ready;
 wire [7:0]   ltx_op, ltx_flags, ltx_status, ltx_len, ltx_ctx;
 wire [15:0]  ltx_dst, ltx_tag;
 wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
-wire [63:0]  ltx_mask;
+wire [63:0]  ltx_mask, ltx_key;
 wire [511:0] ltx_payload;
 
 assign ltx_rsp_valid = rsp_txd_valid && link_on_reg;
@@ -760,6 +814,7 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .s_rsp_txd_len     (rsp_txd_len),
         .s_rsp_txd_ctx     (rsp_txd_ctx),
         .s_rsp_txd_tag     (rsp_txd_tag),
+        .s_rsp_txd_key     (64'd0),
         .s_rsp_txd_payload (rsp_txd_payload),
         .s_req_txd_valid   (ltx_req_valid),
         .s_req_txd_ready   (ltx_req_ready),
@@ -772,6 +827,7 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .s_req_txd_len     (req_txd_len),
         .s_req_txd_ctx     (req_txd_ctx),
         .s_req_txd_tag     (req_txd_tag),
+        .s_req_txd_key     (req_txd_key),
         .s_req_txd_payload (req_txd_payload),
         .m_txd_valid     (ltx_valid),
         .m_txd_ready     (ltx_ready),
@@ -784,6 +840,7 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .m_txd_len       (ltx_len),
         .m_txd_ctx       (ltx_ctx),
         .m_txd_tag       (ltx_tag),
+        .m_txd_key       (ltx_key),
         .m_txd_payload   (ltx_payload),
         .m_txd_seq       (ltx_seq),
         .m_txd_ack       (ltx_ack),
@@ -820,6 +877,7 @@ end else begin : g_no_link_tx
     assign ltx_len           = 8'd0;
     assign ltx_ctx           = 8'd0;
     assign ltx_tag           = 16'd0;
+    assign ltx_key           = 64'd0;
     assign ltx_payload       = 512'd0;
     assign ltx_seq           = 32'd0;
     assign ltx_ack           = 32'd0;
@@ -842,11 +900,11 @@ endgenerate
 wire [7:0]   arb_op, arb_flags, arb_status, arb_len, arb_ctx;
 wire [15:0]  arb_dst, arb_tag;
 wire [31:0]  arb_addr;
-wire [63:0]  arb_mask;
+wire [63:0]  arb_mask, arb_key;
 wire [511:0] arb_payload;
 
 assign {arb_op, arb_flags, arb_status, arb_dst, arb_addr, arb_mask,
-        arb_len, arb_ctx, arb_tag, arb_payload} = arb_data;
+        arb_len, arb_ctx, arb_tag, arb_key, arb_payload} = arb_data;
 
 wire         etx_valid   = link_on_reg ? ltx_valid   : arb_valid;
 wire         etx_ready;
@@ -859,6 +917,7 @@ wire [63:0]  etx_mask    = link_on_reg ? ltx_mask    : arb_mask;
 wire [7:0]   etx_len     = link_on_reg ? ltx_len     : arb_len;
 wire [7:0]   etx_ctx     = link_on_reg ? ltx_ctx     : arb_ctx;
 wire [15:0]  etx_tag     = link_on_reg ? ltx_tag     : arb_tag;
+wire [63:0]  etx_key     = link_on_reg ? ltx_key     : arb_key;
 wire [511:0] etx_payload = link_on_reg ? ltx_payload : arb_payload;
 wire [31:0]  etx_seq     = link_on_reg ? ltx_seq     : 32'd0;
 wire [31:0]  etx_ack     = link_on_reg ? ltx_ack     : 32'd0;
@@ -900,6 +959,7 @@ tg_eth_tx tg_eth_tx_inst (
     .s_txd_len        (etx_len),
     .s_txd_ctx        (etx_ctx),
     .s_txd_tag        (etx_tag),
+    .s_txd_key        (etx_key),
     .s_txd_payload    (etx_payload),
     .s_txd_seq        (etx_seq),
     .s_txd_ack        (etx_ack),

@@ -29,6 +29,7 @@ module tg_req_spill (
     input  wire [7:0]   s_txd_len,
     input  wire [7:0]   s_txd_ctx,
     input  wire [15:0]  s_txd_tag,
+    input  wire [63:0]  s_txd_key,
     input  wire [511:0] s_txd_payload,
 
     // requests to the REQ sender
@@ -41,6 +42,7 @@ module tg_req_spill (
     output reg  [7:0]   m_txd_len,
     output reg  [7:0]   m_txd_ctx,
     output reg  [15:0]  m_txd_tag,
+    output reg  [63:0]  m_txd_key,
     output reg  [511:0] m_txd_payload,
     input  wire         in_req_slot_free,   // the REQ sender would take a new REQ
 
@@ -59,7 +61,7 @@ module tg_req_spill (
 
 localparam [2:0] S_IDLE = 3'd0, S_WR = 3'd1, S_WRW = 3'd2, S_RD = 3'd3, S_RDW = 3'd4,
                  S_OFFER = 3'd5;
-localparam [3:0] ENTRY_WORDS = 4'd11;        // header, address, mask, 8 payload words
+localparam [3:0] ENTRY_WORDS = 4'd12;        // header, address, mask, key, 8 payload words
 localparam       MAX_LOG2 = `TG_SPILL_MAX_LOG2;
 
 // ---------------------------------------------------------------- state
@@ -78,6 +80,7 @@ reg [63:0]  mask_reg,  mask_next;
 reg [7:0]   len_reg,   len_next;
 reg [7:0]   ctx_reg,   ctx_next;
 reg [15:0]  tag_reg,   tag_next;
+reg [63:0]  key_reg,   key_next;
 reg [511:0] data_reg,  data_next;
 
 // ---------------------------------------------------------------- decode
@@ -89,7 +92,7 @@ wire        is_req   = (s_txd_op == `TG_OP_REQ);
 // payload words of the entry in hand (1..8)
 wire [3:0]  pwords   = (len_reg[7:3] == 5'd0) ? 4'd1 :
                        (len_reg[7:3] > 5'd8)  ? 4'd8 : len_reg[6:3];
-wire [3:0]  wwords   = 4'd3 + pwords;
+wire [3:0]  wwords   = 4'd4 + pwords;
 wire [15:0] cur_idx  = ((state_reg == S_WR) ? wr_reg : rd_reg) & idx_mask;
 wire [31:0] ent_addr = base_reg + {9'd0, cur_idx, 7'd0};
 
@@ -97,11 +100,11 @@ assign st_spill_count  = {15'd0, cnt_reg};
 // a function of the state alone (the request holds until it is taken)
 assign m_mem_req_valid = (state_reg == S_WR) || (state_reg == S_RD);
 
-// payload word held by entry word w (3..10)
+// payload word held by entry word w (4..11)
 function [2:0] pword_of;
     input [2:0] w;
     begin
-        pword_of = w - 3'd3;
+        pword_of = w - 3'd4;
     end
 endfunction
 
@@ -113,12 +116,14 @@ function [63:0] entry_word;
     input [7:0] len;
     input [7:0] ctx;
     input [15:0] tag;
+    input [63:0] key;
     input [511:0] data;
     begin
         case (w)
             4'd0:    entry_word = {dst, ctx, len, tag, 16'd0};
             4'd1:    entry_word = {32'd0, addr};
             4'd2:    entry_word = mask;
+            4'd3:    entry_word = key;
             default: entry_word = data[pword_of(w[2:0]) * 64 +: 64];
         endcase
     end
@@ -140,6 +145,7 @@ always @* begin
     len_next   = len_reg;
     ctx_next   = ctx_reg;
     tag_next   = tag_reg;
+    key_next   = key_reg;
     data_next  = data_reg;
     ev_spill   = 1'b0;
 
@@ -152,12 +158,13 @@ always @* begin
     m_txd_len     = s_txd_len;
     m_txd_ctx     = s_txd_ctx;
     m_txd_tag     = s_txd_tag;
+    m_txd_key     = s_txd_key;
     m_txd_payload = s_txd_payload;
 
     m_mem_req_write = (state_reg == S_WR);
     m_mem_req_addr  = ent_addr + {24'd0, word_reg, 3'd0};
     m_mem_req_wdata = entry_word(word_reg, dst_reg, addr_reg, mask_reg, len_reg, ctx_reg,
-                                 tag_reg, data_reg);
+                                 tag_reg, key_reg, data_reg);
     m_mem_req_wstrb = 8'hFF;
 
     // an answer from memory: count it; read data fills the entry in hand
@@ -173,6 +180,7 @@ always @* begin
                 end
                 4'd1: addr_next = s_mem_resp_rdata[31:0];
                 4'd2: mask_next = s_mem_resp_rdata;
+                4'd3: key_next  = s_mem_resp_rdata;
                 // words past the entry's length come back as zero
                 default: data_next[pword_of(rcv_reg[2:0]) * 64 +: 64] =
                              ({1'b0, pword_of(rcv_reg[2:0])} < pwords) ? s_mem_resp_rdata : 64'd0;
@@ -224,6 +232,7 @@ always @* begin
             m_txd_len     = len_reg;
             m_txd_ctx     = ctx_reg;
             m_txd_tag     = tag_reg;
+            m_txd_key     = key_reg;
             m_txd_payload = data_reg;
             if (m_txd_ready) begin
                 cnt_next   = cnt_reg - 17'd1;
@@ -249,6 +258,7 @@ always @* begin
             len_next    = s_txd_len;
             ctx_next    = s_txd_ctx;
             tag_next    = s_txd_tag;
+            key_next    = s_txd_key;
             data_next   = s_txd_payload;
             cnt_next    = cnt_reg + 17'd1;
             state_next  = S_WR;
@@ -284,6 +294,7 @@ always @(posedge clk) begin
     len_reg   <= len_next;
     ctx_reg   <= ctx_next;
     tag_reg   <= tag_next;
+    key_reg   <= key_next;
     data_reg  <= data_next;
     if (rst) begin
         state_reg <= S_IDLE;

@@ -25,6 +25,7 @@ module tg_req_tx #(
     input  wire [63:0]  s_txd_mask,
     input  wire [7:0]   s_txd_len,
     input  wire [7:0]   s_txd_ctx,
+    input  wire [63:0]  s_txd_key,
     input  wire [15:0]  s_txd_tag,
     input  wire [511:0] s_txd_payload,
 
@@ -38,6 +39,7 @@ module tg_req_tx #(
     output reg  [63:0]  m_txd_mask,
     output reg  [7:0]   m_txd_len,
     output reg  [7:0]   m_txd_ctx,
+    output reg  [63:0]  m_txd_key,
     output reg  [15:0]  m_txd_tag,
     output reg  [511:0] m_txd_payload,
 
@@ -83,6 +85,8 @@ reg [7:0]   len_reg   [0:15];
 reg [7:0]   len_next  [0:15];
 reg [7:0]   ctx_reg   [0:15];
 reg [7:0]   ctx_next  [0:15];
+reg [63:0]  key_reg   [0:15];
+reg [63:0]  key_next  [0:15];
 reg [511:0] data_reg  [0:15];
 reg [511:0] data_next [0:15];
 reg [31:0]  age_reg   [0:15];
@@ -205,6 +209,7 @@ always @* begin
     m_txd_mask    = s_txd_mask;
     m_txd_len     = s_txd_len;
     m_txd_ctx     = s_txd_ctx;
+    m_txd_key     = s_txd_key;
     m_txd_tag     = is_req ? (`TG_TAG_REQ | {4'd0, gen_reg[lock_reg ? lock_idx_reg : free_idx], 4'd0} |
                               {12'd0, (lock_reg ? lock_idx_reg : free_idx)}) : s_txd_tag;
     m_txd_payload = s_txd_payload;
@@ -219,6 +224,7 @@ always @* begin
         m_txd_mask    = mask_reg[rs_idx];
         m_txd_len     = len_reg[rs_idx];
         m_txd_ctx     = ctx_reg[rs_idx];
+        m_txd_key     = key_reg[rs_idx];
         m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
         m_txd_payload = data_reg[rs_idx];
     end else if (s_txd_valid && (!is_req || lock_reg || (!new_held && free_found))) begin
@@ -262,6 +268,7 @@ always @* begin
         mask_next[e] = mask_reg[e];
         len_next[e]  = len_reg[e];
         ctx_next[e]  = ctx_reg[e];
+        key_next[e]  = key_reg[e];
         data_next[e] = data_reg[e];
         age_next[e]  = (st_reg[e] == E_SENT) ? age_reg[e] + 32'd1 : 32'd0;
     end
@@ -275,6 +282,7 @@ always @* begin
         mask_next[lock_idx_next] = s_txd_mask;
         len_next[lock_idx_next]  = s_txd_len;
         ctx_next[lock_idx_next]  = s_txd_ctx;
+        key_next[lock_idx_next]  = s_txd_key;
         data_next[lock_idx_next] = s_txd_payload;
         age_next[lock_idx_next]  = 32'd0;
         resent_next[lock_idx_next] = 1'b0;
@@ -289,6 +297,7 @@ always @* begin
         mask_next[free_idx] = s_txd_mask;
         len_next[free_idx]  = s_txd_len;
         ctx_next[free_idx]  = s_txd_ctx;
+        key_next[free_idx]  = s_txd_key;
         data_next[free_idx] = s_txd_payload;
         resent_next[free_idx] = 1'b0;
         seq_ctr_next = seq_ctr_reg + 32'd1;
@@ -363,6 +372,7 @@ always @(posedge clk) begin
         mask_reg[e] <= mask_next[e];
         len_reg[e]  <= len_next[e];
         ctx_reg[e]  <= ctx_next[e];
+        key_reg[e]  <= key_next[e];
         data_reg[e] <= data_next[e];
         age_reg[e]  <= age_next[e];
     end

@@ -32,7 +32,17 @@ module tg_rx_engine #(
     input  wire [7:0]   s_rxd_len,
     input  wire [7:0]   s_rxd_ctx,
     input  wire [15:0]  s_rxd_tag,
+    input  wire [63:0]  s_rxd_key,
     input  wire [511:0] s_rxd_payload,
+
+    // protection: the region the frame's key names (tg_prot, combinational)
+    input  wire         cfg_prot_enable,
+    output wire [63:0]  prot_key,         // looked up: the frame's key
+    input  wire         prot_hit,
+    input  wire [31:0]  prot_base,
+    input  wire [32:0]  prot_end,
+    input  wire [3:0]   prot_rights,
+    output wire         st_idle,          // between requests
 
     // memory master
     output reg          m_mem_req_valid,
@@ -109,7 +119,8 @@ module tg_rx_engine #(
     output reg          ev_req_accepted,
     output reg          ev_req_refused,
     output reg          ev_enq_done,
-    output reg          ev_atomic
+    output reg          ev_atomic,
+    output reg          ev_prot_refused
 );
 
 initial begin
@@ -165,6 +176,61 @@ wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
 wire        bad_range = s_rxd_addr_hi || (end_addr > {1'b0, cfg_mem_size});
 wire        bad_align = (s_rxd_addr[2:0] != 3'd0);
 wire        is_fetch  = (s_rxd_tag & `TG_TAG_FETCH) != 16'd0;
+
+// ---------------------------------------------------------------- protection
+// With protection on, a request must name a valid region with its exact
+// key, the region must grant the access, and the bytes it touches must lie
+// inside the region: else it is refused with a reason, before any memory
+// access.  A REQ names the queue by its base, which must lie in the region.
+function [7:0] prot_status;
+    input [3:0]  right;
+    input [32:0] last;       // first byte past the access
+    begin
+        if (!prot_hit) begin
+            prot_status = `TG_ST_BAD_KEY;
+        end else if ((prot_rights & right) == 4'd0) begin
+            prot_status = `TG_ST_NO_RIGHT;
+        end else if (s_rxd_addr_hi || (s_rxd_addr < prot_base) || (last > prot_end)) begin
+            prot_status = `TG_ST_RANGE;
+        end else begin
+            prot_status = `TG_ST_OK;
+        end
+    end
+endfunction
+wire [3:0]  right_read   = `TG_RIGHT_READ;
+wire [3:0]  right_write  = `TG_RIGHT_WRITE;
+wire [3:0]  right_atomic = `TG_RIGHT_ATOMIC;
+wire [3:0]  right_enq    = `TG_RIGHT_ENQ;
+wire [32:0] one_byte_end = {1'b0, s_rxd_addr} + 33'd1;
+wire [7:0]  pst_write  = cfg_prot_enable ? prot_status(right_write, end_addr) : `TG_ST_OK;
+wire [7:0]  pst_read   = cfg_prot_enable ? prot_status(right_read, end_addr) : `TG_ST_OK;
+wire [7:0]  pst_atomic = cfg_prot_enable ? prot_status(right_atomic, {1'b0, s_rxd_addr} + 33'd8) : `TG_ST_OK;
+wire [7:0]  pst_enq    = cfg_prot_enable ? prot_status(right_enq, one_byte_end) : `TG_ST_OK;
+
+// Refused writes are posted: nobody waits for an answer.  The reason is
+// kept per (source, context) and returned by that context's next fence
+// to this node (a zero-length read), which clears it.  One byte per
+// context in a row per source (rows shared as in the block table), in a
+// RAM read one cycle ahead like the block table and cleared with it after
+// reset.
+reg  [127:0] wst_mem [0:BLK_ROWS-1];
+reg  [127:0] wst_rdata_reg;
+reg          wst_we;
+reg          wst_clr;              // write the whole row as zero
+reg  [BLK_SRC_BITS-1:0] wst_waddr;
+reg  [7:0]   wst_wdata;
+wire [3:0]   wst_ctx  = s_rxd_ctx[3:0];
+wire [7:0]   wst_cur  = wst_rdata_reg[wst_ctx*8 +: 8];
+always @(posedge clk) begin
+    if (wst_we) begin
+        if (wst_clr) begin
+            wst_mem[wst_waddr] <= 128'd0;
+        end else begin
+            wst_mem[wst_waddr][wst_ctx*8 +: 8] <= wst_wdata;
+        end
+    end
+    wst_rdata_reg <= wst_mem[blk_src];
+end
 
 // Word i of a frame's payload, and the write strobes of word i, as plain
 // multiplexers (no shifter on the wide vectors).
@@ -265,6 +331,8 @@ assign m_hrd_tag    = s_rxd_tag;
 assign m_hrd_status = s_rxd_status;
 assign m_hrd_data   = s_rxd_payload[63:0];
 
+assign st_idle       = (state_reg == S_IDLE);
+assign prot_key      = s_rxd_key;
 assign m_txd_valid   = (state_reg == S_RESP);
 assign m_txd_op      = rop_reg;
 assign m_txd_flags   = 8'd0;
@@ -336,6 +404,11 @@ always @* begin
     ev_req_refused   = 1'b0;
     ev_enq_done      = 1'b0;
     ev_atomic        = 1'b0;
+    ev_prot_refused  = 1'b0;
+    wst_we           = 1'b0;
+    wst_clr          = 1'b0;
+    wst_waddr        = blk_src;
+    wst_wdata        = 8'd0;
     q_upd_tail_valid = 1'b0;
     q_upd_full_valid = 1'b0;
     q_upd_head_valid = 1'b0;
@@ -383,6 +456,14 @@ always @* begin
                         if (bad_align || bad_range) begin
                             ev_refused  = 1'b1;
                             s_rxd_ready = 1'b1;
+                            wst_we      = 1'b1;
+                            wst_wdata   = bad_align ? `TG_ST_MISALIGNED : `TG_ST_RANGE;
+                        end else if (pst_write != `TG_ST_OK) begin
+                            ev_refused      = 1'b1;
+                            ev_prot_refused = 1'b1;
+                            s_rxd_ready     = 1'b1;
+                            wst_we          = 1'b1;
+                            wst_wdata       = pst_write;
                         end else begin
                             base_next  = s_rxd_addr;
                             wmask_next = s_rxd_mask;
@@ -400,6 +481,11 @@ always @* begin
                             st_next    = `TG_ST_RANGE;
                             ev_refused = 1'b1;
                             state_next = S_RESP;
+                        end else if (pst_read != `TG_ST_OK && words != 4'd0) begin
+                            st_next         = pst_read;
+                            ev_refused      = 1'b1;
+                            ev_prot_refused = 1'b1;
+                            state_next      = S_RESP;
                         end else begin
                             // a zero-length read is a fence: earlier frames
                             // from this source are already complete
@@ -410,7 +496,12 @@ always @* begin
                         rop_next  = `TG_OP_REQ_RESP;
                         qidx_next = q_lk_idx;
                         qnext_next = q_next;
-                        if (!q_lk_hit || s_rxd_addr_hi) begin
+                        if (pst_enq != `TG_ST_OK) begin
+                            st_next         = pst_enq;
+                            ev_req_refused  = 1'b1;
+                            ev_prot_refused = 1'b1;
+                            state_next      = S_RESP;
+                        end else if (!q_lk_hit || s_rxd_addr_hi) begin
                             st_next        = `TG_ST_NO_QUEUE;
                             ev_req_refused = 1'b1;
                             state_next     = S_RESP;
@@ -438,6 +529,11 @@ always @* begin
                             st_next    = `TG_ST_RANGE;
                             ev_refused = 1'b1;
                             state_next = S_RESP;
+                        end else if (pst_atomic != `TG_ST_OK) begin
+                            st_next         = pst_atomic;
+                            ev_refused      = 1'b1;
+                            ev_prot_refused = 1'b1;
+                            state_next      = S_RESP;
                         end else begin
                             state_next = S_AREAD;
                         end
@@ -484,6 +580,13 @@ always @* begin
         end
 
         S_READ: begin
+            if (nw_reg == 4'd0 && idx_reg == 4'd0 && wst_cur != `TG_ST_OK) begin
+                // a fence answers with the reason a posted write of this
+                // source and context was refused since the last fence
+                st_next    = wst_cur;
+                wst_we     = 1'b1;
+                wst_wdata  = `TG_ST_OK;
+            end
             if (idx_reg >= nw_reg) begin
                 after_next = N_RESP;
                 state_next = S_DRAIN;
@@ -581,6 +684,9 @@ always @* begin
         S_BCLR: begin
             blk_we    = 1'b1;
             blk_waddr = bclr_reg;
+            wst_we    = 1'b1;
+            wst_clr   = 1'b1;
+            wst_waddr = bclr_reg;
             blk_wdata = 16'd0;
             bclr_next = bclr_reg + BLK_ROW_1;
             if (&bclr_reg) begin                  // the last row

@@ -67,6 +67,7 @@ struct node {
 	/* remote-enqueue queues: the driver's table and its interrupt
 	 * handler (IRQ_IDLE, or IRQ_WAIT: a read of IRQ_STATUS is out) */
 	struct tg_drv_qtable qt;
+	struct tg_drv_rtable rt;        /* exported regions */
 	uint8_t irq, irq_state;
 	/* handshake-rule checking */
 	struct tg_vnic_out prev;
@@ -245,6 +246,7 @@ static void slot_release(struct tg_sim *sim, unsigned n, unsigned s)
 		sim->clients--;
 	node_qenv(sim, n, &io, &mmio, &env);
 	tg_drv_queue_destroy_owner(&env, &nd->qt, s);
+	tg_drv_region_revoke_owner(&mmio, &nd->rt, s);
 	tg_alloc_put_owner(nd->alloc, s);
 	nd->gen[s]++;          /* read answers still on their way get dropped */
 	nd->slot_reads[s] = 0;
@@ -404,6 +406,37 @@ static int queue_call(struct tg_sim *sim, unsigned n, unsigned s, const struct t
 	}
 }
 
+/* Region calls of client slot s of node n: export memory the client
+ * owns (a block it allocated, or the first buffer of a queue it made), or
+ * revoke one of its regions.  Returns 0 or -errno; *key gets the key. */
+static int region_call(struct tg_sim *sim, unsigned n, unsigned s, const struct tg_simp_req *r,
+		       uint64_t *key)
+{
+	struct node *nd = &sim->node[n];
+	struct drv_io io;
+	struct tg_drv_mmio mmio;
+	struct tg_drv_qenv env;
+	uint64_t base = r->addr & 0xffffffffu, len = r->data;
+	unsigned rights = (unsigned)(r->addr >> 32 & 0xffu);
+	uint32_t owner;
+	int rc;
+
+	node_qenv(sim, n, &io, &mmio, &env);
+	if (r->op == TG_SIMP_OP_RREVOKE)
+		return tg_drv_region_revoke(&mmio, &nd->rt, r->addr, s);
+	rc = tg_alloc_owner(nd->alloc, base, len, &owner);
+	if (rc)
+		return -EFAULT;
+	if (owner != s) {
+		int q = tg_drv_queue_find(&nd->qt, base);
+
+		/* a queue's first buffer: its creator may export it */
+		if (q < 0 || owner != TG_DRV_QUEUE_OWNER((unsigned)q) || nd->qt.q[q].owner != s)
+			return -EPERM;
+	}
+	return tg_drv_region_export(&mmio, &nd->rt, base, len, rights, s, key);
+}
+
 /* Look at the client slots: open new ones, close those that left. */
 static void scan_slots(struct tg_sim *sim)
 {
@@ -528,6 +561,17 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 			TG_ATOMIC_STORE_REL(&sl->req_head, head);
 			/* the CSR writes the call posted on the driver slot go to
 			 * the host port before this client's next request */
+			return 0;
+		}
+		if (r->op == TG_SIMP_OP_REXPORT || r->op == TG_SIMP_OP_RREVOKE) {
+			uint64_t key = 0;
+
+			if (++ctrl_ops > CTRL_OPS_PER_CYCLE)
+				break;
+			err = region_call(sim, n, s, r, &key);
+			respond(sl, seq, err, key);
+			head++;
+			TG_ATOMIC_STORE_REL(&sl->req_head, head);
 			return 0;
 		}
 		if (r->op == TG_SIMP_OP_ALLOC || r->op == TG_SIMP_OP_FREE) {
@@ -917,7 +961,8 @@ static uint64_t config_digest(const struct tg_sim_config *c)
 	uint64_t v[] = { c->nodes, c->dist->procs, c->mem_size, c->seed, c->ps_per_cycle,
 			 c->mem_lat_min, c->mem_lat_max, c->mem_stall_pct, c->link_latency,
 			 c->switch_latency, c->link_bytes_per_cycle, c->link_overhead_bytes,
-			 c->buffer_bytes, c->spill_log2, (uint64_t)!!c->link_layer, c->link_rto };
+			 c->buffer_bytes, c->spill_log2, (uint64_t)!!c->link_layer, c->link_rto,
+			 (uint64_t)!!c->protect };
 	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -1134,6 +1179,12 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		}
 		if (!rc && cfg->link_layer)
 			rc = tg_drv_link_setup(&mmio, 1, cfg->link_rto);
+		if (!rc && cfg->protect) {
+			rc = tg_drv_prot_setup(&mmio, &sim->node[n].rt, TG_REGIONS, 1);
+		} else {
+			/* the NIC's table is empty and off after reset */
+			sim->node[n].rt.n = TG_REGIONS;
+		}
 		if (rc) {
 			err = -rc;
 			goto fail;

@@ -71,6 +71,9 @@ static void usage(FILE *f)
 		"                           faults if nothing may be lost; default off)\n"
 		"  --link-rto C             retransmission timeout in cycles, 1..2^32-1\n"
 		"                           (default: the NIC's reset value of LINK_RTO)\n"
+		"  --protect                every NIC refuses remote accesses that do not name\n"
+		"                           an exported region with its key (docs/security.md;\n"
+		"                           default off: any node reaches all of --mem)\n"
 		"  --seed S                 seed of every random choice (default 1)\n"
 		"  --pcap FILE              write the frames the switch forwards to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
@@ -365,6 +368,7 @@ int main(int argc, char **argv)
 		{ "link-down", required_argument, NULL, 1006 },
 		{ "link-layer", no_argument, NULL, 1012 },
 		{ "link-rto", required_argument, NULL, 1013 },
+		{ "protect", no_argument, NULL, 1014 },
 		{ "vcd", required_argument, NULL, 'v' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -450,6 +454,9 @@ int main(int argc, char **argv)
 			break;
 		case 1012:
 			cfg.link_layer = 1;
+			break;
+		case 1014:
+			cfg.protect = 1;
 			break;
 		case 1013:
 			if (parse_u64(optarg, 1, 0xFFFFFFFFULL, &v))

@@ -10,6 +10,7 @@ module tg_ice40_hx8k #(
     parameter MAX_READS  = 1,  // NIC fetches in flight (1..16)
     parameter CNT_W      = 16, // NIC event counter width (16..64)
     parameter NUM_QUEUES = 1,  // NIC queue-table entries (1..16)
+    parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
     parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
     parameter MEM_LOG2   = 12  // bytes of host memory in block RAM, log2 (6..20)
 ) (
@@ -55,6 +56,7 @@ tg_fpga_node #(
     .MAX_READS  (MAX_READS),
     .CNT_W      (CNT_W),
     .NUM_QUEUES (NUM_QUEUES),
+    .NUM_REGIONS (NUM_REGIONS),
     .MAX_REQS   (MAX_REQS),
     .MEM_LOG2   (MEM_LOG2),
     .BRIDGE_MAC ({32'h02_54_47_01, NODE})

@@ -11,6 +11,7 @@ module tg_fpga_node #(
     parameter        CNT_W      = 64, // NIC event counter width (16..64)
     parameter        NUM_QUEUES = 16, // NIC queue-table entries (1..16)
     parameter        MAX_REQS   = 4,  // NIC REQs awaiting an answer (1..16)
+    parameter        NUM_REGIONS = 32, // NIC region-table entries (1..32)
     parameter        MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
     parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
@@ -179,6 +180,7 @@ tg_nic #(
     .CNT_W      (CNT_W),
     .NUM_QUEUES (NUM_QUEUES),
     .MAX_REQS   (MAX_REQS),
+    .NUM_REGIONS (NUM_REGIONS),
     .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
 ) tg_nic_inst (
     .clk               (clk),

@@ -87,6 +87,10 @@ struct tg_sim_config {
 					 * off, for a network that loses nothing */
 	uint32_t link_rto;              /* with link_layer: retransmission timeout in
 					 * cycles; 0 (default): the NIC's reset value */
+	int protect;                    /* 1: every NIC checks each remote access
+					 * against its region table (keys, rights,
+					 * bounds; docs/security.md); 0 (default): any
+					 * node may reach all of mem_size */
 	/* outputs */
 	const char *pcap_path;          /* every frame on the wire, or NULL */
 	const char *vcd_path;           /* waveforms, one file per node, or NULL;

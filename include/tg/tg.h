@@ -40,12 +40,13 @@ struct tg_queue;
 /* tg_open flags */
 #define TG_OPEN_DRIVER   0x1u   /* may use the CSR page (tools, statistics) */
 
-/* tg_mr_alloc access rights (stored; enforced by the protection feature
- * that comes with keys: until then every node may reach all of MEM_SIZE) */
+/* tg_mr_alloc access rights: what remote nodes may do once the region is
+ * exported with tg_mr_export (docs/security.md) */
 #define TG_ACCESS_LOCAL_WRITE   0x1u
-#define TG_ACCESS_REMOTE_READ   0x2u
-#define TG_ACCESS_REMOTE_WRITE  0x4u
-#define TG_ACCESS_ALL           0x7u
+#define TG_ACCESS_REMOTE_READ   0x2u    /* reads and fetches */
+#define TG_ACCESS_REMOTE_WRITE  0x4u    /* writes */
+#define TG_ACCESS_REMOTE_ATOMIC 0x8u    /* fetch-and-add, swap, compare-and-swap */
+#define TG_ACCESS_ALL           0xFu
 
 /* ---- Devices ------------------------------------------------------------ */
 
@@ -132,9 +133,45 @@ size_t tg_mr_len(const struct tg_mr *mr);
 /* Access rights given at allocation. */
 unsigned tg_mr_access(const struct tg_mr *mr);
 
-/* Free the region.  Remote accesses still in flight may land in memory that
- * is reused later: fence first.  Accepts NULL. */
+/* Free the region (revoking it first if it is exported).  Without
+ * protection on the target, remote accesses still in flight may land in
+ * memory that is reused later: fence first.  Accepts NULL. */
 void tg_mr_free(struct tg_mr *mr);
+
+/* ---- Protection ----------------------------------------------------------
+ * With protection on (tg-sim --protect; docs/security.md) a NIC executes a
+ * remote read, write, atomic or REQ only if the request's key names a
+ * region this node exported, the region grants that kind of access, and
+ * every byte touched lies inside the region.  Anything else is refused
+ * before memory is touched, counted (CSR PROT_REFUSED), and reported to
+ * the sender: blocking calls and completion words return the reason;
+ * posted writes return it at the sender context's next tg_fence to that
+ * node (and then in tg_ctx_status).  Reasons: -EACCES no region with this
+ * key (wrong, guessed or revoked), -EPERM the region does not grant the
+ * access, -EFAULT outside the region.  Without protection keys are
+ * carried but not checked. */
+
+/* Export the region to remote nodes with the rights of its TG_ACCESS_*
+ * REMOTE bits, under a fresh random 64-bit key, which *key gets; give it
+ * to the nodes that may use the region.  Exporting again returns the same
+ * key.  Returns 0, -EINVAL (NULL, no remote right), -ENOSPC (the node's
+ * TG_REGIONS regions are all exported), -EOPNOTSUPP (PCI provider). */
+int tg_mr_export(struct tg_mr *mr, uint64_t *key);
+
+/* The key the region is exported with, or 0. */
+uint64_t tg_mr_key(const struct tg_mr *mr);
+
+/* Revoke the export: from the return on, every access with the key is
+ * refused (-EACCES), including requests already in flight, and none that
+ * the target NIC had started is still running.  The key is never valid
+ * again.  Returns 0, -EINVAL, -ENOENT (not exported). */
+int tg_mr_revoke(struct tg_mr *mr);
+
+/* The key every later request of this device carries (writes, reads,
+ * fences, atomics, fetches, REQs), until set again: one store to the
+ * context page, skipped when it already holds key.  A new context starts
+ * with key 0, which names no region.  Returns 0 or -EINVAL. */
+int tg_key_set(struct tg_dev *dev, uint64_t key);
 
 /* ---- Remote memory by call ---------------------------------------------- */
 
@@ -143,8 +180,9 @@ void tg_mr_free(struct tg_mr *mr);
  * enabled by strobes.  buf may be reused on return.  Writes to one node
  * land in call order.  Returns 0, -EINVAL (NULL, len 0, bad node),
  * -ERANGE (raddr + len beyond 2^32), -EFAULT (beyond the target's
- * MEM_SIZE: the NIC would refuse it silently, so the library refuses it
- * first), or an error of an earlier request reported since. */
+ * MEM_SIZE, which the NIC would refuse: the library refuses it first), or
+ * an error of an earlier request reported since.  A write the target
+ * refuses (protection) changes nothing there; tg_fence reports it. */
 int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len);
 
 /* Read len bytes at raddr on node `node` into buf; blocks until all have
@@ -156,7 +194,9 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 
 /* Wait until every earlier write to `node` is complete in its memory (one
  * load from the sync window).  Returns 0, -EINVAL, or the status the NIC
- * answers as -errno. */
+ * answers as -errno: the reason the target refused the last posted write
+ * of this device's context that it refused since the context's last fence
+ * to `node` (-EACCES, -EPERM, -EFAULT; reported once), or -EHOSTUNREACH. */
 int tg_fence(struct tg_dev *dev, unsigned node);
 
 /* Start a non-blocking fetch: len (1..64) bytes at raddr on `node` into
@@ -288,6 +328,15 @@ struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr);
  * away.  Accepts NULL. */
 void tg_queue_close(struct tg_queue *q);
 
+/* Export the queue for remote enqueue: senders set *key with tg_key_set
+ * before tg_enq to it.  The same key if already exported; revoked when
+ * the queue is closed.  Returns 0, -EINVAL (NULL, or an attached handle),
+ * -ENOSPC, -EOPNOTSUPP as tg_mr_export. */
+int tg_queue_export(struct tg_queue *q, uint64_t *key);
+
+/* Revoke the queue's export as tg_mr_revoke. */
+int tg_queue_revoke(struct tg_queue *q);
+
 /* Physical address senders pass to tg_enq (the first buffer), 0 for NULL. */
 uint64_t tg_queue_paddr(const struct tg_queue *q);
 
@@ -371,8 +420,9 @@ void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void
  * are remote physical addresses; misaligned accesses are refused (the
  * store is dropped; the load returns all ones) and recorded as -EINVAL for
  * tg_win_error().  A store beyond the target's MEM_SIZE is refused by the
- * target NIC and changes nothing; a load beyond it returns all ones and
- * sets the context STATUS (tg_ctx_status()). */
+ * target NIC and changes nothing (the next tg_fence to the node reports
+ * it); a load beyond it returns all ones and sets the context STATUS
+ * (tg_ctx_status()). */
 
 /* Open a window on node `node`.  NULL + errno (EINVAL) on failure.  Owned by
  * the caller (tg_win_close), which must not outlive dev. */

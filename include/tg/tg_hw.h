@@ -90,13 +90,29 @@
 #define TG_CSR_REG_LINK_NAKS_SENT       0x1B8ULL  /* RO NAK frames sent */
 #define TG_CSR_REG_LINK_ACKS_SENT       0x1C0ULL  /* RO standalone ACK frames sent */
 #define TG_CSR_REG_LINK_PEER_GONE       0x1C8ULL  /* RO frames discarded because their peer was declared gone */
+#define TG_CSR_REG_PROT_CFG             0x1D0ULL  /* RW protection: [0] enable (every remote access must name an exported region with its key); RO [63] a revocation waits for the receive engine */
+#define TG_CSR_REG_RSEL                 0x1D8ULL  /* RW region-table entry the next four registers show */
+#define TG_CSR_REG_RBASE                0x1E0ULL  /* RW first paddr of the region */
+#define TG_CSR_REG_RLEN                 0x1E8ULL  /* RW bytes in the region */
+#define TG_CSR_REG_RKEY                 0x1F0ULL  /* RW the region's key; its low KEY_IDX_BITS bits must be the entry's index */
+#define TG_CSR_REG_RCFG                 0x1F8ULL  /* RW [3:0] RIGHT_* granted, [8] valid; writing it with [8] clear revokes the region */
+#define TG_CSR_REG_PROT_REFUSED         0x200ULL  /* RO remote accesses refused by the protection check */
+#define TG_PROT_CFG_ENABLE              0x1ULL  /* PROT_CFG bit 0 */
+#define TG_PROT_CFG_BUSY                0x8000000000000000ULL  /* PROT_CFG bit 63 */
+#define TG_RCFG_VALID                   0x100ULL  /* RCFG bit 8 */
+#define TG_RIGHT_READ                   0x1ULL  /* remote reads and fetches (and fences, which read nothing) */
+#define TG_RIGHT_WRITE                  0x2ULL  /* remote writes */
+#define TG_RIGHT_ATOMIC                 0x4ULL  /* fetch-and-add, swap, compare-and-swap */
+#define TG_RIGHT_ENQ                    0x8ULL  /* remote enqueue to the queue at the region's first byte */
+#define TG_REGIONS                      0x20ULL  /* region-table entries */
+#define TG_KEY_IDX_BITS                 0x5ULL  /* low key bits that name the region-table entry */
 #define TG_LINK_CFG_ENABLE              0x1ULL  /* LINK_CFG bit 0 */
 #define TG_LINK_CFG_ON                  0x100000000ULL  /* LINK_CFG bit 32 */
 #define TG_LINK_CFG_RESET               0x201000ULL  /* LINK_CFG after reset: off, 16 retries, ack delay 32 */
 #define TG_LINK_RTO_RESET               0x1F40ULL  /* LINK_RTO after reset */
 #define TG_LINK_RX_WAIT_RESET           0x400ULL  /* LINK_RX_WAIT after reset */
 #define TG_REQ_BACKOFF_RESET            0x100ULL  /* REQ_BACKOFF after reset */
-#define TG_SPILL_ENTRY_BYTES            0x80ULL  /* spill ring entry: header, address, mask, 8 payload words */
+#define TG_SPILL_ENTRY_BYTES            0x80ULL  /* spill ring entry: header, address, mask, key, 8 payload words */
 #define TG_SPILL_MAX_LOG2               0x10ULL  /* largest spill ring: 65536 entries */
 #define TG_QCFG_ENABLE                  0x10000ULL
 #define TG_QCFG_FULL                    0x20000ULL
@@ -110,6 +126,7 @@
 #define TG_CTX_REG_COMPARE              0x28ULL  /* RW compare value of CAS */
 #define TG_CTX_REG_ATOMIC_GO            0x30ULL  /* WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR */
 #define TG_CTX_REG_LAST_STATUS          0x38ULL  /* RO status of this context's last blocking load (read, fence, atomic) */
+#define TG_CTX_REG_KEY                  0x40ULL  /* RW protection key carried by every later request of this context */
 #define TG_FETCH_CPL_DONE               0x1ULL  /* completion word bit 0; status in [15:8] */
 #define TG_AOP_FAA                      0x0ULL  /* ATOMIC_GO function: fetch-and-add */
 #define TG_AOP_SWAP                     0x1ULL  /* ATOMIC_GO function: swap */
@@ -131,13 +148,14 @@
 /* Status codes (context STATUS, completion words, NAK reasons) */
 #define TG_ST_OK                        0x0ULL
 #define TG_ST_BAD_KEY                   0x1ULL  /* protection key mismatch */
-#define TG_ST_RANGE                     0x2ULL  /* address outside the target's exported memory */
+#define TG_ST_RANGE                     0x2ULL  /* address outside the target's exported memory or outside the region the key names */
 #define TG_ST_NOT_READY                 0x3ULL  /* receiver not ready (queue full) */
 #define TG_ST_MALFORMED                 0x4ULL  /* malformed request */
 #define TG_ST_BAD_OP                    0x5ULL  /* unknown opcode or window */
 #define TG_ST_NO_QUEUE                  0x6ULL  /* no such queue */
 #define TG_ST_MISALIGNED                0x7ULL  /* misaligned address or length */
 #define TG_ST_PEER_GONE                 0x8ULL  /* peer unreachable */
+#define TG_ST_NO_RIGHT                  0x9ULL  /* the region does not grant this kind of access */
 
 /* Wire format: Ethernet II + 48-byte header (big-endian fields) + payload + FCS */
 #define TG_ETH_HDR_BYTES                0xEULL  /* dst MAC, src MAC, EtherType */

@@ -48,6 +48,8 @@
 #define TG_SIMP_OP_QGROW       7u  /* addr = queue paddr; answered once done */
 #define TG_SIMP_OP_QARM        8u  /* addr = queue paddr; resp only on error */
 #define TG_SIMP_OP_QFREEBUF    9u  /* addr = queue paddr, data = unlinked buffer; resp only on error */
+#define TG_SIMP_OP_REXPORT    10u  /* addr = paddr | rights << 32, data = length; resp data = key */
+#define TG_SIMP_OP_RREVOKE    11u  /* addr = key; answered once in force */
 
 /* Client flags (slot.flags) */
 #define TG_SIMP_F_DRIVER       1u  /* may use the CSR page */

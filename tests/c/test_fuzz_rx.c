@@ -74,6 +74,9 @@ struct fz {
 	uint64_t deq_total;       /* entries taken from the queue */
 	uint64_t by_cls[NCLS];
 	uint64_t frames, skipped, mutated;
+	/* the reason a refused write left for its (source row, context),
+	 * which that context's next fence to node 1 returns */
+	uint8_t wst[256][16];
 };
 
 static uint64_t rnd(struct fz *f)
@@ -191,6 +194,19 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 		*self = 0;
 		return C_STRAY;
 	}
+}
+
+/* Keep the refusal table: a refused write records its reason for its
+ * source and context, a zero-length read from them takes it. */
+static void wst_note(struct fz *f, const uint8_t *b, unsigned n, enum cls c)
+{
+	unsigned src = (unsigned)hfield(b, n, TG_H_SRC, 2) & 0xFFu;
+	unsigned ctx = (unsigned)hfield(b, n, TG_H_CTX, 1) & 15u;
+
+	if (c == C_WRITE_REF)
+		f->wst[src][ctx] = hfield(b, n, TG_H_ADDR, 8) % 8 ? TG_ST_MISALIGNED : TG_ST_RANGE;
+	else if (c == C_READ && hfield(b, n, TG_H_LEN, 1) == 0)
+		f->wst[src][ctx] = TG_ST_OK;
 }
 
 /* Apply what the model says frame b does to memory to the shadow copy.
@@ -470,6 +486,7 @@ static void batch(struct fz *f, unsigned nframes, uint64_t seed)
 		lens[i] = n;
 		cl[i] = c;
 		f->by_cls[c]++;
+		wst_note(f, b, n, c);
 		switch (c) {
 		case C_DROP_FCS:  f->want[K_FCS]++; break;
 		case C_DROP_TYPE: f->want[K_TYPE]++; break;
@@ -556,7 +573,13 @@ static void health(struct fz *f, struct tg_dev *self1, uint64_t peer_paddr, cons
 	for (unsigned i = 0; i < len; i++)
 		w[i] = (uint8_t)rnd(f);
 	CHECK_RC(tg_write(f->peer, FUZZED, a, w, len), 0);
-	CHECK_RC(tg_fence(f->peer, FUZZED), 0);
+	{
+		/* a fuzzed write refused in the peer's name is reported to it */
+		uint8_t *st = &f->wst[PEER & 0xFFu][(unsigned)tg_context(f->peer) & 15u];
+
+		CHECK_RC(tg_fence(f->peer, FUZZED), tg_status_errno(*st));
+		*st = TG_ST_OK;
+	}
 	memcpy(f->shadow + a, w, len);
 	CHECK_RC(tg_read(f->peer, FUZZED, a, r, len), 0);
 	CHECK(memcmp(r, w, len) == 0, "read after the fuzz returned other bytes");

@@ -38,6 +38,7 @@ int main(void)
 	tg_win_store64(w, size, 0x0badc0de0badc0deULL);
 	REQUIRE(tg__mmio_write(a, tg_bar_data_addr(TG_WIN_REMOTE, 0, 1, size - 8), data, NULL,
 			       2) == 0, "raw burst");
+	CHECK_RC(tg_fence(a, 1), -EFAULT);                    /* the reason, reported once */
 	CHECK_RC(tg_fence(a, 1), 0);
 	CHECK(memcmp(tail, mem + size - sizeof(tail), sizeof(tail)) == 0,
 	      "memory end changed by a refused write");

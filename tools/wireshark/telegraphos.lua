@@ -61,6 +61,7 @@ local STATUS = {
     [6] = "NO_QUEUE",
     [7] = "MISALIGNED",
     [8] = "PEER_GONE",
+    [9] = "NO_RIGHT",
 }
 -- flags bits: name, mask, description
 local FLAGS = {

@@ -15,7 +15,7 @@ static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
 static const unsigned NUM_QUEUES = 16;
 
-enum { NCNT = 20, NTS = 6, NEV = NCNT + NTS };
+enum { NCNT = 21, NTS = 6, NEV = NCNT + NTS };
 
 // counter registers, in the order of the event inputs set by set_events()
 static const uint64_t CNT_REG[NCNT] = {
@@ -26,13 +26,13 @@ static const uint64_t CNT_REG[NCNT] = {
     TG_CSR_REG_ATOMICS,         TG_CSR_REG_REQ_SPILLED,
     TG_CSR_REG_LINK_RETX,       TG_CSR_REG_LINK_DUP_DROP, TG_CSR_REG_LINK_OOO_DROP,
     TG_CSR_REG_LINK_BUSY_DROP,  TG_CSR_REG_LINK_NAKS_SENT, TG_CSR_REG_LINK_ACKS_SENT,
-    TG_CSR_REG_LINK_PEER_GONE,
+    TG_CSR_REG_LINK_PEER_GONE,  TG_CSR_REG_PROT_REFUSED,
 };
 static const char *const CNT_NAME[NCNT] = {
     "TX_FRAMES", "RX_FRAMES", "RX_DROP_FCS", "RX_DROP_TYPE", "RX_DROP_MALFORMED",
     "RX_REFUSED", "HOST_ERRORS", "RX_STRAY", "REQ_ACCEPTED", "REQ_REFUSED", "REQ_RETRIES",
     "ATOMICS", "REQ_SPILLED", "LINK_RETX", "LINK_DUP_DROP", "LINK_OOO_DROP", "LINK_BUSY_DROP",
-    "LINK_NAKS_SENT", "LINK_ACKS_SENT", "LINK_PEER_GONE",
+    "LINK_NAKS_SENT", "LINK_ACKS_SENT", "LINK_PEER_GONE", "PROT_REFUSED",
 };
 static const uint64_t TS_REG[NTS] = {
     TG_CSR_REG_TS_HOST_REQ, TG_CSR_REG_TS_TX_START, TG_CSR_REG_TS_RX_END,
@@ -80,12 +80,13 @@ static void set_events(Vtg_csr &m, unsigned ev)
     m.ev_link_nak_sent  = (ev >> 17) & 1;
     m.ev_link_ack_sent  = (ev >> 18) & 1;
     m.ev_link_gone_drop = (ev >> 19) & 1;
-    m.ev_host_req       = (ev >> 20) & 1;
-    m.ev_tx_start       = (ev >> 21) & 1;
-    m.ev_rx_end         = (ev >> 22) & 1;
-    m.ev_rx_done        = (ev >> 23) & 1;
-    m.ev_host_resp      = (ev >> 24) & 1;
-    m.ev_enq_done       = (ev >> 25) & 1;
+    m.ev_prot_refused   = (ev >> 20) & 1;
+    m.ev_host_req       = (ev >> 21) & 1;
+    m.ev_tx_start       = (ev >> 22) & 1;
+    m.ev_rx_end         = (ev >> 23) & 1;
+    m.ev_rx_done        = (ev >> 24) & 1;
+    m.ev_host_resp      = (ev >> 25) & 1;
+    m.ev_enq_done       = (ev >> 26) & 1;
 }
 
 // How the bench's queue table answers: as the real one (its registers
@@ -193,6 +194,7 @@ static const uint64_t ALL_REGS[] = {
     TG_CSR_REG_LINK_CFG, TG_CSR_REG_LINK_RTO, TG_CSR_REG_LINK_RX_WAIT, TG_CSR_REG_LINK_GONE,
     TG_CSR_REG_LINK_RETX, TG_CSR_REG_LINK_DUP_DROP, TG_CSR_REG_LINK_OOO_DROP, TG_CSR_REG_LINK_BUSY_DROP,
     TG_CSR_REG_LINK_NAKS_SENT, TG_CSR_REG_LINK_ACKS_SENT, TG_CSR_REG_LINK_PEER_GONE,
+    TG_CSR_REG_PROT_REFUSED,
 };
 
 struct Tb {

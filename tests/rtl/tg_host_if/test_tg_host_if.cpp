@@ -124,6 +124,8 @@ struct TxD {
     bool burst = false;      // a WRITE or REQ: carries the burst's words
     bool atomic = false;     // FAA, SWAP or CAS: words 0 and 1 are operand and compare, the rest zero
     bool wknown[2] = {};     // atomic: whether words 0 and 1 are known to the model
+    uint64_t key = 0;        // the context's key when the descriptor was formed
+    bool kknown = false;
 };
 
 struct Ent {
@@ -147,8 +149,8 @@ struct Model {
     // contexts
     uint64_t status[16] = {};
     uint64_t last[16] = {};  // LAST_STATUS: the status of the context's last blocking load
-    bool known[16][6] = {};
-    uint64_t val[16][6] = {};
+    bool known[16][9] = {};
+    uint64_t val[16][9] = {};
     // blocking read, fence or atomic
     bool waiting = false, wait_sync = false;
     unsigned wait_ctx = 0, wait_node = 0;
@@ -173,7 +175,7 @@ struct Model {
         mem_size = ms;
         // reset clears the address and operand registers of every context
         for (unsigned c = 0; c < 16; c++)
-            for (unsigned r : {1u, 2u, 4u, 5u}) {
+            for (unsigned r : {1u, 2u, 4u, 5u, 8u}) {
                 known[c][r] = true;
                 val[c][r] = 0;
             }
@@ -207,6 +209,8 @@ struct Model {
         t.len = (uint8_t)(8 * b_cnt);
         t.mask = b_mask;
         std::memcpy(t.words, b_data, sizeof t.words);
+        t.key = val[t.ctx & 15][8];
+        t.kknown = known[t.ctx & 15][8];
         txd.push_back(t);
         descs++;
         b_active = false;
@@ -216,7 +220,7 @@ struct Model {
     static bool value_reg(uint64_t reg)
     {
         return reg == TG_CTX_REG_FETCH_LADDR || reg == TG_CTX_REG_FETCH_CPL || reg == TG_CTX_REG_OPERAND ||
-               reg == TG_CTX_REG_COMPARE;
+               reg == TG_CTX_REG_COMPARE || reg == TG_CTX_REG_KEY;
     }
     // ATOMIC_GO argument check: 0 when good, else the status it sets; `why`
     // gets every reason that holds (WHY_* bits).
@@ -336,7 +340,9 @@ struct Model {
                 t.len = d.sync ? 0 : 8;
                 t.mask = d.sync ? 0 : 0xFF;
             }
-            txd.push_back(t);
+            t.key = val[t.ctx & 15][8];
+        t.kknown = known[t.ctx & 15][8];
+        txd.push_back(t);
             descs++;
             waiting = true;
             wait_sync = d.sync;
@@ -383,7 +389,9 @@ struct Model {
                 t.addr = paddr & ~7u;
                 t.len = (uint8_t)(8 * ((lo + len + 7) / 8));
                 t.mask = (len == 64 ? ONES : ((1ull << len) - 1)) << lo;
-                txd.push_back(t);
+                t.key = val[t.ctx & 15][8];
+        t.kknown = known[t.ctx & 15][8];
+        txd.push_back(t);
                 descs++;
                 Ent en;
                 en.busy = true;
@@ -422,7 +430,9 @@ struct Model {
                 t.wknown[0] = known[c][4];
                 t.words[1] = val[c][5];
                 t.wknown[1] = known[c][5];
-                txd.push_back(t);
+                t.key = val[t.ctx & 15][8];
+        t.kknown = known[t.ctx & 15][8];
+        txd.push_back(t);
                 descs++;
                 cov.ago_go[fn]++;
                 Ent en;
@@ -622,6 +632,9 @@ struct Tb {
         TB_CHECK(h.m_txd_op == w.op && h.m_txd_len == w.len && h.m_txd_ctx == w.ctx && h.m_txd_dst == w.dst,
                  "cycle %llu: descriptor op %u/%u len %u/%u ctx %u/%u dst %04x/%04x", (unsigned long long)cyc,
                  h.m_txd_op, w.op, h.m_txd_len, w.len, h.m_txd_ctx, w.ctx, h.m_txd_dst, w.dst);
+        if (w.kknown)
+            TB_CHECK(h.m_txd_key == w.key, "cycle %llu: descriptor key %016llx, want %016llx",
+                     (unsigned long long)cyc, (unsigned long long)h.m_txd_key, (unsigned long long)w.key);
         // (a burst's tag is not part of the contract: the REQ sender sets it)
         if (!w.burst)
             TB_CHECK(h.m_txd_tag == w.tag, "cycle %llu: descriptor tag %04x, want %04x", (unsigned long long)cyc,
@@ -1023,7 +1036,8 @@ static void csr_phase(Tb &tb)
 
 static void ctx_phase(Tb &tb)
 {
-    const uint64_t regs[] = {TG_CTX_REG_FETCH_LADDR, TG_CTX_REG_FETCH_CPL, TG_CTX_REG_OPERAND, TG_CTX_REG_COMPARE};
+    const uint64_t regs[] = {TG_CTX_REG_FETCH_LADDR, TG_CTX_REG_FETCH_CPL, TG_CTX_REG_OPERAND, TG_CTX_REG_COMPARE,
+                             TG_CTX_REG_KEY};
     for (unsigned c = 0; c < NUM_CTX; c++)
         for (uint64_t r : regs) tb.wr(ctxreg(c, r), tb.reg_value(r));
     for (unsigned c = 0; c < NUM_CTX; c++) {
@@ -1143,7 +1157,8 @@ static void wait_phase(Tb &tb, unsigned n)
             unsigned w0 = tb.rng.below(WORDS);
             switch (tb.rng.below(5)) {
             case 0: tb.wr(csr(TG_CSR_REG_SCRATCH), tb.rng.next()); break;
-            case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_COMPARE), tb.rng.next()); break;
+            case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_COMPARE), tb.rng.next());
+                    tb.wr(ctxreg(tb.rng.below(16), TG_CTX_REG_KEY), tb.rng.next()); break;
             case 2: tb.wr(bar(TG_WIN_FAA + tb.rng.below(3), ctx, 0, 0), tb.rng.next()); break;   // next operand
             default:
                 tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, 1 + tb.rng.below(WORDS - w0), true);
@@ -1484,6 +1499,7 @@ static void atomic_go_phase(Tb &tb, unsigned n)
         }
         if (tb.rng.chance(30)) tb.wr(ctxreg(c, TG_CTX_REG_OPERAND), tb.rng.next());
         if (tb.rng.chance(30)) tb.wr(ctxreg(c, TG_CTX_REG_COMPARE), tb.rng.next());
+        if (tb.rng.chance(20)) tb.wr(ctxreg(c, TG_CTX_REG_KEY), tb.rng.next());
         if (tb.rng.chance(10)) tb.wr(bar(TG_WIN_FAA + tb.rng.below(3), c, 0, 0), tb.rng.next());
         tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), laddr);
         tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), cpl);

@@ -32,6 +32,8 @@ struct Rxd {
     uint16_t src, tag;
     uint32_t addr;
     uint64_t mask;
+    uint64_t key = 0;
+    bool key_set = false;   // the protection phase gave it a key (else one is drawn)
     uint8_t payload[TG_MAX_PAYLOAD];
     int want_st = -1;   // a REQ: the outcome the generator meant (checks the bench's model)
 };
@@ -120,6 +122,51 @@ struct Tb {
     // bit q of row s: REQs from source s (low 8 bits) to table entry q are
     // refused until s sends one to q with the retry flag
     uint16_t blocked[256] = {};
+    // reason a posted write of (source row, context) was refused, returned
+    // by that context's next zero-length read
+    uint8_t wst[256][16] = {};
+    unsigned long long n_fence_reports = 0;
+
+    // protection: the region table as tg_prot presents it (looked up by the
+    // key's low bits; the bench drives the lookup answer)
+    struct Region {
+        bool valid = false;
+        uint64_t key = 0;
+        uint32_t base = 0;
+        uint64_t end = 0;    // first byte past the region
+        unsigned rights = 0;
+    };
+    Region rt[TG_REGIONS];
+    bool prot_on = false;
+    unsigned long long n_prot[16] = {};    // refusals by status, and passes ([0])
+
+    const Region *prot_lookup(uint64_t key) const
+    {
+        const Region &g = rt[key % TG_REGIONS];
+        return g.valid && g.key == key ? &g : nullptr;
+    }
+    // the status the protection check gives d, 0 to go on
+    uint8_t prot_status(const Rxd &d, unsigned right, uint64_t last)
+    {
+        if (!prot_on) return 0;
+        const Region *g = prot_lookup(d.key);
+        uint8_t st = !g                                                      ? TG_ST_BAD_KEY
+                     : !(g->rights & right)                                  ? TG_ST_NO_RIGHT
+                     : d.addr_hi || d.addr < g->base || last > g->end ? TG_ST_RANGE : 0;
+        n_prot[st]++;
+        return st;
+    }
+    // a key for a frame of the protection phase: a region's, one bit off,
+    // an invalid entry's, or random
+    uint64_t draw_key()
+    {
+        unsigned i = rng.below(TG_REGIONS);
+        switch (rng.below(8)) {
+        case 0: return rt[i].key ^ (1ull << (5 + rng.below(59)));
+        case 1: return rng.next();
+        default: return rt[i].key;
+        }
+    }
     std::deque<std::vector<uint64_t>> qexp[16];   // entries appended, not yet consumed
     // REQ outcomes, and the block cases that tell a block per (source,
     // entry) from one per source, per entry, or on the wrong entry:
@@ -298,6 +345,12 @@ struct Tb {
             n_atomic_refused++;
             return;
         }
+        if (uint8_t p = prot_status(d, TG_RIGHT_ATOMIC, (uint64_t)d.addr + 8)) {
+            ex.what = "atomic refused by protection";
+            ex.txd_status = p;
+            ex.want_refused = true;
+            return;
+        }
         uint64_t old = ref64(d.addr), operand = payload_word(d, 0), compare = payload_word(d, 1);
         ex.txd_status = TG_ST_OK;
         ex.txd_len = 8;
@@ -359,6 +412,17 @@ struct Tb {
             return;
         }
         if (d.op == TG_OP_REQ) {
+            if (uint8_t p = prot_status(d, TG_RIGHT_ENQ, (uint64_t)d.addr + 1)) {
+                // refused before the queue table and the block table
+                ex.is_req = true;
+                ex.want_txd = true;
+                ex.txd_op = TG_OP_REQ_RESP;
+                ex.txd_len = 0;
+                ex.want_req_ref = true;
+                ex.txd_status = p;
+                ex.what = "REQ refused by protection";
+                return;
+            }
             plan_req(d);
             if (ex.want_st >= 0)
                 TB_CHECK(ex.want_st == ex.txd_status,
@@ -380,6 +444,13 @@ struct Tb {
             if (misaligned || out_of_range) {
                 ex.what = "refused write";
                 ex.want_refused = true;
+                wst[d.src & 0xFF][d.ctx & 15] = misaligned ? TG_ST_MISALIGNED : TG_ST_RANGE;
+                return;
+            }
+            if (uint8_t p = prot_status(d, TG_RIGHT_WRITE, (uint64_t)d.addr + d.len)) {
+                ex.what = "write refused by protection";
+                ex.want_refused = true;
+                wst[d.src & 0xFF][d.ctx & 15] = p;
                 return;
             }
             ex.what = "write";
@@ -402,9 +473,20 @@ struct Tb {
                 ex.what = "out-of-range read request";
                 ex.want_refused = true;
                 ex.txd_status = TG_ST_RANGE;
+            } else if (uint8_t p = words ? prot_status(d, TG_RIGHT_READ, (uint64_t)d.addr + d.len) : 0) {
+                ex.what = "read request refused by protection";
+                ex.want_refused = true;
+                ex.txd_status = p;
             } else {
                 ex.what = words ? "read request" : "zero-length read request";
                 ex.txd_status = TG_ST_OK;
+                uint8_t &w = wst[d.src & 0xFF][d.ctx & 15];
+                if (!words && w) {
+                    ex.what = "fence reporting a refused write";
+                    ex.txd_status = w;
+                    w = 0;
+                    n_fence_reports++;
+                }
                 ex.txd_len = d.len;
                 ex.base = d.addr;
                 ex.words = words;
@@ -454,6 +536,13 @@ struct Tb {
         r.s_rxd_len = d.len;
         r.s_rxd_ctx = d.ctx;
         r.s_rxd_tag = d.tag;
+        r.s_rxd_key = d.key;
+        // the region table's answer for the key (tg_prot is combinational)
+        const Region &g = rt[d.key % TG_REGIONS];
+        r.prot_hit = g.valid && g.key == d.key;
+        r.prot_base = g.base;
+        r.prot_end = g.end;
+        r.prot_rights = g.rights;
         for (unsigned w = 0; w < 16; w++) {
             uint32_t v = 0;
             for (unsigned b = 0; b < 4; b++) v |= (uint32_t)d.payload[4 * w + b] << (8 * b);
@@ -642,6 +731,7 @@ struct Tb {
         Vtg_rx_engine &r = *m;
         r.rst = rst;
         r.cfg_mem_size = mem_size;
+        r.cfg_prot_enable = prot_on;
         bool starting = false;
         if (!showing && !rst && !q.empty() && !rng.chance(gap_pct)) {
             showing = true;
@@ -654,6 +744,7 @@ struct Tb {
         r.s_fto_valid = sweeping && rng.chance(50);
         r.s_fto_idx = (uint8_t)rng.below(16);
         if (r.s_rxd_valid) {
+            if (starting && prot_on && !q.front().key_set) q.front().key = draw_key();
             if (starting) plan(q.front());
             drive(q.front());
         } else {
@@ -913,6 +1004,7 @@ struct Tb {
         ex = Exec();
         ref = mem.mem;                 // whatever it had written stays
         for (uint16_t &b : blocked) b = 0;   // no source is blocked anywhere after a reset
+        std::memset(wst, 0, sizeof wst);    // nor a refusal kept
         first_take = ~0ull;
         n_resets++;
     }
@@ -1551,6 +1643,60 @@ static void atomics_phase(Tb &tb, unsigned n)
     tb.check_mem("after atomics among writes and reads");
 }
 
+static void mixed_phase(Tb &tb, unsigned n);
+
+// Protection on: a region table of whole-memory, small, odd-sized and
+// 4 GiB regions with random rights, some invalid; every frame carries a
+// key (a region's, one bit off, or random).  Refused frames touch nothing
+// and answer with the reason; refused writes are reported by the next
+// fence of their source and context.
+static void prot_phase(Tb &tb, unsigned n)
+{
+    for (unsigned i = 0; i < TG_REGIONS; i++) {
+        Tb::Region &g = tb.rt[i];
+        g.valid = tb.rng.below(5) != 0;
+        g.key = (tb.rng.next() & ~(uint64_t)(TG_REGIONS - 1)) | i;
+        uint32_t ms = tb.mem_size ? tb.mem_size : 8;
+        switch (tb.rng.below(4)) {
+        case 0: g.base = 0; g.end = tb.mem_size; break;
+        case 1: g.base = 8 * tb.rng.below(ms / 8); g.end = g.base + 8 * (1 + tb.rng.below(16)); break;
+        case 2: g.base = tb.rng.below(ms); g.end = g.base + tb.rng.below(ms); break;
+        default: g.base = 0; g.end = 1ull << 32; break;
+        }
+        g.rights = tb.rng.below(2) ? 0xF : tb.rng.below(16);
+    }
+    tb.prot_on = true;
+    // at the edges of the regions: the first and last bytes, one word
+    // before and past them, bursts that cross the end
+    for (unsigned k = 0; k < n; k++) {
+        unsigned i = tb.rng.below(TG_REGIONS);
+        const Tb::Region &g = tb.rt[i];
+        unsigned kind = tb.rng.below(4);
+        uint8_t op = kind == 0 ? TG_OP_WRITE : kind == 1 ? TG_OP_READ_REQ
+                   : kind == 2 ? (uint8_t)(tb.rng.below(2) ? TG_OP_FAA : TG_OP_CAS) : TG_OP_REQ;
+        uint8_t len = kind >= 2 ? (kind == 2 ? TG_ATOMIC_LEN : 8) : (uint8_t)(8 * (1 + tb.rng.below(8)));
+        Rxd d = tb.base_rxd(op, len);
+        uint64_t span = kind == 2 ? 8 : kind == 3 ? 1 : len;
+        int64_t at = tb.rng.below(2) ? (int64_t)g.end - (int64_t)span + 8 * ((int)tb.rng.below(3) - 1)
+                                     : (int64_t)g.base + 8 * ((int)tb.rng.below(3) - 1);
+        at &= ~(int64_t)7;
+        if (at < 0 || at >= (int64_t)tb.mem_size) continue;
+        d.addr = (uint32_t)at;
+        d.addr_hi = false;
+        d.key = g.key;
+        d.key_set = true;
+        tb.q.push_back(d);
+    }
+    tb.run();
+    tb.check_mem("after accesses at region edges");
+    mixed_phase(tb, n);
+    atomics_phase(tb, n / 2);
+    req_phase(tb, n);
+    tb.prot_on = false;
+    tb.run();
+    tb.check_mem("after traffic with protection");
+}
+
 static void mixed_phase(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -1582,6 +1728,7 @@ int main(int argc, char **argv)
         {50, 1, 3, 70, 80},
     };
     uint64_t seed = 1, cpl_wait = 0, cpls = 0, descs = 0, cycles = 0, writes = 0, reads = 0;
+    uint64_t fence_reports = 0, prot[16] = {};
     uint64_t dkinds[Tb::RK_NKINDS] = {}, resets = 0, sweep_cycles = 0, sweep_shown = 0, sweep_fto = 0;
     uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
     uint64_t head_skip = 0, head_forced = 0;
@@ -1608,6 +1755,7 @@ int main(int argc, char **argv)
             block_phase(tb);
             block_reset_phase(tb);
             req_phase(tb, 300);
+            prot_phase(tb, 400);
 
             // a smaller exported window, then none at all
             tb.mem_size = 0x2000 + tb.rng.below(0x1000);
@@ -1654,6 +1802,8 @@ int main(int argc, char **argv)
                 dkinds[k] += tb.dir_kinds[k];
             }
             resets += tb.n_resets;
+            fence_reports += tb.n_fence_reports;
+            for (unsigned k = 0; k < 16; k++) prot[k] += tb.n_prot[k];
             sweep_cycles += tb.n_sweep_cycles;
             sweep_shown += tb.n_sweep_shown;
             sweep_fto += tb.n_sweep_fto;
@@ -1741,6 +1891,13 @@ int main(int argc, char **argv)
                 (unsigned long long)descs, (unsigned long long)writes, (unsigned long long)reads,
                 (unsigned long long)cpls, (unsigned long long)cycles);
     TB_CHECK(cpls > 500, "only %llu completion writes", (unsigned long long)cpls);
+    std::printf("%llu fences answered with the reason of a refused write\n", (unsigned long long)fence_reports);
+    std::printf("protection: %llu requests passed, refused %llu bad key, %llu no right, %llu out of the region\n",
+                (unsigned long long)prot[0], (unsigned long long)prot[TG_ST_BAD_KEY],
+                (unsigned long long)prot[TG_ST_NO_RIGHT], (unsigned long long)prot[TG_ST_RANGE]);
+    TB_CHECK(prot[0] > 1000 && prot[TG_ST_BAD_KEY] > 300 && prot[TG_ST_NO_RIGHT] > 300 && prot[TG_ST_RANGE] > 300,
+             "protection coverage");
+    TB_CHECK(fence_reports > 20, "refused writes reported by fences: only %llu", (unsigned long long)fence_reports);
     TB_CHECK(cpl_wait > 100, "the completion never had to wait for data-write answers (%llu)",
              (unsigned long long)cpl_wait);
     return tb_finish("tg_rx_engine");
