@@ -66,12 +66,19 @@ reg [31:0]         crc_reg,    crc_next;
 // ---------------------------------------------------------------- receive path
 wire [31:0] crc_beat;
 
+`ifdef FORMAL
+// The proof takes the CRC step as any value (tg_crc32_d64 has its own
+// proof); what it checks is how the receiver chains and judges it.
+(* anyseq *) reg [31:0] f_crc_step;
+assign crc_beat = f_crc_step;
+`else
 tg_crc32_d64 tg_crc32_d64_inst (
     .crc_in  (crc_reg),
     .data    (s_axis_rx_tdata),
     .keep    (s_axis_rx_tkeep),
     .crc_out (crc_beat)
 );
+`endif
 
 reg [3:0]  keep_count;
 reg [63:0] keep_data;
@@ -159,7 +166,12 @@ wire check_now = (state_reg == S_CHECK);
 assign ev_drop_fcs       = check_now && bad_fcs;
 assign ev_drop_malformed = check_now && !bad_fcs && (bad_size || (!bad_type && (bad_len || bad_op)));
 assign ev_drop_type      = check_now && !bad_fcs && !bad_size && bad_type;
+`ifdef TG_TESTBUG_009
+// deliberate bug: a frame is accepted whatever its FCS
+wire   frame_ok          = !bad_size && !bad_type && !bad_len && !bad_op;
+`else
 wire   frame_ok          = !bad_fcs && !bad_size && !bad_type && !bad_len && !bad_op;
+`endif
 assign ev_rx_frame       = check_now && frame_ok;
 assign ev_rx_data_frame  = ev_rx_frame && !op_link;
 
@@ -249,6 +261,86 @@ always @(posedge clk) begin
         crc_reg   <= 32'hFFFFFFFF;
     end
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// A frame is the beats transferred (tvalid and tready) up to and including
+// one with tlast.  f_crc is the CRC step's result at the last transfer, so
+// after a frame's last beat it is the register over the whole frame.
+reg f_past_valid = 1'b0;
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+end
+
+wire              f_xfer  = s_axis_rx_tvalid && s_axis_rx_tready;
+reg               f_mid;      // beats of a frame transferred, its last not yet
+reg               f_ended;    // the last cycle transferred a frame's last beat
+reg               f_held;     // an accepted frame not yet taken
+reg  [31:0]       f_crc;
+reg  [FRAME_W-1:0] f_frame;   // the buffer one cycle ago
+wire              f_fcs_ok = (f_crc == CRC_RESIDUE);
+wire [2:0]        f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} +
+                               {2'd0, ev_drop_type} + {2'd0, ev_drop_malformed};
+
+always @(posedge clk) begin
+    f_ended <= f_xfer && s_axis_rx_tlast;
+    f_frame <= frame_reg;
+    if (f_xfer) begin
+        f_mid <= !s_axis_rx_tlast;
+        f_crc <= crc_beat;
+    end
+    if (ev_rx_frame) begin
+        f_held <= 1'b1;
+    end else if (m_rxd_valid && m_rxd_ready) begin
+        f_held <= 1'b0;
+    end
+    if (rst) begin
+        f_mid   <= 1'b0;
+        f_ended <= 1'b0;
+        f_held  <= 1'b0;
+        f_crc   <= 32'hFFFFFFFF;
+    end
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    if (f_past_valid && !rst) begin
+        // R1: every beat of a frame goes through the CRC step, the first
+        // from the initial value, each later one from the result of the
+        // beat before (and the register holds that chain between beats)
+        if (state_reg == S_RECV) begin
+            assert(crc_reg == (f_mid ? f_crc : 32'hFFFFFFFF));
+        end else begin
+            assert(!f_mid);
+        end
+        // R2: each frame gets exactly one verdict, in the cycle after its
+        // last beat, and no beat is taken before it
+        assert(f_verdicts <= 3'd1);
+        assert((f_verdicts == 3'd1) == f_ended);
+        assert((state_reg == S_CHECK) == f_ended);
+        if (f_ended) begin
+            assert(crc_reg == f_crc);
+        end
+        // R3: a frame is dropped as bad FCS exactly when the register over
+        // it is not the residue, so every such frame is counted
+        assert(ev_drop_fcs == (f_ended && !f_fcs_ok));
+        // R4: a frame is accepted and offered only with the residue, and
+        // the offer is the accepted frame's buffer, unchanged and held
+        // until taken, with no beat taken meanwhile
+        if (ev_rx_frame) begin
+            assert(f_fcs_ok);
+        end
+        assert(m_rxd_valid == f_held);
+        if (m_rxd_valid) begin
+            assert(f_fcs_ok);
+            assert(!s_axis_rx_tready);
+            assert(frame_reg == f_frame);
+        end
+    end
+end
+`endif
 
 endmodule
 

@@ -373,6 +373,11 @@ always @* begin
         if (push) begin
             assert(!is_link);
         end
+        // L6: a frame enters the FIFO only as it is taken from tg_eth_rx's
+        // offer (with L4, the engine gets no frame that was not offered)
+        if (push) begin
+            assert(s_rxd_valid && s_rxd_ready);
+        end
         // L3: duplicates and frames after a gap are dropped, never held
         if (present && sequenced && !is_link && !in_order) begin
             assert(accept && !push);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The Telegraphos NIC authors
 # Proves the `ifdef FORMAL properties of the RTL with yosys-smtbmc and z3:
-# bounded model checking to a fixed depth, then k-induction; then checks
-# that each deliberate bug (TG_TESTBUG_NNN) makes its proof fail.
+# bounded model checking to a fixed depth, then k-induction; checks with
+# ABC that a combinational module equals its reference; then checks that
+# each deliberate bug (TG_TESTBUG_NNN) makes its proof fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${BUILD:-build}/formal
@@ -17,6 +18,8 @@ JOBS=(
 	"tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8|yes"
 	"tg_rx_engine|-set BLK_SRC_BITS 1|9|no"
 	"tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14|yes"
+	"tg_eth_rx||12|yes"
+	"tg_crc32_d64||1|no"
 )
 # deliberate bug | module | parameters | depth
 MUTANTS=(
@@ -28,6 +31,12 @@ MUTANTS=(
 	"TG_TESTBUG_006|tg_rx_engine|-set BLK_SRC_BITS 1|9"
 	"TG_TESTBUG_007|tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8"
 	"TG_TESTBUG_008|tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14"
+	"TG_TESTBUG_009|tg_eth_rx||12"
+)
+# module | reference module in its `ifdef FORMAL part: the two must compute
+# the same combinational function (checked by ABC on their miter)
+EQUIVS=(
+	"tg_crc32_d64|tg_crc32_d64_ref"
 )
 
 # The outputs lose their port flag so that logic no property looks at is
@@ -52,6 +61,15 @@ for j in "${JOBS[@]}"; do
 	fi
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	printf 'formal %-14s %s (%d ms)\n' "$m" "$r" "$ms"
+done
+for e in "${EQUIVS[@]}"; do
+	IFS='|' read -r m ref <<< "$e"
+	t0=$(date +%s%N)
+	yosys -q -p "read_verilog -formal -sv -Irtl rtl/$m.v; prep; chformal -remove; miter -equiv -flatten $m $ref f_miter; hierarchy -top f_miter; setundef -zero; techmap; opt -fast; aigmap; write_aiger -zinit $out/$m-equiv.aig" \
+		> "$out/$m-equiv.yosys.log" 2>&1 || { cat "$out/$m-equiv.yosys.log"; exit 1; }
+	yosys-abc -q "read_aiger $out/$m-equiv.aig; strash; iprove" > "$out/$m-equiv.log" 2>&1 || true
+	if grep -q '^UNSATISFIABLE' "$out/$m-equiv.log"; then r="equal to $ref"; else r="NOT proved equal to $ref"; fail=1; cat "$out/$m-equiv.log"; fi
+	printf 'formal %-14s %s (%d ms)\n' "$m" "$r" $(( ($(date +%s%N) - t0) / 1000000 ))
 done
 for mu in "${MUTANTS[@]}"; do
 	IFS='|' read -r bug m p depth <<< "$mu"
