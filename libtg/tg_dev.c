@@ -376,11 +376,6 @@ struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 	uint64_t paddr;
 	int rc;
 
-	if (dev && dev->pci) {
-		/* DMA memory needs pinned, IOMMU-mapped pages: not implemented */
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
 	if (!dev || !len || (access & ~TG_ACCESS_ALL) || len > dev->mem_size) {
 		errno = !dev || !len || (access & ~TG_ACCESS_ALL) ? EINVAL : ENOMEM;
 		return NULL;
