@@ -139,7 +139,7 @@ int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 
 		if (rc == ENOMEM || rc == EINVAL) {
 			if (nfree >= 0)
-				say(msg, msg_sz, "%llu %s hugepage(s) needed for DMA memory, %ld free: "
+				say(msg, msg_sz, "%llu hugepage(s) of %s needed for DMA memory, %ld free: "
 				    "reserve them, e.g. echo %llu > /sys/kernel/mm/hugepages/"
 				    "hugepages-%llukB/nr_hugepages (docs/hardware.md)",
 				    need, page_name(page), nfree, need,
@@ -149,7 +149,7 @@ int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 				    page_name(page), strerror(-(int)nfree));
 			return -ENOMEM;
 		}
-		say(msg, msg_sz, "mmap of %llu %s hugepage(s): %s", need, page_name(page),
+		say(msg, msg_sz, "mmap of %llu hugepage(s) of %s: %s", need, page_name(page),
 		    strerror(rc));
 		return -rc;
 	}
@@ -175,7 +175,7 @@ int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 		goto fail;
 	}
 	if (contig < len) {
-		say(msg, msg_sz, "the %llu %s hugepages are not physically contiguous (only the "
+		say(msg, msg_sz, "the %llu hugepages of %s are not physically contiguous (only the "
 		    "first %llu bytes are): the NIC needs one block; use 1 GiB pages "
 		    "(hugepagesz=1G at boot) or a smaller MEM_SIZE", need, page_name(page),
 		    (unsigned long long)contig);

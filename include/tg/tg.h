@@ -52,8 +52,11 @@ struct tg_queue;
 /* Attach to a NIC.  dev: "sim:NODE" (the simulator named "tg", or the name
  * in $TG_SIM_NAME) or "sim:NAME:NODE"; or "pci:DOMAIN:BUS:DEV.FN" (or
  * "pci:BUS:DEV.FN"), a NIC on the PCI bus reached through its sysfs
- * resource file (docs/hardware.md: DMA memory, multi-word tg_read and
- * queues fail there with EOPNOTSUPP).  Takes one NIC context of that node
+ * resource file (docs/hardware.md).  There the first process that needs
+ * host memory (tg_mr_alloc, a multi-word tg_read, queues) maps the node's
+ * DMA memory and acts as its driver; those calls fail in other processes
+ * with EBUSY, and with ENOMEM, EPERM or EXDEV where hugepages are missing
+ * (tgctl dma-check says why).  Takes one NIC context of that node
  * and reads CSR ID through the NIC.
  * Returns the device, owned by the caller (tg_close), or NULL with errno:
  * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
