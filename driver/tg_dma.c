@@ -112,14 +112,13 @@ static const char *page_name(uint64_t page)
 	return page == TG_HUGE_1G ? "1 GiB" : "2 MiB";
 }
 
-int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
-			  struct tg_dma_mem *m, char *msg, size_t msg_sz)
+int tg_dma_hugepage_map(uint64_t len, uint64_t page, struct tg_dma_mem *m, char *msg,
+			size_t msg_sz)
 {
 	int shift = page == TG_HUGE_1G ? 30 : 21;
-	uint64_t pgsz = (uint64_t)sysconf(_SC_PAGESIZE), pa = 0, contig = 0;
 	unsigned long long need;
 	void *va;
-	int fd, rc;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	if ((page != TG_HUGE_2M && page != TG_HUGE_1G) || !len || len > (1ULL << 40)) {
@@ -156,6 +155,18 @@ int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 	m->va = va;
 	m->len = len;
 	m->page = page;
+	return 0;
+}
+
+int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
+			  struct tg_dma_mem *m, char *msg, size_t msg_sz)
+{
+	uint64_t pgsz = (uint64_t)sysconf(_SC_PAGESIZE), pa = 0, contig = 0;
+	int fd, rc;
+
+	rc = tg_dma_hugepage_map(len, page, m, msg, msg_sz);
+	if (rc)
+		return rc;
 	fd = open(pagemap ? pagemap : "/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
@@ -163,7 +174,7 @@ int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 		    strerror(errno));
 		goto fail;
 	}
-	rc = tg_pagemap_contig(fd, (uint64_t)(uintptr_t)va, len, page, pgsz, &pa, &contig);
+	rc = tg_pagemap_contig(fd, (uint64_t)(uintptr_t)m->va, m->len, page, pgsz, &pa, &contig);
 	close(fd);
 	if (rc == -EPERM) {
 		say(msg, msg_sz, "/proc/self/pagemap shows no page frame numbers: physical "
@@ -174,10 +185,11 @@ int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 		say(msg, msg_sz, "pagemap lookup of the hugepages: %s", strerror(-rc));
 		goto fail;
 	}
-	if (contig < len) {
+	if (contig < m->len) {
 		say(msg, msg_sz, "the %llu hugepages of %s are not physically contiguous (only the "
 		    "first %llu bytes are): the NIC needs one block; use 1 GiB pages "
-		    "(hugepagesz=1G at boot) or a smaller MEM_SIZE", need, page_name(page),
+		    "(hugepagesz=1G at boot), a smaller MEM_SIZE, or VFIO",
+		    (unsigned long long)(m->len / page), page_name(page),
 		    (unsigned long long)contig);
 		rc = -EXDEV;
 		goto fail;
@@ -232,6 +244,211 @@ void tg_dma_free(struct tg_dma_mem *m)
 	if (m->va)
 		munmap(m->va, m->len);
 	memset(m, 0, sizeof(*m));
+}
+
+/* ---- PCI config space and VFIO ---- */
+
+#define PCI_COMMAND_OFF   4u
+#define PCI_COMMAND_MASTER 0x4u
+
+int tg_pci_cfg_bus_master(int fd, uint64_t off)
+{
+	uint8_t cmd[2];
+	ssize_t n = pread(fd, cmd, 2, (off_t)(off + PCI_COMMAND_OFF));
+
+	if (n < 0)
+		return -errno;
+	if (n != 2)
+		return -EIO;
+	if (cmd[0] & PCI_COMMAND_MASTER)
+		return 0;
+	cmd[0] |= PCI_COMMAND_MASTER;
+	n = pwrite(fd, cmd, 2, (off_t)(off + PCI_COMMAND_OFF));
+	if (n < 0)
+		return -errno;
+	return n == 2 ? 0 : -EIO;
+}
+
+static const char *dflt_root(const char *root)
+{
+	return root && *root ? root : "/sys/bus/pci/devices";
+}
+
+/* Last path component of the link at path into name. */
+static int link_base(const char *path, char *name, size_t name_sz)
+{
+	char target[512];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const char *b;
+
+	if (n < 0)
+		return -errno;
+	target[n] = 0;
+	b = strrchr(target, '/');
+	b = b ? b + 1 : target;
+	if (strlen(b) >= name_sz)
+		return -ENAMETOOLONG;
+	strcpy(name, b);
+	return 0;
+}
+
+int tg_pci_driver_of(const char *root, const char *bdf, char *name, size_t name_sz)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/driver", dflt_root(root), bdf);
+	return link_base(path, name, name_sz);
+}
+
+int tg_vfio_group_of(const char *root, const char *bdf, char *msg, size_t msg_sz)
+{
+	char path[512], name[64], *end;
+	long g;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s/iommu_group", dflt_root(root), bdf);
+	rc = link_base(path, name, sizeof(name));
+	if (rc == -ENOENT) {
+		say(msg, msg_sz, "%s has no IOMMU group: the IOMMU is off (intel_iommu=on or "
+		    "amd_iommu=on, and VT-d/AMD-Vi in the firmware: docs/hardware.md)", bdf);
+		return -ENODEV;
+	}
+	if (rc) {
+		say(msg, msg_sz, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	g = strtol(name, &end, 10);
+	if (*end || end == name || g < 0 || g > 0x7fffffff) {
+		say(msg, msg_sz, "%s: odd group name %s", path, name);
+		return -EIO;
+	}
+	return (int)g;
+}
+
+struct tg_vfio {
+	int container, group, device;
+	uint64_t iova, len;      /* the mapping, len 0: none */
+};
+
+void tg_vfio_close(struct tg_vfio *v)
+{
+	if (!v)
+		return;
+	if (v->len) {
+		struct vfio_iommu_type1_dma_unmap um = { .argsz = sizeof(um), .iova = v->iova,
+							  .size = v->len };
+
+		ioctl(v->container, VFIO_IOMMU_UNMAP_DMA, &um);
+	}
+	if (v->device >= 0)
+		close(v->device);
+	if (v->group >= 0)
+		close(v->group);
+	if (v->container >= 0)
+		close(v->container);
+	free(v);
+}
+
+struct tg_vfio *tg_vfio_open(const char *root, const char *bdf, const char *dev_dir,
+			     char *msg, size_t msg_sz)
+{
+	struct vfio_group_status gs = { .argsz = sizeof(gs) };
+	struct vfio_region_info cfg = { .argsz = sizeof(cfg),
+					.index = VFIO_PCI_CONFIG_REGION_INDEX };
+	const char *dir = dev_dir && *dev_dir ? dev_dir : "/dev/vfio";
+	char path[512];
+	struct tg_vfio *v;
+	int g, err, rc;
+
+	g = tg_vfio_group_of(root, bdf, msg, msg_sz);
+	if (g < 0) {
+		errno = -g;
+		return NULL;
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->group = v->device = -1;
+	snprintf(path, sizeof(path), "%s/vfio", dir);
+	v->container = open(path, O_RDWR | O_CLOEXEC);
+	if (v->container < 0) {
+		err = errno;
+		say(msg, msg_sz, "%s: %s (modprobe vfio-pci, and bind %s to it: "
+		    "docs/hardware.md)", path, strerror(err), bdf);
+		goto fail;
+	}
+	if (ioctl(v->container, VFIO_GET_API_VERSION) != VFIO_API_VERSION ||
+	    ioctl(v->container, VFIO_CHECK_EXTENSION, VFIO_TYPE1_IOMMU) <= 0) {
+		err = ENOTSUP;
+		say(msg, msg_sz, "%s: no type-1 IOMMU support", path);
+		goto fail;
+	}
+	snprintf(path, sizeof(path), "%s/%d", dir, g);
+	v->group = open(path, O_RDWR | O_CLOEXEC);
+	if (v->group < 0) {
+		err = errno;
+		say(msg, msg_sz, "%s: %s (%s)", path, strerror(err),
+		    err == ENOENT ? "bind the function to vfio-pci" : "give the NIC's users the file");
+		goto fail;
+	}
+	if (ioctl(v->group, VFIO_GROUP_GET_STATUS, &gs) < 0 ||
+	    !(gs.flags & VFIO_GROUP_FLAGS_VIABLE)) {
+		err = EBUSY;
+		say(msg, msg_sz, "IOMMU group %d is not viable: bind every function in it to "
+		    "vfio-pci", g);
+		goto fail;
+	}
+	if (ioctl(v->group, VFIO_GROUP_SET_CONTAINER, &v->container) < 0 ||
+	    ioctl(v->container, VFIO_SET_IOMMU, VFIO_TYPE1_IOMMU) < 0) {
+		err = errno;
+		say(msg, msg_sz, "VFIO container of group %d: %s", g, strerror(err));
+		goto fail;
+	}
+	v->device = ioctl(v->group, VFIO_GROUP_GET_DEVICE_FD, bdf);
+	if (v->device < 0) {
+		err = errno;
+		say(msg, msg_sz, "VFIO device %s: %s", bdf, strerror(err));
+		goto fail;
+	}
+	/* the NIC masters host memory: Bus Master Enable */
+	if (ioctl(v->device, VFIO_DEVICE_GET_REGION_INFO, &cfg) < 0)
+		rc = -errno;
+	else
+		rc = tg_pci_cfg_bus_master(v->device, cfg.offset);
+	if (rc) {
+		err = -rc;
+		say(msg, msg_sz, "VFIO device %s: bus mastering: %s", bdf, strerror(err));
+		goto fail;
+	}
+	return v;
+fail:
+	tg_vfio_close(v);
+	errno = err;
+	return NULL;
+}
+
+int tg_vfio_map(struct tg_vfio *v, void *va, uint64_t len, uint64_t iova)
+{
+	struct vfio_iommu_type1_dma_map dm = {
+		.argsz = sizeof(dm),
+		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+		.vaddr = (uint64_t)(uintptr_t)va,
+		.iova = iova,
+		.size = len,
+	};
+
+	if (v->len)
+		return -EBUSY;
+	if (ioctl(v->container, VFIO_IOMMU_MAP_DMA, &dm) < 0)
+		return -errno;
+	v->iova = iova;
+	v->len = len;
+	return 0;
+}
+
+int tg_vfio_device_fd(const struct tg_vfio *v)
+{
+	return v ? v->device : -1;
 }
 
 /* ---- interrupts ---- */

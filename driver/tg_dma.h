@@ -62,6 +62,12 @@ struct tg_dma_mem {
 int tg_dma_hugepage_alloc(uint64_t len, uint64_t page, const char *pagemap,
 			  struct tg_dma_mem *m, char *msg, size_t msg_sz);
 
+/* As tg_dma_hugepage_alloc without the physical address (has_phys 0):
+ * the memory an IOMMU maps, so it need not be contiguous.  Errors
+ * -ENOMEM and -EINVAL as there. */
+int tg_dma_hugepage_map(uint64_t len, uint64_t page, struct tg_dma_mem *m, char *msg,
+			size_t msg_sz);
+
 /* Map len bytes of the file at path (created, grown and zeroed) in place
  * of DMA memory: no physical address, for tests and for a NIC behind an
  * IOMMU that maps the same file.  Returns 0 or -errno with msg. */
@@ -74,6 +80,48 @@ void tg_dma_free(struct tg_dma_mem *m);
 /* Free hugepages of `page` bytes from sysfs (root may be NULL for
  * /sys/kernel/mm/hugepages), or -errno. */
 long tg_dma_free_hugepages(const char *root, uint64_t page);
+
+/* ---- PCI config space ---------------------------------------------------
+ * Set Bus Master Enable (COMMAND bit 2) in the config space open at fd,
+ * which starts at byte off of the file (0 for sysfs <bdf>/config, the
+ * config region's offset for a VFIO device).  The NIC's DMA needs it; no
+ * kernel driver of ours sets it.  Returns 0 or -errno (-EIO short). */
+int tg_pci_cfg_bus_master(int fd, uint64_t off);
+
+/* ---- VFIO (an IOMMU in front of the NIC) ---------------------------------
+ * The function bound to vfio-pci, its IOMMU group in a type-1 container,
+ * DMA memory mapped at IOVA 0 so that the NIC's paddr is the offset into
+ * that memory. */
+
+struct tg_vfio;
+
+/* IOMMU group number of function bdf from the <root>/<bdf>/iommu_group
+ * link (root NULL: /sys/bus/pci/devices).  Returns it, or -ENODEV with msg
+ * (no IOMMU group: the IOMMU is off) or -errno. */
+int tg_vfio_group_of(const char *root, const char *bdf, char *msg, size_t msg_sz);
+
+/* Name of the kernel driver bound to bdf (basename of <root>/<bdf>/driver)
+ * into name; returns 0, or -ENOENT (none bound). */
+int tg_pci_driver_of(const char *root, const char *bdf, char *name, size_t name_sz);
+
+/* Open the VFIO container and group of bdf (dev_dir NULL: /dev/vfio), set
+ * the type-1 IOMMU, get the device and set Bus Master Enable.  Returns
+ * NULL with errno and msg: ENODEV no IOMMU group, ENOENT no /dev/vfio
+ * (vfio-pci not loaded or the function not bound to it), EACCES (the
+ * group's device file), EBUSY (group not viable: another function of
+ * the group is bound to a host driver), or the errno of an ioctl. */
+struct tg_vfio *tg_vfio_open(const char *root, const char *bdf, const char *dev_dir,
+			     char *msg, size_t msg_sz);
+
+/* Map [va, va + len) at iova for the device (read and write).  Returns 0
+ * or -errno; tg_vfio_close unmaps. */
+int tg_vfio_map(struct tg_vfio *v, void *va, uint64_t len, uint64_t iova);
+
+/* The device's fd (tg_irq_open_vfio). */
+int tg_vfio_device_fd(const struct tg_vfio *v);
+
+/* Unmap, close.  Accepts NULL. */
+void tg_vfio_close(struct tg_vfio *v);
 
 /* ---- Interrupts --------------------------------------------------------
  * A file descriptor that becomes readable when the NIC raises its

@@ -123,10 +123,6 @@ uint64_t tg__pci_cycles(const struct tg_dev *dev);
 int tg__pci_dma(struct tg_dev *dev);
 const char *tg__pci_dma_msg(const struct tg_dev *dev);
 
-/* Physical address of the DMA memory's first byte: 0, -ENXIO (not set
- * up), -ENODATA (a stand-in file has none). */
-int tg__pci_dma_phys(const struct tg_dev *dev, uint64_t *phys);
-
 /* A driver call (TG_SIMP_OP_ALLOC..QFREEBUF) served in this process. */
 int tg__pci_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out);
 

@@ -50,6 +50,7 @@ struct tg_pcidma {
 	volatile uint64_t *csr;      /* the driver's CSR page */
 	int own_csr;                 /* csr is our own mapping (not p->csr) */
 	struct tg_irq *irq;          /* NULL: IRQ_STATUS is polled */
+	struct tg_vfio *vfio;        /* the IOMMU maps the memory at IOVA 0 */
 	int lock_fd;                 /* flock on the memory's lock file */
 	uint32_t wake[16];           /* notifications seen per queue-table entry */
 };
@@ -117,6 +118,7 @@ static void dma_close(struct tg_dev *dev, struct tg_pcidev *p)
 	if (d->csr)
 		d->csr[TG_CSR_REG_IRQ_MASK / 8u] = 0;
 	tg_irq_close(d->irq);
+	tg_vfio_close(d->vfio);      /* the IOMMU mapping goes before the memory */
 	tg_alloc_destroy(d->alloc);
 	tg_dma_free(&d->mem);
 	if (d->own_csr)
@@ -395,19 +397,44 @@ static int open_irq(struct tg_pcidma *d, const char *root, const char *bdf, char
 	return 0;
 }
 
+/* Bus Master Enable through sysfs <bdf>/config (VFIO sets it through the
+ * device).  A function without the file (a stand-in) is left alone. */
+static int bus_master(const char *root, const char *bdf, char *msg, size_t msg_sz)
+{
+	char path[PATH_MAX];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/%s/config", root, bdf);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -errno;
+		say(msg, msg_sz, "%s (to enable bus mastering): %s", path, strerror(errno));
+		return rc;
+	}
+	rc = tg_pci_cfg_bus_master(fd, 0);
+	close(fd);
+	if (rc)
+		say(msg, msg_sz, "%s: bus mastering: %s", path, strerror(-rc));
+	return rc;
+}
+
 /* Map the node's memory and become its driver.  $TG_PCI_DMA selects the
- * memory: unset or "hugepage" (physical addresses from the pagemap),
- * "file:PATH" (a file standing in, no physical address), "none" (calls
- * that need it fail with EOPNOTSUPP). */
+ * memory: "auto" (default: vfio when the function is bound to vfio-pci,
+ * else hugepage), "vfio" (hugepages mapped by the IOMMU at IOVA 0),
+ * "hugepage" (one physically contiguous block, its address from the
+ * pagemap), "file:PATH" (a file standing in, no physical address), "none"
+ * (calls that need it fail with EOPNOTSUPP). */
 static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *d)
 {
 	char *msg = p->dma_msg;
 	size_t msg_sz = sizeof(p->dma_msg);
 	const char *root = env_or("TG_PCI_SYSFS", TG_PCI_SYSFS);
 	const char *dir = env_or("TG_PCI_LOCK_DIR", "/dev/shm");
-	const char *how = env_or("TG_PCI_DMA", "hugepage");
+	const char *how = env_or("TG_PCI_DMA", "auto");
 	const char *hp = getenv("TG_PCI_HUGEPAGE");
-	char path[PATH_MAX];
+	char path[PATH_MAX], drv[64];
 	uint64_t page;
 	int rc;
 
@@ -429,24 +456,40 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 			 "(%s)", path);
 		return -EBUSY;
 	}
+	if (!strcmp(how, "auto"))
+		how = tg_pci_driver_of(root, p->bdf, drv, sizeof(drv)) == 0 &&
+		      !strcmp(drv, "vfio-pci") ? "vfio" : "hugepage";
+	page = p->span > TG_HUGE_2M ? TG_HUGE_1G : TG_HUGE_2M;
+	if (hp && !strcmp(hp, "2M"))
+		page = TG_HUGE_2M;
+	else if (hp && !strcmp(hp, "1G"))
+		page = TG_HUGE_1G;
 	if (!strcmp(how, "none")) {
 		say(msg, msg_sz, "TG_PCI_DMA=none: no DMA memory on this device");
 		rc = -EOPNOTSUPP;
+	} else if (!strcmp(how, "vfio")) {
+		/* the IOMMU maps page by page: 2 MiB pages unless asked */
+		if (!hp)
+			page = TG_HUGE_2M;
+		d->vfio = tg_vfio_open(root, p->bdf, getenv("TG_VFIO_DIR"), msg, msg_sz);
+		rc = d->vfio ? tg_dma_hugepage_map(p->span, page, &d->mem, msg, msg_sz) : -errno;
+		/* IOVA 0: the NIC's paddr is the offset into the memory */
+		if (!rc && (rc = tg_vfio_map(d->vfio, d->mem.va, d->mem.len, 0)))
+			say(msg, msg_sz, "VFIO_IOMMU_MAP_DMA of %llu bytes at IOVA 0: %s",
+			    (unsigned long long)d->mem.len, strerror(-rc));
 	} else if (!strncmp(how, "file:", 5)) {
 		rc = tg_dma_file_map(how + 5, p->span, &d->mem, msg, msg_sz);
 	} else if (!strcmp(how, "hugepage")) {
-		page = p->span > TG_HUGE_2M ? TG_HUGE_1G : TG_HUGE_2M;
-		if (hp && !strcmp(hp, "2M"))
-			page = TG_HUGE_2M;
-		else if (hp && !strcmp(hp, "1G"))
-			page = TG_HUGE_1G;
 		rc = tg_dma_hugepage_alloc(p->span, page, getenv("TG_PCI_PAGEMAP"), &d->mem,
 					   msg, msg_sz);
 	} else {
-		say(msg, msg_sz, "TG_PCI_DMA=%s: want hugepage or file:PATH", how);
+		say(msg, msg_sz, "TG_PCI_DMA=%s: want auto, hugepage, vfio, file:PATH or none",
+		    how);
 		rc = -EINVAL;
 	}
 	if (rc)
+		return rc;
+	if (!d->vfio && (rc = bus_master(root, p->bdf, msg, msg_sz)))
 		return rc;
 	d->alloc = tg_alloc_create(TG_DRV_GRAN, p->span - TG_DRV_GRAN, TG_DRV_GRAN);
 	if (!d->alloc)
@@ -461,9 +504,17 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	}
 	d->io = (struct tg_drv_mmio){ csr_io_read, csr_io_write, d };
 	d->env = (struct tg_drv_qenv){ &d->io, d->mem.va, p->span, d->alloc };
-	rc = open_irq(d, root, p->bdf, msg, msg_sz);
-	if (rc)
+	if (d->vfio && !getenv("TG_PCI_IRQ")) {
+		/* MSI 0 of the function, signalled on an eventfd */
+		d->irq = tg_irq_open_vfio(tg_vfio_device_fd(d->vfio));
+		if (!d->irq) {
+			rc = -errno;
+			say(msg, msg_sz, "VFIO_DEVICE_SET_IRQS (MSI 0): %s", strerror(errno));
+			return rc;
+		}
+	} else if ((rc = open_irq(d, root, p->bdf, msg, msg_sz))) {
 		return rc;
+	}
 	/* a former owner's queues point into memory that is gone */
 	for (unsigned i = 0; i < 16u; i++) {
 		d->csr[TG_CSR_REG_QSEL / 8u] = i;
@@ -520,18 +571,6 @@ int tg__pci_dma(struct tg_dev *dev)
 const char *tg__pci_dma_msg(const struct tg_dev *dev)
 {
 	return dev->pci->dma_msg;
-}
-
-int tg__pci_dma_phys(const struct tg_dev *dev, uint64_t *phys)
-{
-	const struct tg_pcidma *d = dev->pci->dma;
-
-	if (!d)
-		return -ENXIO;
-	if (!d->mem.has_phys)
-		return -ENODATA;
-	*phys = d->mem.phys;
-	return 0;
 }
 
 /* Handle what IRQ_STATUS shows (d->mu held): overflows through the queue

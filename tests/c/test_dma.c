@@ -207,6 +207,63 @@ static void test_irq(void)
 	CHECK(tg_irq_open_uio("/nonexistent/uio0") == NULL && errno == ENOENT, "missing uio");
 }
 
+/* Config space and VFIO discovery on the stand-in sysfs directory; the
+ * VFIO ioctls themselves need /dev/vfio and an IOMMU. */
+static void test_cfg_vfio(void)
+{
+	char path[256], link[256], msg[320], name[64];
+	uint8_t cfg[64] = { 0 };
+	struct tg_dev *d;
+	int fd;
+
+	/* Bus Master Enable: COMMAND bit 2, other bits kept */
+	snprintf(path, sizeof(path), "%s/config", devdir);
+	cfg[4] = 0x02;   /* memory decoding */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	REQUIRE(fd >= 0 && write(fd, cfg, sizeof(cfg)) == (ssize_t)sizeof(cfg), "config");
+	CHECK_RC(tg_pci_cfg_bus_master(fd, 0), 0);
+	CHECK(pread(fd, cfg, 8, 0) == 8 && cfg[4] == 0x06 && cfg[5] == 0, "COMMAND 0x%02x",
+	      cfg[4]);
+	CHECK_RC(tg_pci_cfg_bus_master(fd, 62), -EIO);   /* beyond the file */
+	close(fd);
+
+	/* no IOMMU group: the IOMMU is off */
+	CHECK_RC(tg_vfio_group_of(dir, BDF, msg, sizeof(msg)), -ENODEV);
+	CHECK(strstr(msg, "IOMMU is off") != NULL, "message: %s", msg);
+	errno = 0;
+	CHECK(tg_vfio_open(dir, BDF, dir, msg, sizeof(msg)) == NULL && errno == ENODEV,
+	      "open without group: %d", errno);
+	CHECK_RC(tg_pci_driver_of(dir, BDF, name, sizeof(name)), -ENOENT);
+	/* group 17, the function bound to vfio-pci, no /dev/vfio */
+	snprintf(link, sizeof(link), "%s/iommu_group", devdir);
+	REQUIRE(symlink("../../../kernel/iommu_groups/17", link) == 0, "symlink");
+	snprintf(path, sizeof(path), "%s/driver", devdir);
+	REQUIRE(symlink("../../../bus/pci/drivers/vfio-pci", path) == 0, "symlink");
+	CHECK_RC(tg_vfio_group_of(dir, BDF, msg, sizeof(msg)), 17);
+	CHECK_RC(tg_pci_driver_of(dir, BDF, name, sizeof(name)), 0);
+	CHECK(!strcmp(name, "vfio-pci"), "driver %s", name);
+	CHECK(tg_vfio_open(dir, BDF, dir, msg, sizeof(msg)) == NULL && errno == ENOENT &&
+	      strstr(msg, "vfio-pci"), "open without /dev/vfio: %d %s", errno, msg);
+
+	/* the provider: auto picks VFIO for a function bound to vfio-pci */
+	setenv("TG_VFIO_DIR", dir, 1);
+	setenv("TG_PCI_DMA", "auto", 1);
+	d = tg_open("pci:" BDF, 0);
+	REQUIRE(d, "open");
+	CHECK(tg_mr_alloc(d, 4096, 0) == NULL && errno == ENOENT, "vfio, no container: %d",
+	      errno);
+	tg_close(d);
+	unlink(path);
+	unlink(link);
+	setenv("TG_PCI_DMA", "vfio", 1);
+	d = tg_open("pci:" BDF, 0);
+	REQUIRE(d, "open");
+	CHECK(tg_mr_alloc(d, 4096, 0) == NULL && errno == ENODEV, "vfio, no group: %d", errno);
+	tg_close(d);
+	setenv("TG_PCI_DMA", "none", 1);
+	unsetenv("TG_VFIO_DIR");
+}
+
 /* What the NIC would do: append a word to queue buffer b and move its tail. */
 static void nic_append(uint8_t *mem, uint64_t b, uint64_t val)
 {
@@ -261,6 +318,16 @@ static void test_provider(void)
 	snprintf(env, sizeof(env), "uio:%s", fifo);
 	setenv("TG_PCI_IRQ", env, 1);
 
+	/* a config space with bus mastering off */
+	{
+		char cpath[256];
+		uint8_t cfg[64] = { 0 };
+
+		snprintf(cpath, sizeof(cpath), "%s/config", devdir);
+		fd = open(cpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		REQUIRE(fd >= 0 && write(fd, cfg, sizeof(cfg)) == (ssize_t)sizeof(cfg), "config");
+		close(fd);
+	}
 	d = tg_open("pci:" BDF, 0);
 	REQUIRE(d, "tg_open: %s", tg_strerror(-errno));
 	/* registered memory comes from the DMA memory */
@@ -275,6 +342,17 @@ static void test_provider(void)
 	REQUIRE(mem != MAP_FAILED, "mmap");
 	memcpy(tg_mr_ptr(mr), "dma", 4);
 	CHECK(!memcmp(mem + tg_mr_paddr(mr), "dma", 4), "tg_mr_ptr is the DMA memory");
+	/* bus mastering switched on through the function's config file */
+	{
+		char cpath[256];
+		uint8_t cmd = 0;
+
+		snprintf(cpath, sizeof(cpath), "%s/config", devdir);
+		fd = open(cpath, O_RDWR);
+		REQUIRE(fd >= 0, "config");
+		CHECK(pread(fd, &cmd, 1, 4) == 1 && cmd == 0x04, "COMMAND 0x%02x", cmd);
+		close(fd);
+	}
 	CHECK(tg_mr_alloc(d, 2 * MEMSZ, 0) == NULL && errno == ENOMEM, "too large");
 
 	/* one owner of the memory: a second open of the node is refused */
@@ -399,6 +477,7 @@ int main(void)
 	test_synthetic();
 	test_hugepages();
 	test_irq();
+	test_cfg_vfio();
 	test_provider();
 
 	t_fakepci_cleanup();
