@@ -130,7 +130,7 @@ int tg_dma_hugepage_map(uint64_t len, uint64_t page, struct tg_dma_mem *m, char 
 	need = (unsigned long long)(len / page);
 	/* shared: a fork's copy-on-write never moves these pages */
 	va = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE | MAP_LOCKED |
+		  MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE |
 		  (shift << MAP_HUGE_SHIFT), -1, 0);
 	if (va == MAP_FAILED) {
 		rc = errno;

@@ -525,6 +525,28 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	return 0;
 }
 
+/* Say in the memory's lock file where the NIC's paddr 0 lies: the bus
+ * address the PCIe bridge must add to the NIC's addresses without an
+ * IOMMU (docs/hardware.md), for bring-up scripts and tgctl. */
+static void publish_mem(struct tg_pcidma *d)
+{
+	char line[160];
+	int n;
+
+	if (d->vfio)
+		n = snprintf(line, sizeof(line), "pid %d bytes %llu iova 0x0\n", (int)getpid(),
+			     (unsigned long long)d->mem.len);
+	else if (d->mem.has_phys)
+		n = snprintf(line, sizeof(line), "pid %d bytes %llu phys 0x%llx\n", (int)getpid(),
+			     (unsigned long long)d->mem.len, (unsigned long long)d->mem.phys);
+	else
+		n = snprintf(line, sizeof(line), "pid %d bytes %llu file\n", (int)getpid(),
+			     (unsigned long long)d->mem.len);
+	if (ftruncate(d->lock_fd, 0) < 0 || pwrite(d->lock_fd, line, (size_t)n, 0) != n) {
+		/* informative only: the memory works without it */
+	}
+}
+
 int tg__pci_dma(struct tg_dev *dev)
 {
 	struct tg_pcidev *p = dev->pci;
@@ -565,6 +587,7 @@ int tg__pci_dma(struct tg_dev *dev)
 	dev->bounce->len = blen;
 	dev->bounce->access = TG_ACCESS_LOCAL_WRITE;
 	dev->mem = d->mem.va;
+	publish_mem(d);
 	return 0;
 }
 

@@ -355,6 +355,18 @@ static void test_provider(void)
 	}
 	CHECK(tg_mr_alloc(d, 2 * MEMSZ, 0) == NULL && errno == ENOMEM, "too large");
 
+	/* the owner says where the NIC's paddr 0 is */
+	{
+		char lpath[256], line[160] = { 0 }, want[64];
+
+		snprintf(lpath, sizeof(lpath), "%s/tg-pci-%s-mem.lock", dir, BDF);
+		fd = open(lpath, O_RDONLY);
+		REQUIRE(fd >= 0, "lock file");
+		CHECK(read(fd, line, sizeof(line) - 1) > 0, "lock file content");
+		close(fd);
+		snprintf(want, sizeof(want), "pid %d bytes %u file\n", (int)getpid(), MEMSZ);
+		CHECK(!strcmp(line, want), "lock file: %s", line);
+	}
 	/* one owner of the memory: a second open of the node is refused */
 	other = tg_open("pci:" BDF, 0);
 	REQUIRE(other, "second open");
