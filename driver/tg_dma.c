@@ -494,16 +494,19 @@ struct tg_irq *tg_irq_open_uio(const char *path)
 
 struct tg_irq *tg_irq_open_vfio(int devfd)
 {
-	char buf[sizeof(struct vfio_irq_set) + sizeof(int32_t)];
-	struct vfio_irq_set *set = (struct vfio_irq_set *)(void *)buf;
+	union {
+		struct vfio_irq_set set;
+		uint8_t bytes[sizeof(struct vfio_irq_set) + sizeof(int32_t)];
+	} u;
+	struct vfio_irq_set *set = &u.set;
 	struct tg_irq *irq;
 	int32_t efd = eventfd(0, EFD_CLOEXEC);
 	int err;
 
 	if (efd < 0)
 		return NULL;
-	memset(buf, 0, sizeof(buf));
-	set->argsz = sizeof(buf);
+	memset(&u, 0, sizeof(u));
+	set->argsz = sizeof(u);
 	set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
 	set->index = VFIO_PCI_MSI_IRQ_INDEX;
 	set->start = 0;
