@@ -439,8 +439,8 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	int rc;
 
 	if (p->span < 2u * TG_DRV_GRAN) {
-		say(msg, msg_sz, "MEM_SIZE is %llu: the NIC exports no host "
-			 "memory (program MEM_SIZE first)", (unsigned long long)dev->mem_size);
+		say(msg, msg_sz, "MEM_SIZE is %llu: the NIC exports no host memory "
+		    "(program MEM_SIZE first)", (unsigned long long)dev->mem_size);
 		return -ENOMEM;
 	}
 	/* one owner of the node's memory: the NIC has one MEM_SIZE window */
@@ -452,8 +452,7 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 		return rc;
 	}
 	if (flock(d->lock_fd, LOCK_EX | LOCK_NB)) {
-		say(msg, msg_sz, "another process owns the NIC's host memory "
-			 "(%s)", path);
+		say(msg, msg_sz, "another process owns the NIC's host memory (%s)", path);
 		return -EBUSY;
 	}
 	if (!strcmp(how, "auto"))
