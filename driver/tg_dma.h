@@ -50,9 +50,9 @@ struct tg_dma_mem {
 #define TG_HUGE_1G  (1ULL << 30)
 
 /* Map len bytes (rounded up to page) of hugepages of `page` bytes
- * (TG_HUGE_2M or TG_HUGE_1G), populated (hugetlb pages are never swapped), zeroed, and find
- * their physical address through the pagemap file at `pagemap` (NULL:
- * /proc/self/pagemap).  The memory must be one physically contiguous
+ * (TG_HUGE_2M or TG_HUGE_1G), populated and zeroed (hugetlb pages are
+ * never swapped out), and find their physical address through the
+ * pagemap file at `pagemap` (NULL: /proc/self/pagemap).  The memory must be one physically contiguous
  * block: the NIC addresses it by offset from one base.  Returns 0, or
  * -errno with the reason and the remedy in msg:
  *   -ENOMEM  not enough free hugepages of that size (nr_hugepages);
