@@ -195,6 +195,15 @@ int tg_drv_prot_setup(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, uns
 int tg_drv_region_export(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, uint64_t base,
 			 uint64_t len, unsigned rights, uint32_t owner, uint64_t *key);
 
+/* tg_drv_region_export for memory owner holds: [base, base + len) must
+ * lie in one block of env's allocator that owner allocated, or be in the
+ * first buffer of a queue of qt that owner created.  Returns as
+ * tg_drv_region_export, or -EFAULT (no such block), -EPERM (another
+ * owner's). */
+int tg_drv_region_export_owned(const struct tg_drv_qenv *env, const struct tg_drv_qtable *qt,
+			       struct tg_drv_rtable *t, uint64_t base, uint64_t len, unsigned rights,
+			       uint32_t owner, uint64_t *key);
+
 /* Revoke the region with this key (owner must match): the entry is made
  * invalid, then the call waits until the receive engine has finished
  * every request it started under the old entry (PROT_CFG busy clear).

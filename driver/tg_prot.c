@@ -121,3 +121,23 @@ unsigned tg_drv_region_revoke_owner(const struct tg_drv_mmio *io, struct tg_drv_
 			n++;
 	return n;
 }
+
+int tg_drv_region_export_owned(const struct tg_drv_qenv *env, const struct tg_drv_qtable *qt,
+			       struct tg_drv_rtable *t, uint64_t base, uint64_t len, unsigned rights,
+			       uint32_t owner, uint64_t *key)
+{
+	uint32_t holder;
+	int q;
+
+	if (!env || !qt)
+		return -EINVAL;
+	if (tg_alloc_owner(env->alloc, base, len, &holder))
+		return -EFAULT;
+	if (holder != owner) {
+		/* a queue's first buffer: its creator may export it */
+		q = tg_drv_queue_find(qt, base);
+		if (q < 0 || holder != TG_DRV_QUEUE_OWNER((unsigned)q) || qt->q[q].owner != owner)
+			return -EPERM;
+	}
+	return tg_drv_region_export(env->io, t, base, len, rights, owner, key);
+}

@@ -18,6 +18,7 @@
 #include "tg/tg_bar.h"
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
+#include "tg_dma.h"
 #include "tg_pci.h"
 #include "../libtg/tg_internal.h"
 
@@ -30,10 +31,13 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tgctl [--dump FILE] [--sysfs DIR] list\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] show DEV\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] stats DEV\n"
+		   "       tgctl dma-check [BYTES [2M|1G]]\n"
 		   "  DEV        a PCI address, domain:bus:dev.fn or bus:dev.fn; for stats also\n"
 		   "             a simulated node, sim:NODE or sim:NAME:NODE (tg-sim --name)\n"
 		   "  stats      the NIC's frame, drop and REQ counters; for a simulated node\n"
 		   "             also its switch port's counters and injected faults\n"
+		   "  dma-check  map BYTES (default 2 MiB) of hugepages as the pci: provider\n"
+		   "             does and print their physical address, or why not\n"
 		   "  --dump     read the bus from an `lspci -x` dump (libpci's dump method)\n"
 		   "  --sysfs    directory holding <address>/resource%u (default %s)\n"
 		   "  --resource the file holding the BAR (instead of the sysfs one)\n",
@@ -373,6 +377,32 @@ static int cmd_stats_pci(const char *dev)
 	return 0;
 }
 
+/* The DMA memory check: the same allocation the pci: provider makes. */
+static int cmd_dma_check(const char *bytes, const char *page)
+{
+	uint64_t len = bytes ? strtoull(bytes, NULL, 0) : TG_HUGE_2M, pg;
+	struct tg_dma_mem m;
+	char msg[320];
+	int rc;
+
+	pg = page ? (!strcmp(page, "1G") ? TG_HUGE_1G : TG_HUGE_2M)
+		  : len > TG_HUGE_2M ? TG_HUGE_1G : TG_HUGE_2M;
+	if (page && strcmp(page, "1G") && strcmp(page, "2M")) {
+		fprintf(stderr, "tgctl: page size %s: want 2M or 1G\n", page);
+		return 2;
+	}
+	rc = tg_dma_hugepage_alloc(len, pg, NULL, &m, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "tgctl: dma-check: %s\n", msg);
+		return 1;
+	}
+	printf("dma memory: %llu bytes of %s pages, physical 0x%llx-0x%llx, contiguous\n",
+	       (unsigned long long)m.len, pg == TG_HUGE_1G ? "1 GiB" : "2 MiB",
+	       (unsigned long long)m.phys, (unsigned long long)(m.phys + m.len - 1));
+	tg_dma_free(&m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -394,6 +424,9 @@ int main(int argc, char **argv)
 	if (i < argc && !strcmp(argv[i], "stats") && i + 2 == argc)
 		return strncmp(argv[i + 1], "sim:", 4) ? cmd_stats_pci(argv[i + 1])
 						      : cmd_stats_sim(argv[i + 1]);
+	if (i < argc && !strcmp(argv[i], "dma-check") && i + 3 >= argc)
+		return cmd_dma_check(i + 1 < argc ? argv[i + 1] : NULL,
+				     i + 2 < argc ? argv[i + 2] : NULL);
 	if (i < argc && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
 		usage(stdout);
 		return 0;

@@ -376,11 +376,6 @@ struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 	uint64_t paddr;
 	int rc;
 
-	if (dev && dev->pci) {
-		/* DMA memory needs pinned, IOMMU-mapped pages: not implemented */
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
 	if (!dev || !len || (access & ~TG_ACCESS_ALL) || len > dev->mem_size) {
 		errno = !dev || !len || (access & ~TG_ACCESS_ALL) ? EINVAL : ENOMEM;
 		return NULL;
@@ -457,15 +452,11 @@ static unsigned access_rights(unsigned access)
 int tg__region_export(struct tg_dev *dev, uint64_t paddr, uint64_t len, unsigned rights,
 		      uint64_t *key)
 {
-	if (dev->pci)
-		return -EOPNOTSUPP;
 	return tg__drv_call(dev, TG_SIMP_OP_REXPORT, paddr | (uint64_t)rights << 32, len, key);
 }
 
 int tg__region_revoke(struct tg_dev *dev, uint64_t key)
 {
-	if (dev->pci)
-		return -EOPNOTSUPP;
 	return tg__drv_call(dev, TG_SIMP_OP_RREVOKE, key, 0, NULL);
 }
 

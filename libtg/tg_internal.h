@@ -126,4 +126,27 @@ int tg__pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 /* CSR CYCLES when the CSR page is mapped, else 0. */
 uint64_t tg__pci_cycles(const struct tg_dev *dev);
 
+/* Become the driver of the PCI node's host memory (first use): map the
+ * DMA memory (dev->mem), take tg_read's buffers (dev->bounce), reset the
+ * NIC's queue table, open the interrupt.  Returns 0 or a sticky -errno
+ * (-EBUSY another process owns the memory, -ENOMEM no hugepages or no
+ * MEM_SIZE, -EPERM no physical addresses, -EXDEV not contiguous);
+ * tg__pci_dma_msg says why in words. */
+int tg__pci_dma(struct tg_dev *dev);
+const char *tg__pci_dma_msg(const struct tg_dev *dev);
+
+/* A driver call (TG_SIMP_OP_ALLOC..QFREEBUF) served in this process. */
+int tg__pci_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out);
+
+/* Handle pending interrupt causes now (no wait).  Returns 0 or -errno. */
+int tg__pci_irq_poll(struct tg_dev *dev);
+
+/* Notifications of queue-table entry idx handled so far. */
+uint32_t tg__pci_wake_count(struct tg_dev *dev, unsigned idx);
+
+/* Unless the count of idx has moved from w, wait at most max_ns for the
+ * interrupt (or poll IRQ_STATUS once after a short sleep when there is no
+ * interrupt line), then handle the causes.  Returns 0 or -errno. */
+int tg__pci_irq_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns);
+
 #endif /* TG_INTERNAL_H */

@@ -4,15 +4,21 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
+#include "../driver/tg_dma.h"
+#include "../driver/tg_drv.h"
 #include "../driver/tg_pci.h"
 
 #define PCI_NODES  (1u << TG_BAR_NODE_BITS)
@@ -25,6 +31,29 @@ struct tg_pcidev {
 	uint64_t span;               /* bytes of each node's slice mapped per window */
 	uint8_t *slice[PCI_WINS][PCI_NODES];   /* mapped on first use */
 	int lock_fd;                 /* flock held on the context's lock file */
+	char bdf[TG_PCI_BDF_MAX];
+	struct tg_pcidma *dma;       /* host memory and queue table, set up on first use */
+	int dma_err;                 /* why that failed (sticky) */
+	char dma_msg[320];           /* and in words */
+};
+
+/* The process that owns the node's DMA memory is also its driver: the
+ * allocator, the queue table and the interrupt handler live here, as they
+ * live in tg-sim for a simulated node (docs/hardware.md). */
+struct tg_pcidma {
+	pthread_mutex_t mu;          /* threads sharing the device */
+	struct tg_dma_mem mem;
+	struct tg_alloc *alloc;
+	struct tg_drv_qtable qt;
+	struct tg_drv_rtable rt;     /* exported regions (the NIC's table is empty after reset) */
+	struct tg_drv_mmio io;
+	struct tg_drv_qenv env;
+	volatile uint64_t *csr;      /* the driver's CSR page */
+	int own_csr;                 /* csr is our own mapping (not p->csr) */
+	struct tg_irq *irq;          /* NULL: IRQ_STATUS is polled */
+	struct tg_vfio *vfio;        /* the IOMMU maps the memory at IOVA 0 */
+	int lock_fd;                 /* flock on the memory's lock file */
+	uint32_t wake[16];           /* notifications seen per queue-table entry */
 };
 
 static const char *env_or(const char *name, const char *dflt)
@@ -77,12 +106,39 @@ static int take_ctx(struct tg_dev *dev, struct tg_pcidev *p, const char *bdf, un
 	return -EBUSY;
 }
 
+static void dma_close(struct tg_dev *dev, struct tg_pcidev *p)
+{
+	struct tg_pcidma *d = p->dma;
+
+	if (!d)
+		return;
+	/* the NIC forgets our queues before their memory goes */
+	for (unsigned i = 0; i < 16u; i++)
+		if (d->qt.q[i].base)
+			tg_drv_queue_destroy(&d->env, &d->qt, d->qt.q[i].base, d->qt.q[i].owner);
+	if (d->csr)
+		d->csr[TG_CSR_REG_IRQ_MASK / 8u] = 0;
+	tg_irq_close(d->irq);
+	tg_vfio_close(d->vfio);      /* the IOMMU mapping goes before the memory */
+	tg_alloc_destroy(d->alloc);
+	tg_dma_free(&d->mem);
+	if (d->own_csr)
+		tg_pci_bar_unmap((void *)d->csr, TG_PAGE_SIZE);
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
+	pthread_mutex_destroy(&d->mu);
+	free(d);
+	p->dma = NULL;
+	dev->mem = NULL;
+}
+
 void tg__pci_close(struct tg_dev *dev)
 {
 	struct tg_pcidev *p = dev->pci;
 
 	if (!p)
 		return;
+	dma_close(dev, p);
 	for (unsigned w = 0; w < PCI_WINS; w++)
 		for (unsigned n = 0; n < PCI_NODES; n++)
 			tg_pci_bar_unmap(p->slice[w][n], p->span);
@@ -126,6 +182,7 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags)
 	if (!p)
 		return -ENOMEM;
 	p->lock_fd = -1;
+	memcpy(p->bdf, bdf, sizeof(bdf));
 	dev->pci = p;
 	dev->flags = flags;
 	snprintf(path, sizeof(path), "%s/%s/resource%u", root, bdf, (unsigned)TG_PCI_BAR);
@@ -184,6 +241,10 @@ static volatile uint64_t *word_at(struct tg_dev *dev, uint64_t addr, int *rc)
 			return p->ctxp + (addr - base) / 8u;
 		if (p->csr && addr < TG_PAGE_SIZE)
 			return p->csr + addr / 8u;
+		/* the node's driver (this process, once it owns the memory)
+		 * reads CSRs to flush its posted writes */
+		if (p->dma && addr < TG_PAGE_SIZE)
+			return p->dma->csr + addr / 8u;
 		*rc = -EPERM;
 		return NULL;
 	}
@@ -249,4 +310,424 @@ int tg__pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 uint64_t tg__pci_cycles(const struct tg_dev *dev)
 {
 	return dev->pci->csr ? dev->pci->csr[TG_CSR_REG_CYCLES / 8u] : 0;
+}
+
+/* ---- DMA memory, queues and interrupts (the in-process driver) ---- */
+
+static void say(char *msg, size_t msg_sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A reason in words, cut to the buffer. */
+static void say(char *msg, size_t msg_sz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, msg_sz, fmt, ap);
+	va_end(ap);
+}
+
+static int csr_io_read(void *arg, uint64_t addr, uint64_t *val)
+{
+	struct tg_pcidma *d = arg;
+
+	if (addr & 7u || addr >= TG_PAGE_SIZE)
+		return -EINVAL;
+	*val = d->csr[addr / 8u];
+	return 0;
+}
+
+static int csr_io_write(void *arg, uint64_t addr, uint64_t val)
+{
+	struct tg_pcidma *d = arg;
+
+	if (addr & 7u || addr >= TG_PAGE_SIZE)
+		return -EINVAL;
+	/* host-memory stores (queue headers) are visible before the NIC acts */
+	atomic_thread_fence(memory_order_release);
+	d->csr[addr / 8u] = val;
+	return 0;
+}
+
+/* The interrupt source: $TG_PCI_IRQ ("uio:PATH", "none"), else the UIO
+ * device bound to the function (sysfs <bdf>/uio/uioN -> /dev/uioN), else
+ * none (IRQ_STATUS is polled). */
+static int open_irq(struct tg_pcidma *d, const char *root, const char *bdf, char *msg,
+		    size_t msg_sz)
+{
+	const char *v = getenv("TG_PCI_IRQ");
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *dir;
+
+	if (v && *v) {
+		if (!strcmp(v, "none"))
+			return 0;
+		if (strncmp(v, "uio:", 4)) {
+			say(msg, msg_sz, "TG_PCI_IRQ=%s: want uio:PATH or none", v);
+			return -EINVAL;
+		}
+		d->irq = tg_irq_open_uio(v + 4);
+		if (!d->irq) {
+			int rc = -errno;
+
+			say(msg, msg_sz, "%s: %s", v + 4, strerror(errno));
+			return rc;
+		}
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s/uio", root, bdf);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, "uio", 3))
+			break;
+	if (e)
+		snprintf(path, sizeof(path), "/dev/%.200s", e->d_name);
+	closedir(dir);
+	if (!e)
+		return 0;
+	d->irq = tg_irq_open_uio(path);
+	if (!d->irq) {
+		int rc = -errno;
+
+		say(msg, msg_sz, "%s (the function's UIO device): %s", path, strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+/* Bus Master Enable through sysfs <bdf>/config (VFIO sets it through the
+ * device).  A function without the file (a stand-in) is left alone. */
+static int bus_master(const char *root, const char *bdf, char *msg, size_t msg_sz)
+{
+	char path[PATH_MAX];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/%s/config", root, bdf);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -errno;
+		say(msg, msg_sz, "%s (to enable bus mastering): %s", path, strerror(errno));
+		return rc;
+	}
+	rc = tg_pci_cfg_bus_master(fd, 0);
+	close(fd);
+	if (rc)
+		say(msg, msg_sz, "%s: bus mastering: %s", path, strerror(-rc));
+	return rc;
+}
+
+/* Map the node's memory and become its driver.  $TG_PCI_DMA selects the
+ * memory: "auto" (default: vfio when the function is bound to vfio-pci,
+ * else hugepage), "vfio" (hugepages mapped by the IOMMU at IOVA 0),
+ * "hugepage" (one physically contiguous block, its address from the
+ * pagemap), "file:PATH" (a file standing in, no physical address), "none"
+ * (calls that need it fail with EOPNOTSUPP). */
+static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *d)
+{
+	char *msg = p->dma_msg;
+	size_t msg_sz = sizeof(p->dma_msg);
+	const char *root = env_or("TG_PCI_SYSFS", TG_PCI_SYSFS);
+	const char *dir = env_or("TG_PCI_LOCK_DIR", "/dev/shm");
+	const char *how = env_or("TG_PCI_DMA", "auto");
+	const char *hp = getenv("TG_PCI_HUGEPAGE");
+	char path[PATH_MAX], drv[64];
+	uint64_t page;
+	int rc;
+
+	if (p->span < 2u * TG_DRV_GRAN) {
+		say(msg, msg_sz, "MEM_SIZE is %llu: the NIC exports no host memory "
+		    "(program MEM_SIZE first)", (unsigned long long)dev->mem_size);
+		return -ENOMEM;
+	}
+	/* one owner of the node's memory: the NIC has one MEM_SIZE window */
+	snprintf(path, sizeof(path), "%s/tg-pci-%s-mem.lock", dir, p->bdf);
+	d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (d->lock_fd < 0) {
+		rc = -errno;
+		say(msg, msg_sz, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (flock(d->lock_fd, LOCK_EX | LOCK_NB)) {
+		say(msg, msg_sz, "another process owns the NIC's host memory (%s)", path);
+		return -EBUSY;
+	}
+	if (!strcmp(how, "auto"))
+		how = tg_pci_driver_of(root, p->bdf, drv, sizeof(drv)) == 0 &&
+		      !strcmp(drv, "vfio-pci") ? "vfio" : "hugepage";
+	page = p->span > TG_HUGE_2M ? TG_HUGE_1G : TG_HUGE_2M;
+	if (hp && !strcmp(hp, "2M"))
+		page = TG_HUGE_2M;
+	else if (hp && !strcmp(hp, "1G"))
+		page = TG_HUGE_1G;
+	if (!strcmp(how, "none")) {
+		say(msg, msg_sz, "TG_PCI_DMA=none: no DMA memory on this device");
+		rc = -EOPNOTSUPP;
+	} else if (!strcmp(how, "vfio")) {
+		/* the IOMMU maps page by page: 2 MiB pages unless asked */
+		if (!hp)
+			page = TG_HUGE_2M;
+		d->vfio = tg_vfio_open(root, p->bdf, getenv("TG_VFIO_DIR"), msg, msg_sz);
+		rc = d->vfio ? tg_dma_hugepage_map(p->span, page, &d->mem, msg, msg_sz) : -errno;
+		/* IOVA 0: the NIC's paddr is the offset into the memory */
+		if (!rc && (rc = tg_vfio_map(d->vfio, d->mem.va, d->mem.len, 0)))
+			say(msg, msg_sz, "VFIO_IOMMU_MAP_DMA of %llu bytes at IOVA 0: %s",
+			    (unsigned long long)d->mem.len, strerror(-rc));
+	} else if (!strncmp(how, "file:", 5)) {
+		rc = tg_dma_file_map(how + 5, p->span, &d->mem, msg, msg_sz);
+	} else if (!strcmp(how, "hugepage")) {
+		rc = tg_dma_hugepage_alloc(p->span, page, getenv("TG_PCI_PAGEMAP"), &d->mem,
+					   msg, msg_sz);
+	} else {
+		say(msg, msg_sz, "TG_PCI_DMA=%s: want auto, hugepage, vfio, file:PATH or none",
+		    how);
+		rc = -EINVAL;
+	}
+	if (rc)
+		return rc;
+	if (!d->vfio && (rc = bus_master(root, p->bdf, msg, msg_sz)))
+		return rc;
+	d->alloc = tg_alloc_create(TG_DRV_GRAN, p->span - TG_DRV_GRAN, TG_DRV_GRAN);
+	if (!d->alloc)
+		return -errno;
+	if (p->csr) {
+		d->csr = p->csr;
+	} else {
+		d->csr = tg_pci_bar_map(p->bar, tg_bar_csr_addr(0), TG_PAGE_SIZE);
+		if (!d->csr)
+			return -errno;
+		d->own_csr = 1;
+	}
+	d->io = (struct tg_drv_mmio){ csr_io_read, csr_io_write, d };
+	d->env = (struct tg_drv_qenv){ &d->io, d->mem.va, p->span, d->alloc };
+	d->rt.n = TG_REGIONS;
+	if (d->vfio && !getenv("TG_PCI_IRQ")) {
+		/* MSI 0 of the function, signalled on an eventfd */
+		d->irq = tg_irq_open_vfio(tg_vfio_device_fd(d->vfio));
+		if (!d->irq) {
+			rc = -errno;
+			say(msg, msg_sz, "VFIO_DEVICE_SET_IRQS (MSI 0): %s", strerror(errno));
+			return rc;
+		}
+	} else if ((rc = open_irq(d, root, p->bdf, msg, msg_sz))) {
+		return rc;
+	}
+	/* a former owner's queues point into memory that is gone */
+	for (unsigned i = 0; i < 16u; i++) {
+		d->csr[TG_CSR_REG_QSEL / 8u] = i;
+		d->csr[TG_CSR_REG_QCFG / 8u] = 0;
+	}
+	d->csr[TG_CSR_REG_IRQ_MASK / 8u] = 0;
+	d->csr[TG_CSR_REG_IRQ_STATUS / 8u] = 0xffffffffu;
+	return 0;
+}
+
+/* Say in the memory's lock file where the NIC's paddr 0 lies: the bus
+ * address the PCIe bridge must add to the NIC's addresses without an
+ * IOMMU (docs/hardware.md), for bring-up scripts and tgctl. */
+static void publish_mem(struct tg_pcidma *d)
+{
+	char line[160];
+	int n;
+
+	if (d->vfio)
+		n = snprintf(line, sizeof(line), "pid %d bytes %llu iova 0x0\n", (int)getpid(),
+			     (unsigned long long)d->mem.len);
+	else if (d->mem.has_phys)
+		n = snprintf(line, sizeof(line), "pid %d bytes %llu phys 0x%llx\n", (int)getpid(),
+			     (unsigned long long)d->mem.len, (unsigned long long)d->mem.phys);
+	else
+		n = snprintf(line, sizeof(line), "pid %d bytes %llu file\n", (int)getpid(),
+			     (unsigned long long)d->mem.len);
+	if (ftruncate(d->lock_fd, 0) < 0 || pwrite(d->lock_fd, line, (size_t)n, 0) != n) {
+		/* informative only: the memory works without it */
+	}
+}
+
+int tg__pci_dma(struct tg_dev *dev)
+{
+	struct tg_pcidev *p = dev->pci;
+	struct tg_pcidma *d;
+	uint64_t paddr, blen = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
+	int rc;
+
+	if (p->dma)
+		return 0;
+	if (p->dma_err)
+		return p->dma_err;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->lock_fd = -1;
+	if (pthread_mutex_init(&d->mu, NULL)) {
+		free(d);
+		return -ENOMEM;
+	}
+	p->dma = d;
+	rc = dma_setup(dev, p, d);
+	/* tg_read's fetch buffers, as tg__attach takes them on the simulator */
+	if (!rc && !(dev->bounce = calloc(1, sizeof(*dev->bounce))))
+		rc = -ENOMEM;
+	if (!rc)
+		rc = tg_alloc_get(d->alloc, blen, 0, dev->ctx, &paddr);
+	if (rc) {
+		free(dev->bounce);
+		dev->bounce = NULL;
+		dma_close(dev, p);
+		p->dma_err = rc;     /* sticky: the next call gets the same answer */
+		if (!p->dma_msg[0])
+			snprintf(p->dma_msg, sizeof(p->dma_msg), "%s", strerror(-rc));
+		return rc;
+	}
+	dev->bounce->dev = dev;
+	dev->bounce->paddr = paddr;
+	dev->bounce->len = blen;
+	dev->bounce->access = TG_ACCESS_LOCAL_WRITE;
+	dev->mem = d->mem.va;
+	publish_mem(d);
+	return 0;
+}
+
+const char *tg__pci_dma_msg(const struct tg_dev *dev)
+{
+	return dev->pci->dma_msg;
+}
+
+/* Handle what IRQ_STATUS shows (d->mu held): overflows through the queue
+ * code, notifications counted per queue.  Returns 0 or -errno. */
+static int irq_service(struct tg_pcidma *d)
+{
+	uint64_t st = d->csr[TG_CSR_REG_IRQ_STATUS / 8u] & d->qt.irq_mask;
+	uint32_t woke = 0;
+	int rc;
+
+	if (!st)
+		return 0;
+	rc = tg_drv_queue_irq(&d->env, &d->qt, st, &woke);
+	for (unsigned i = 0; i < 16u; i++)
+		if (woke & (1u << i))
+			d->wake[i]++;
+	return rc;
+}
+
+int tg__pci_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
+{
+	struct tg_pcidma *d;
+	uint64_t pa = 0;
+	unsigned idx = 0;
+	int rc = tg__pci_dma(dev);
+
+	if (rc)
+		return rc;
+	d = dev->pci->dma;
+	pthread_mutex_lock(&d->mu);
+	switch (op) {
+	case TG_SIMP_OP_ALLOC:
+		rc = tg_alloc_get(d->alloc, addr, data, dev->ctx, &pa);
+		if (!rc && out)
+			*out = pa;
+		break;
+	case TG_SIMP_OP_FREE:
+		rc = tg_alloc_put(d->alloc, addr, dev->ctx);
+		break;
+	case TG_SIMP_OP_QCREATE:
+		rc = tg_drv_queue_create(&d->env, &d->qt, (unsigned)(addr & 0xffu),
+					 (unsigned)(addr >> 8 & 0xffu), dev->ctx, &pa, &idx);
+		if (!rc && out)
+			*out = pa | (uint64_t)idx << 32;
+		break;
+	case TG_SIMP_OP_QDESTROY:
+		rc = tg_drv_queue_destroy(&d->env, &d->qt, addr, dev->ctx);
+		break;
+	case TG_SIMP_OP_QGROW:
+		/* an overflow not handled yet is what the dequeuer met */
+		rc = irq_service(d);
+		if (!rc)
+			rc = tg_drv_queue_grow(&d->env, &d->qt, addr);
+		if (out)
+			*out = (uint64_t)tg_drv_queue_find(&d->qt, addr) & 15u;
+		break;
+	case TG_SIMP_OP_QARM:
+		rc = tg_drv_queue_arm(&d->env, &d->qt, addr);
+		break;
+	case TG_SIMP_OP_QFREEBUF:
+		rc = tg_drv_queue_freebuf(&d->env, &d->qt, addr, data);
+		break;
+	case TG_SIMP_OP_REXPORT:
+		rc = tg_drv_region_export_owned(&d->env, &d->qt, &d->rt, addr & 0xffffffffu, data,
+						(unsigned)(addr >> 32 & 0xffu), dev->ctx, out ? out : &pa);
+		break;
+	case TG_SIMP_OP_RREVOKE:
+		rc = tg_drv_region_revoke(&d->io, &d->rt, addr, dev->ctx);
+		break;
+	default:
+		rc = -EOPNOTSUPP;
+	}
+	pthread_mutex_unlock(&d->mu);
+	return rc;
+}
+
+int tg__pci_irq_poll(struct tg_dev *dev)
+{
+	struct tg_pcidma *d = dev->pci->dma;
+	int rc;
+
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->mu);
+	rc = irq_service(d);
+	pthread_mutex_unlock(&d->mu);
+	return rc;
+}
+
+uint32_t tg__pci_wake_count(struct tg_dev *dev, unsigned idx)
+{
+	struct tg_pcidma *d = dev->pci->dma;
+	uint32_t w;
+
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->mu);
+	w = d->wake[idx & 15u];
+	pthread_mutex_unlock(&d->mu);
+	return w;
+}
+
+#define IRQ_POLL_NS  50000ull     /* no interrupt line: IRQ_STATUS read this often */
+
+int tg__pci_irq_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns)
+{
+	struct tg_pcidma *d = dev->pci->dma;
+	int rc = 0;
+
+	if (!d)
+		return -ENXIO;
+	if (tg__pci_wake_count(dev, idx) != w)
+		return 0;
+	if (d->irq) {
+		/* round up: a wait of 0 ms would only poll */
+		uint64_t ms = (max_ns + 999999u) / 1000000u;
+
+		rc = tg_irq_wait(d->irq, ms > 1000u ? 1000 : (int)ms, NULL);
+		if (rc == -ETIMEDOUT)
+			rc = 0;       /* look at IRQ_STATUS anyway: cheap, and a lost edge costs nothing */
+		if (rc)
+			return rc;
+	} else {
+		uint64_t ns = max_ns < IRQ_POLL_NS ? max_ns : IRQ_POLL_NS;
+		struct timespec ts = { 0, (long)ns };
+
+		nanosleep(&ts, NULL);
+	}
+	pthread_mutex_lock(&d->mu);
+	rc = irq_service(d);
+	pthread_mutex_unlock(&d->mu);
+	/* the causes are cleared: the next interrupt may come */
+	if (!rc && d->irq)
+		rc = tg_irq_unmask(d->irq);
+	return rc;
 }

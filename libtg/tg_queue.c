@@ -110,9 +110,12 @@ struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
 		return NULL;
 	}
 	if (!dev->mem) {
-		/* PCI: this process has no mapping of its node's memory */
-		errno = EOPNOTSUPP;
-		return NULL;
+		/* PCI: the node's memory is mapped by its owner, on first use */
+		rc = dev->pci ? tg__pci_dma(dev) : -EOPNOTSUPP;
+		if (rc) {
+			errno = -rc;
+			return NULL;
+		}
 	}
 	/* written by the driver before the queue's address was handed out */
 	sz = TG_HOST_LOAD_ACQ64(dev->mem + paddr + TG_Q_SIZE);
@@ -337,6 +340,14 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len)
 	old = TG_HOST_FETCH_AND64(qword(q, q->paddr, TG_Q_FLAGS), ~TG_QF_DNP);
 	unlock_word(q);
 	pthread_mutex_unlock(&q->mu);
+	/* PCI: nobody else handles the NIC's interrupt causes; an empty
+	 * queue may be one the NIC holds closed after an overflow */
+	if (rc == -EAGAIN && q->dev->pci && !(old & TG_QF_FULL)) {
+		int g = tg__pci_irq_poll(q->dev);
+
+		if (g)
+			rc = g;
+	}
 	if (old & TG_QF_FULL) {
 		/* the buffer overflowed while we held QF_DNP: the driver left
 		 * the queue closed for us to call it */
@@ -361,6 +372,36 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* PCI: the notification comes as the NIC's interrupt, which this
+ * process handles itself (tg__pci_irq_wait). */
+static int pci_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
+{
+	struct tg_dev *dev = q->dev;
+	uint64_t id, t0 = mono_ns();
+	int rc;
+
+	for (;;) {
+		uint32_t w = tg__pci_wake_count(dev, q->idx);
+		uint64_t now;
+
+		rc = tg__drv_post(dev, TG_SIMP_OP_QARM, q->paddr, 0);
+		/* the QARM write reached the NIC once this read answers */
+		if (!rc)
+			rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_ID), &id);
+		if (rc)
+			return rc;
+		rc = tg_deq(q, buf, len);
+		if (rc != -EAGAIN)
+			return rc;
+		now = mono_ns();
+		if (now - t0 >= timeout_ns)
+			return -ETIMEDOUT;
+		rc = tg__pci_irq_wait(dev, q->idx, w, timeout_ns - (now - t0));
+		if (rc)
+			return rc;
+	}
+}
+
 int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 {
 	struct tg_dev *dev;
@@ -372,6 +413,8 @@ int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 	if (rc != -EAGAIN)
 		return rc;
 	dev = q->dev;
+	if (dev->pci)
+		return pci_deq_wait(q, buf, len, timeout_ns);
 	/* in-process: simulated time; tg-sim: wall-clock time */
 	t0 = dev->step ? tg_cycles(dev) : mono_ns();
 	limit = timeout_ns;

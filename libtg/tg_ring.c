@@ -128,8 +128,7 @@ static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data
 	uint64_t t;
 	int rc;
 
-	/* PCI: no driver process answers memory and queue calls (DMA memory
-	 * and interrupts are not implemented: docs/hardware.md) */
+	/* PCI: memory and queue calls are served in-process (tg__pci_drv) */
 	if (dev->pci)
 		return -EOPNOTSUPP;
 	rc = reserve(dev, 1, &t);
@@ -188,7 +187,12 @@ int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *paddr)
 {
 	uint32_t seq;
-	int rc = post_one(dev, TG_SIMP_OP_ALLOC, len, align, &seq);
+	int rc;
+
+	/* PCI: this process is the driver of its node's memory */
+	if (dev->pci)
+		return tg__pci_drv(dev, TG_SIMP_OP_ALLOC, len, align, paddr);
+	rc = post_one(dev, TG_SIMP_OP_ALLOC, len, align, &seq);
 
 	return rc ? rc : take_answer(dev, seq, paddr);
 }
@@ -197,14 +201,19 @@ int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
 {
 	uint32_t seq;
 
+	if (dev->pci)
+		return tg__pci_drv(dev, TG_SIMP_OP_FREE, paddr, 0, NULL);
 	return post_one(dev, TG_SIMP_OP_FREE, paddr, 0, &seq);
 }
 
 int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
 {
 	uint32_t seq;
-	int rc = post_one(dev, op, addr, data, &seq);
+	int rc;
 
+	if (dev->pci)
+		return tg__pci_drv(dev, op, addr, data, out);
+	rc = post_one(dev, op, addr, data, &seq);
 	return rc ? rc : take_answer(dev, seq, out);
 }
 
@@ -212,5 +221,7 @@ int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data)
 {
 	uint32_t seq;
 
+	if (dev->pci)
+		return tg__pci_drv(dev, op, addr, data, NULL);
 	return post_one(dev, op, addr, data, &seq);
 }

@@ -201,9 +201,9 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 	if ((raddr & ~7ULL) == ((raddr + len - 1) & ~7ULL))
 		return read_word(dev, node, raddr, dst, len);
 
-	/* PCI: no DMA memory for the bounce buffers */
-	if (!dev->bounce)
-		return -EOPNOTSUPP;
+	/* PCI: the bounce buffers come with the DMA memory, on first use */
+	if (!dev->bounce && (rc = dev->pci ? tg__pci_dma(dev) : -EOPNOTSUPP))
+		return rc;
 	/* pipelined fetches through the bounce buffers, oldest waited first */
 	bpa = dev->bounce->paddr;
 	base = dev->mem + bpa;

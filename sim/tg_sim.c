@@ -416,25 +416,12 @@ static int region_call(struct tg_sim *sim, unsigned n, unsigned s, const struct 
 	struct drv_io io;
 	struct tg_drv_mmio mmio;
 	struct tg_drv_qenv env;
-	uint64_t base = r->addr & 0xffffffffu, len = r->data;
-	unsigned rights = (unsigned)(r->addr >> 32 & 0xffu);
-	uint32_t owner;
-	int rc;
 
 	node_qenv(sim, n, &io, &mmio, &env);
 	if (r->op == TG_SIMP_OP_RREVOKE)
 		return tg_drv_region_revoke(&mmio, &nd->rt, r->addr, s);
-	rc = tg_alloc_owner(nd->alloc, base, len, &owner);
-	if (rc)
-		return -EFAULT;
-	if (owner != s) {
-		int q = tg_drv_queue_find(&nd->qt, base);
-
-		/* a queue's first buffer: its creator may export it */
-		if (q < 0 || owner != TG_DRV_QUEUE_OWNER((unsigned)q) || nd->qt.q[q].owner != s)
-			return -EPERM;
-	}
-	return tg_drv_region_export(&mmio, &nd->rt, base, len, rights, s, key);
+	return tg_drv_region_export_owned(&env, &nd->qt, &nd->rt, r->addr & 0xffffffffu, r->data,
+					  (unsigned)(r->addr >> 32 & 0xffu), s, key);
 }
 
 /* Look at the client slots: open new ones, close those that left. */

@@ -53,8 +53,11 @@ struct tg_queue;
 /* Attach to a NIC.  dev: "sim:NODE" (the simulator named "tg", or the name
  * in $TG_SIM_NAME) or "sim:NAME:NODE"; or "pci:DOMAIN:BUS:DEV.FN" (or
  * "pci:BUS:DEV.FN"), a NIC on the PCI bus reached through its sysfs
- * resource file (docs/hardware.md: DMA memory, multi-word tg_read and
- * queues fail there with EOPNOTSUPP).  Takes one NIC context of that node
+ * resource file (docs/hardware.md).  There the first process that needs
+ * host memory (tg_mr_alloc, a multi-word tg_read, queues) maps the node's
+ * DMA memory and acts as its driver; those calls fail in other processes
+ * with EBUSY, and with ENOMEM, EPERM or EXDEV where hugepages are missing
+ * (tgctl dma-check says why).  Takes one NIC context of that node
  * and reads CSR ID through the NIC.
  * Returns the device, owned by the caller (tg_close), or NULL with errno:
  * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
@@ -155,7 +158,9 @@ void tg_mr_free(struct tg_mr *mr);
  * REMOTE bits, under a fresh random 64-bit key, which *key gets; give it
  * to the nodes that may use the region.  Exporting again returns the same
  * key.  Returns 0, -EINVAL (NULL, no remote right), -ENOSPC (the node's
- * TG_REGIONS regions are all exported), -EOPNOTSUPP (PCI provider). */
+ * TG_REGIONS regions are all exported), or on the PCI provider an error
+ * of its driver role (-EBUSY: another process owns the node's memory;
+ * docs/hardware.md). */
 int tg_mr_export(struct tg_mr *mr, uint64_t *key);
 
 /* The key the region is exported with, or 0. */
@@ -331,7 +336,7 @@ void tg_queue_close(struct tg_queue *q);
 /* Export the queue for remote enqueue: senders set *key with tg_key_set
  * before tg_enq to it.  The same key if already exported; revoked when
  * the queue is closed.  Returns 0, -EINVAL (NULL, or an attached handle),
- * -ENOSPC, -EOPNOTSUPP as tg_mr_export. */
+ * -ENOSPC, or a PCI error as tg_mr_export. */
 int tg_queue_export(struct tg_queue *q, uint64_t *key);
 
 /* Revoke the queue's export as tg_mr_revoke. */

@@ -217,7 +217,8 @@ static void test_provider(void)
 	put64(tg_bar_data_addr(TG_WIN_REMOTE, 0, 3, 0x40), 0xfeedULL);
 	CHECK_RC(tg_read(d[0], 3, 0x40, &got, 8), 0);
 	CHECK(got == 0xfeed, "read 0x%llx", (unsigned long long)got);
-	/* what needs DMA memory or a driver process is refused, not faked */
+	/* what needs DMA memory is refused, not faked (TG_PCI_DMA=none,
+	 * tg_fakepci.h; test_dma covers the memory) */
 	CHECK_RC(tg_read(d[0], 3, 0x40, path, 16), -EOPNOTSUPP);
 	CHECK(tg_mr_alloc(d[0], 4096, TG_ACCESS_ALL) == NULL && errno == EOPNOTSUPP, "mr_alloc");
 	CHECK(tg_queue_open(d[0], 12, 8) == NULL && errno == EOPNOTSUPP, "queue_open");
@@ -334,6 +335,16 @@ static void test_tgctl(void)
 	snprintf(args, sizeof(args), "--dump %s/none list", dir);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 1 && strstr(out, "No such file"), "list missing dump: %d %s", rc, out);
+	/* dma-check: the hugepage allocation of the pci: provider, or the
+	 * reason it fails here (no hugepages reserved, PFNs hidden) */
+	rc = run("dma-check", out, sizeof(out));
+	CHECK((rc == 0 && strstr(out, "physical 0x")) ||
+	      (rc == 1 && (strstr(out, "hugepage") || strstr(out, "CAP_SYS_ADMIN"))),
+	      "dma-check: %d %s", rc, out);
+	if (rc)
+		fprintf(stderr, "note: %s", out);
+	rc = run("dma-check 4096 3M", out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, "want 2M or 1G"), "dma-check page: %d %s", rc, out);
 }
 
 int main(void)

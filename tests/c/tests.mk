@@ -9,7 +9,7 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_atomic test_atomic_locks test_swq test_enq_hol test_pci \
                test_enq_spill test_conformance test_switch_faults test_netfaults \
                test_tgctl_stats test_wireshark test_link_loss test_link_outage \
-               test_dist test_bridge test_fuzz_rx test_protect test_protect16
+               test_dist test_bridge test_fuzz_rx test_protect test_protect16 test_dma
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
 CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_fakepci.h tests/c/tests.mk
@@ -72,3 +72,15 @@ $(BUILD)/asan/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG_ASAN) $(L
 	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) -DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTGPCI_ASAN) $(LIBTG_ASAN) \
 		$(LIBPCI_LIBS)
+
+# test_dma: the DMA-memory and interrupt code of driver/ and the pci:
+# provider as the node's driver (no hardware)
+$(BUILD)/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG)
+	@mkdir -p $(@D) $(BUILD)/obj/tests
+	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		-o $@ $< $(LIBTG) -pthread
+
+$(BUILD)/asan/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG_ASAN)
+	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
+	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+		$(SAN_FLAGS) -o $@ $< $(LIBTG_ASAN) -pthread

@@ -86,6 +86,8 @@ static inline int t_fakepci_setup(void)
 	put64(tg_bar_csr_addr(TG_CSR_REG_CONFIG), NCTX);
 	setenv("TG_PCI_SYSFS", dir, 1);
 	setenv("TG_PCI_LOCK_DIR", dir, 1);
+	/* no DMA memory unless a test asks for it: no NIC would answer */
+	setenv("TG_PCI_DMA", "none", 1);
 	return 0;
 }
 
