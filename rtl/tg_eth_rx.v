@@ -192,6 +192,7 @@ assign m_rxd_seq     = f_seq;
 assign m_rxd_ack     = f_ack;
 
 // ---------------------------------------------------------------- next state
+integer bw;
 always @* begin
     state_next = state_reg;
     frame_next = frame_reg;
@@ -205,7 +206,12 @@ always @* begin
             if (beat_fire) begin
                 crc_next = crc_beat;
                 if (beat_reg < MAX_BEATS[4:0]) begin
-                    frame_next[beat_reg*64 +: 64] = keep_data;
+                    // a plain write enable per beat (no shifter on the frame)
+                    for (bw = 0; bw < MAX_BEATS; bw = bw + 1) begin
+                        if (beat_reg == bw[4:0]) begin
+                            frame_next[bw*64 +: 64] = keep_data;
+                        end
+                    end
                     beat_next = beat_reg + 5'd1;
                 end else begin
                     over_next = 1'b1;

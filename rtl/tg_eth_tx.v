@@ -96,7 +96,17 @@ reg [15:0]         fcs_hi_reg, fcs_hi_next;
 
 wire [4:0]  beat_fcs  = {1'b0, words_reg} + 5'd7;   // beat with FCS bytes 0-1
 wire [4:0]  beat_last = {1'b0, words_reg} + 5'd8;   // beat with FCS bytes 2-3
-wire [63:0] beat_data = frame_reg[beat_reg[3:0]*64 +: 64];
+reg  [63:0] beat_data;                              // the frame's word at beat_reg
+integer     bw;
+always @* begin
+    // a plain multiplexer (no shifter on the frame)
+    beat_data = 64'd0;
+    for (bw = 0; bw < 16; bw = bw + 1) begin
+        if (beat_reg[3:0] == bw[3:0]) begin
+            beat_data = frame_reg[bw*64 +: 64];
+        end
+    end
+end
 wire        at_fcs    = (beat_reg == beat_fcs);
 wire        at_last   = (beat_reg == beat_last);
 wire [31:0] crc_beat;

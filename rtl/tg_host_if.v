@@ -167,7 +167,7 @@ reg         resp_valid_reg, resp_valid_next;
 reg [63:0]  resp_data_reg,  resp_data_next;
 
 // per-context registers
-// (arrays span the whole 4-bit index; entries past NUM_CTX are never written)
+// (arrays span the whole 4-bit index; entries past NUM_CTX stay zero)
 reg [7:0]   ctx_status_reg [0:15];
 reg [7:0]   ctx_status_next[0:15];
 reg [7:0]   ctx_last_reg   [0:15];   // status of the context's last blocking load
@@ -183,7 +183,7 @@ reg [63:0]  ctx_compare_next[0:15];
 reg [63:0]  ctx_key_reg    [0:15];   // key carried by the context's requests
 reg [63:0]  ctx_key_next   [0:15];
 
-// fetch table (entries past MAX_READS are never allocated)
+// fetch table (entries past MAX_READS are never allocated and stay zero)
 reg [15:0]  ft_valid_reg, ft_valid_next;
 reg [15:0]  ft_late_reg,  ft_late_next;   // overdue: completed with PEER_GONE, answer ignored
 reg [31:0]  ft_age_reg   [0:15];
@@ -661,6 +661,27 @@ always @* begin
     end else if (bst_active_reg && txd_free && (bst_addr_reg[5:3] + bst_cnt_reg[2:0] == 3'd0)) begin
         // a full block left waiting for the transmitter
         send_burst;
+    end
+
+    // contexts past NUM_CTX and fetch entries past MAX_READS are never
+    // used: constant, so synthesis keeps no state or logic for them
+    for (c = NUM_CTX; c < 16; c = c + 1) begin
+        ctx_status_next[c]  = 8'd0;
+        ctx_last_next[c]    = 8'd0;
+        ctx_laddr_next[c]   = 32'd0;
+        ctx_cpl_next[c]     = 32'd0;
+        ctx_operand_next[c] = 64'd0;
+        ctx_compare_next[c] = 64'd0;
+        ctx_key_next[c]     = 64'd0;
+    end
+    for (f = MAX_READS; f < 16; f = f + 1) begin
+        ft_valid_next[f] = 1'b0;
+        ft_late_next[f]  = 1'b0;
+        ft_age_next[f]   = 32'd0;
+        ft_node_next[f]  = 16'd0;
+        ft_laddr_next[f] = 32'd0;
+        ft_cpl_next[f]   = 32'd0;
+        ft_mask_next[f]  = 64'd0;
     end
 end
 

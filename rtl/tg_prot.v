@@ -63,11 +63,51 @@ reg [63:0]      key_reg    [0:ROWS-1];
 reg [63:0]      key_next   [0:ROWS-1];
 
 // ---------------------------------------------------------------- lookup
+// Both reads (by key, by RSEL) select among the NUM_REGIONS rows only.
 wire [IDX_W-1:0] lk_idx = lk_key[IDX_W-1:0];
-assign lk_hit    = valid_reg[lk_idx] && (key_reg[lk_idx] == lk_key);
-assign lk_base   = base_reg[lk_idx];
-assign lk_end    = {1'b0, base_reg[lk_idx]} + len_reg[lk_idx];
-assign lk_rights = rights_reg[lk_idx];
+reg              lk_valid;
+reg [63:0]       lk_row_key;
+reg [31:0]       lk_row_base;
+reg [32:0]       lk_row_len;
+reg [3:0]        lk_row_rights;
+reg              sel_valid;
+reg [31:0]       sel_base;
+reg [32:0]       sel_len;
+reg [3:0]        sel_rights;
+reg [63:0]       sel_key;
+integer          q;
+always @* begin
+    lk_valid      = 1'b0;
+    lk_row_key    = 64'd0;
+    lk_row_base   = 32'd0;
+    lk_row_len    = 33'd0;
+    lk_row_rights = 4'd0;
+    sel_valid     = 1'b0;
+    sel_base      = 32'd0;
+    sel_len       = 33'd0;
+    sel_rights    = 4'd0;
+    sel_key       = 64'd0;
+    for (q = 0; q < NUM_REGIONS; q = q + 1) begin
+        if (lk_idx == q[IDX_W-1:0]) begin
+            lk_valid      = valid_reg[q];
+            lk_row_key    = key_reg[q];
+            lk_row_base   = base_reg[q];
+            lk_row_len    = len_reg[q];
+            lk_row_rights = rights_reg[q];
+        end
+        if (sel_reg == q[IDX_W-1:0]) begin
+            sel_valid  = valid_reg[q];
+            sel_base   = base_reg[q];
+            sel_len    = len_reg[q];
+            sel_rights = rights_reg[q];
+            sel_key    = key_reg[q];
+        end
+    end
+end
+assign lk_hit    = lk_valid && (lk_row_key == lk_key);
+assign lk_base   = lk_row_base;
+assign lk_end    = {1'b0, lk_row_base} + lk_row_len;
+assign lk_rights = lk_row_rights;
 assign cfg_enable = enable_reg;
 
 // ---------------------------------------------------------------- CSR
@@ -88,14 +128,14 @@ always @* begin
     end else if (is_sel) begin
         csr_rdata[IDX_W-1:0] = sel_reg;
     end else if (is_base) begin
-        csr_rdata[31:0] = base_reg[sel_reg];
+        csr_rdata[31:0] = sel_base;
     end else if (is_len) begin
-        csr_rdata[32:0] = len_reg[sel_reg];
+        csr_rdata[32:0] = sel_len;
     end else if (is_key) begin
-        csr_rdata = key_reg[sel_reg];
+        csr_rdata = sel_key;
     end else if (is_rcfg) begin
-        csr_rdata[8]   = valid_reg[sel_reg];
-        csr_rdata[3:0] = rights_reg[sel_reg];
+        csr_rdata[8]   = sel_valid;
+        csr_rdata[3:0] = sel_rights;
     end
 end
 
@@ -104,39 +144,51 @@ always @* begin
     enable_next = enable_reg;
     sel_next    = sel_reg;
     busy_next   = busy_reg && !in_rx_idle;
+    if (csr_wr_en && is_cfg) begin
+        enable_next = csr_wdata[0];
+        busy_next   = 1'b1;
+    end
+    if (csr_wr_en && is_sel) begin
+        sel_next = csr_wdata[IDX_W-1:0];
+    end
+    if (csr_wr_en && is_rcfg && sel_ok) begin
+        busy_next = 1'b1;
+    end
     for (r = 0; r < ROWS; r = r + 1) begin
         valid_next[r]  = valid_reg[r];
         base_next[r]   = base_reg[r];
         len_next[r]    = len_reg[r];
         rights_next[r] = rights_reg[r];
         key_next[r]    = key_reg[r];
-    end
-    if (csr_wr_en) begin
-        if (is_cfg) begin
-            enable_next = csr_wdata[0];
-            busy_next   = 1'b1;
-        end
-        if (is_sel) begin
-            sel_next = csr_wdata[IDX_W-1:0];
-        end
-        // an entry's fields change only while it is invalid, so a lookup
-        // never sees half of an update; RCFG makes it valid or revokes it
-        if (sel_ok && !valid_reg[sel_reg]) begin
-            if (is_base) begin
-                base_next[sel_reg] = csr_wdata[31:0];
+        if (r >= NUM_REGIONS) begin
+            // rows past NUM_REGIONS are never used: constant, so
+            // synthesis keeps no state or logic for them
+            valid_next[r]  = 1'b0;
+            base_next[r]   = 32'd0;
+            len_next[r]    = 33'd0;
+            rights_next[r] = 4'd0;
+            key_next[r]    = 64'd0;
+        end else if (csr_wr_en && sel_reg == r[IDX_W-1:0]) begin
+            // an entry's fields change only while it is invalid, so a
+            // lookup never sees half of an update; RCFG makes it valid
+            // or revokes it
+            if (!valid_reg[r]) begin
+                if (is_base) begin
+                    base_next[r] = csr_wdata[31:0];
+                end
+                if (is_len) begin
+                    len_next[r] = (csr_wdata[63:32] != 32'd0) ? 33'h100000000 : {1'b0, csr_wdata[31:0]};
+                end
+                if (is_key) begin
+                    key_next[r] = csr_wdata;
+                end
             end
-            if (is_len) begin
-                len_next[sel_reg] = (csr_wdata[63:32] != 32'd0) ? 33'h100000000 : {1'b0, csr_wdata[31:0]};
+            if (is_rcfg) begin
+                // a key that names another entry never matches: refuse
+                // to validate it
+                valid_next[r]  = csr_wdata[8] && (key_reg[r][IDX_W-1:0] == sel_reg);
+                rights_next[r] = csr_wdata[3:0];
             end
-            if (is_key) begin
-                key_next[sel_reg] = csr_wdata;
-            end
-        end
-        if (is_rcfg && sel_ok) begin
-            // a key that names another entry never matches: refuse to validate it
-            valid_next[sel_reg]  = csr_wdata[8] && (key_reg[sel_reg][IDX_W-1:0] == sel_reg);
-            rights_next[sel_reg] = csr_wdata[3:0];
-            busy_next            = 1'b1;
         end
     end
 end

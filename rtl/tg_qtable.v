@@ -180,6 +180,19 @@ always @* begin
             default: ;
         endcase
     end
+
+    // entries past NUM_QUEUES do not exist: constant, so synthesis keeps
+    // no state or logic for them
+    en_next   = en_next & queue_mask;
+    full_next = full_next & queue_mask;
+    hv_next   = hv_next & queue_mask;
+    for (i = NUM_QUEUES; i < 16; i = i + 1) begin
+        base_next[i]  = 32'd0;
+        size_next[i]  = 5'd0;
+        esize_next[i] = 3'd0;
+        tail_next[i]  = 24'd0;
+        head_next[i]  = 24'd0;
+    end
 end
 
 always @(posedge clk) begin

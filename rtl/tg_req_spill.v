@@ -108,6 +108,21 @@ function [2:0] pword_of;
     end
 endfunction
 
+// payload word i, as a plain multiplexer (no shifter on the wide vector)
+function [63:0] payload_word;
+    input [511:0] v;
+    input [2:0]   i;
+    integer       k;
+    begin
+        payload_word = 64'd0;
+        for (k = 0; k < 8; k = k + 1) begin
+            if (i == k[2:0]) begin
+                payload_word = v[k*64 +: 64];
+            end
+        end
+    end
+endfunction
+
 function [63:0] entry_word;
     input [3:0] w;
     input [15:0] dst;
@@ -124,12 +139,13 @@ function [63:0] entry_word;
             4'd1:    entry_word = {32'd0, addr};
             4'd2:    entry_word = mask;
             4'd3:    entry_word = key;
-            default: entry_word = data[pword_of(w[2:0]) * 64 +: 64];
+            default: entry_word = payload_word(data, pword_of(w[2:0]));
         endcase
     end
 endfunction
 
 // ---------------------------------------------------------------- datapath
+integer k;
 always @* begin
     state_next = state_reg;
     base_next  = base_reg;
@@ -182,8 +198,13 @@ always @* begin
                 4'd2: mask_next = s_mem_resp_rdata;
                 4'd3: key_next  = s_mem_resp_rdata;
                 // words past the entry's length come back as zero
-                default: data_next[pword_of(rcv_reg[2:0]) * 64 +: 64] =
-                             ({1'b0, pword_of(rcv_reg[2:0])} < pwords) ? s_mem_resp_rdata : 64'd0;
+                default: begin
+                    for (k = 0; k < 8; k = k + 1) begin
+                        if (pword_of(rcv_reg[2:0]) == k[2:0]) begin
+                            data_next[k*64 +: 64] = (k < pwords) ? s_mem_resp_rdata : 64'd0;
+                        end
+                    end
+                end
             endcase
         end
     end

@@ -352,6 +352,22 @@ always @* begin
     end else begin
         wait_next = 32'd0;
     end
+
+    // slots past MAX_REQS are never used: constant, so synthesis keeps no
+    // state or logic for them
+    for (e = MAX_REQS; e < 16; e = e + 1) begin
+        st_next[e]   = E_FREE;
+        seq_next[e]  = 32'd0;
+        gen_next[e]  = 8'd0;
+        dst_next[e]  = 16'd0;
+        addr_next[e] = 32'd0;
+        mask_next[e] = 64'd0;
+        len_next[e]  = 8'd0;
+        ctx_next[e]  = 8'd0;
+        key_next[e]  = 64'd0;
+        data_next[e] = 512'd0;
+        age_next[e]  = 32'd0;
+    end
 end
 
 always @(posedge clk) begin
@@ -364,7 +380,7 @@ always @(posedge clk) begin
     lock_idx_reg   <= lock_idx_next;
     flags_lock_reg <= flags_lock_next;
     for (e = 0; e < 16; e = e + 1) begin
-        st_reg[e]   <= (e < MAX_REQS) ? st_next[e] : E_FREE;
+        st_reg[e]   <= st_next[e];
         seq_reg[e]  <= seq_next[e];
         gen_reg[e]  <= gen_next[e];
         dst_reg[e]  <= dst_next[e];

@@ -30,7 +30,8 @@ need=0
 while read -r req; do
 	case "$req" in ''|\#*) continue ;; esac
 	name=${req%%==*} want=${req##*==}
-	have=$($PYTHON -m pip show "$name" 2>/dev/null | awk '/^Version:/ {print $2}')
+	# pip show fails for a package that is not installed: that is "missing"
+	have=$({ $PYTHON -m pip show "$name" 2>/dev/null || true; } | awk '/^Version:/ {print $2}')
 	[ "$have" = "$want" ] || need=1
 done < requirements.txt
 if [ "$need" -eq 1 ]; then
