@@ -335,7 +335,11 @@ task send_txd;
         txd_len_next   = len;
         txd_ctx_next   = ctx;
         txd_tag_next   = tag;
+`ifdef TG_TESTBUG_010
+        txd_key_next   = ctx_key_reg[4'd0];   // deliberate bug: context 0's key on every request
+`else
         txd_key_next   = ctx_key_reg[ctx[3:0]];
+`endif
         txd_data_next  = data;
     end
 endtask
@@ -759,8 +763,8 @@ end
 `ifdef FORMAL
 // ---------------------------------------------------------------- properties
 // Contract: a descriptor offered to the transmitter carries the context of
-// the host accesses that produced it, so one context cannot make requests
-// in another's name.  No assumption on the host port beyond a reset first:
+// the host accesses that produced it and that context's key, so one
+// context cannot make requests in another's name or with another's key.  No assumption on the host port beyond a reset first:
 // any sequence of accesses, from any contexts, in any order.
 reg f_past_valid = 1'b0;
 always @(posedge clk) begin
@@ -770,15 +774,18 @@ end
 wire       f_take   = s_host_req_valid && s_host_req_ready;       // a host access accepted
 wire [3:0] f_acc_ctx = is_ctxpg ? pg_ctx : req_ctx;               // its context (page or address field)
 wire       f_beat   = f_take && is_burst && !req_misaligned;      // a beat joins a burst
-reg  [3:0] f_bst_ctx;   // context of the beats of the burst being assembled
-reg  [3:0] f_txd_ctx;   // context of the accesses behind the offered descriptor
+reg  [3:0]  f_bst_ctx;   // context of the beats of the burst being assembled
+reg  [3:0]  f_txd_ctx;   // context of the accesses behind the offered descriptor
+reg  [63:0] f_txd_key;   // that context's KEY register when the descriptor was loaded
+wire [3:0]  f_load_ctx = f_take ? f_acc_ctx : f_bst_ctx;
 always @(posedge clk) begin
     if (f_beat) begin
         f_bst_ctx <= req_ctx;
     end
     if (!txd_valid_reg && txd_valid_next) begin
         // loaded with this cycle's access, or with the burst assembled so far
-        f_txd_ctx <= f_take ? f_acc_ctx : f_bst_ctx;
+        f_txd_ctx <= f_load_ctx;
+        f_txd_key <= ctx_key_reg[f_load_ctx];
     end
 end
 
@@ -797,6 +804,10 @@ always @* begin
         // the offered descriptor is tagged with the context that made it
         if (txd_valid_reg) begin
             assert(txd_ctx_reg == {4'd0, f_txd_ctx});
+        end
+        // ... and carries that context's key, never another's (H2)
+        if (txd_valid_reg) begin
+            assert(txd_key_reg == f_txd_key);
         end
     end
 end
