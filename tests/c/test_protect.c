@@ -139,6 +139,7 @@ int main(void)
 	CHECK(refused(drv) - ref0 == 3 * 6, "wrong keys counted: %" PRIu64, refused(drv) - ref0);
 
 	/* ---- bounds: one past the end, a write crossing the end */
+	ref0 = refused(drv);
 	snapshot();
 	CHECK_RC(tg_key_set(x, ka), 0);
 	CHECK_RC(tg_write(x, T, tg_mr_paddr(a) + 8192, buf, 8), 0);
@@ -151,6 +152,9 @@ int main(void)
 	CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 3992, buf, 16), 0);
 	CHECK_RC(tg_fence(x, T), -EFAULT);
 	CHECK_RC(tg_read(x, T, tg_mr_paddr(odd) + 3992, back, 16), -EFAULT);
+	/* neither half of the crossing write, nor any word past the end */
+	unchanged("bounds: past the end, before the start, crossing the end");
+	CHECK(refused(drv) - ref0 == 6, "bounds refusals counted: %" PRIu64, refused(drv) - ref0);
 	CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 3992, buf, 8), 0);   /* inside: fine */
 	CHECK_RC(tg_fence(x, T), 0);
 	CHECK(memcmp((uint8_t *)tg_mr_ptr(odd) + 3992, buf, 8) == 0, "last word of odd written");
