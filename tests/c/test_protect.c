@@ -165,6 +165,7 @@ int main(void)
 	unchanged("bounds");
 
 	/* ---- rights */
+	ref0 = refused(drv);
 	snapshot();
 	CHECK_RC(tg_key_set(x, kro), 0);
 	CHECK_RC(tg_write(x, T, tg_mr_paddr(ro), buf, 64), 0);
@@ -201,7 +202,14 @@ int main(void)
 	CHECK_RC(tg_read(x, T, tg_queue_paddr(q), back, 8), -EPERM);
 	CHECK_RC(tg_deq(q, &v, 8), -EAGAIN);
 	unchanged("rights");
+	/* write and FAA to ro, three atomics and a posted one to noat, two
+	 * REQs, a write and a read with the queue's key */
+	CHECK(refused(drv) - ref0 == 10, "rights refusals counted: %" PRIu64, refused(drv) - ref0);
 	CHECK_RC(tg_ctx_status(x), -EPERM);
+	/* each refusal has a reason a program can print */
+	CHECK(strstr(tg_strerror(-EACCES), "key") != NULL, "reason of -EACCES: %s", tg_strerror(-EACCES));
+	CHECK(strstr(tg_strerror(-EPERM), "does not grant") != NULL, "reason of -EPERM: %s", tg_strerror(-EPERM));
+	CHECK(strstr(tg_strerror(-EFAULT), "region") != NULL, "reason of -EFAULT: %s", tg_strerror(-EFAULT));
 
 	/* ---- another context's page: its key is not readable or writable */
 	{
