@@ -277,10 +277,21 @@ int main(void)
 	CHECK_RC(tg_read(g, T, tg_mr_paddr(a) + 128, back, 64), 0);
 	CHECK(memcmp(buf, back, 64) == 0, "data under the new key");
 	ka = k;
-	/* a revoked queue refuses REQs */
-	CHECK_RC(tg_queue_revoke(q), 0);
+	/* a queue revoked with REQs in flight refuses them, and later ones */
 	CHECK_RC(tg_key_set(g, kq), 0);
 	CHECK_RC(tg_ctx_status(g), -EACCES);            /* the fence's failure at the revocation */
+	CHECK_RC(tg_sim_set_link(sim, G, 4000, cfg.link_bytes_per_cycle), 0);
+	snapshot();
+	ref0 = refused(drv);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_RC(tg_enq(g, T, tg_queue_paddr(q), 20 + i), 0);
+	CHECK_RC(tg_queue_revoke(q), 0);
+	CHECK_RC(tg_fence(g, T), 0);
+	CHECK_RC(tg_ctx_status(g), -EACCES);
+	CHECK_RC(tg_deq(q, &v, 8), -EAGAIN);
+	unchanged("REQs in flight at the queue's revocation");
+	CHECK(refused(drv) - ref0 == 4, "REQs in flight refused: %" PRIu64, refused(drv) - ref0);
+	CHECK_RC(tg_sim_set_link(sim, G, cfg.link_latency, cfg.link_bytes_per_cycle), 0);
 	CHECK_RC(tg_enq(g, T, tg_queue_paddr(q), 9), 0);
 	CHECK_RC(tg_fence(g, T), 0);
 	CHECK_RC(tg_ctx_status(g), -EACCES);
