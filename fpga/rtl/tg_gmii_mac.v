@@ -62,7 +62,10 @@ reg [RX_FIFO_LOG2-1:0] r_beats_reg, r_beats_next; // beats of this frame pushed
 reg        r_err_reg, r_err_next;         // rx_er seen inside this frame
 reg        drop_reg, drop_next;
 
-// FIFO of beats {last, keep, data}
+// FIFO of beats {last, keep, data}, in distributed RAM: its read lands
+// in a fabric register, whose clock-to-output is a tenth of a block RAM's
+// (the beat goes on through the receiver's CRC step in the same cycle)
+(* ram_style = "distributed" *)
 reg [72:0] fifo_mem [0:DEPTH-1];
 reg [RX_FIFO_LOG2:0] wr_ptr_reg, rd_ptr_reg;
 reg        push;
