@@ -128,6 +128,7 @@ tg_fpga_node #(
     .NUM_REGIONS (NUM_REGIONS),
     .MAX_REQS   (MAX_REQS),
     .MEM_LOG2   (MEM_LOG2),
+    .RX_FIFO_DIST (1),         // its read register starts the receive CRC path (docs/fpga.md)
     .BRIDGE_MAC ({32'h02_54_47_01, NODE})
 ) tg_fpga_node_inst (
     .clk           (clk),

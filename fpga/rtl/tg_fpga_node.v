@@ -13,6 +13,7 @@ module tg_fpga_node #(
     parameter        MAX_REQS   = 4,  // NIC REQs awaiting an answer (1..16)
     parameter        NUM_REGIONS = 32, // NIC region-table entries (1..32)
     parameter        MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
+    parameter        RX_FIFO_DIST = 0, // network MAC's receive FIFO in distributed RAM (0..1)
     parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
     input  wire        clk,           // 125 MHz system clock, also the GMII transmit clock
@@ -96,7 +97,8 @@ wire        rx_tvalid, rx_tready, rx_tlast, tx_tvalid, tx_tready, tx_tlast;
 wire        ev_mac_drop, ev_bridge_drop;
 
 tg_gmii_mac #(
-    .RX_FIFO_LOG2 (6)
+    .RX_FIFO_LOG2 (6),
+    .RX_FIFO_DIST (RX_FIFO_DIST)
 ) tg_gmii_mac_inst (
     .clk              (clk),
     .rst              (rst),

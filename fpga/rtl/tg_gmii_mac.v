@@ -6,8 +6,11 @@
 `default_nettype none
 
 module tg_gmii_mac #(
-    parameter RX_FIFO_LOG2 = 6 // log2 of the receive FIFO in 8-byte beats (5..10);
-                               // frames longer than half of it are cut short
+    parameter RX_FIFO_LOG2 = 6, // log2 of the receive FIFO in 8-byte beats (5..10);
+                                // frames longer than half of it are cut short
+    parameter RX_FIFO_DIST = 0  // 1: the receive FIFO in distributed (LUT) RAM, whose
+                                // read lands in a fabric register with a tenth of a
+                                // block RAM's clock-to-output (ECP5); 0: block RAM
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -50,6 +53,7 @@ localparam [RX_FIFO_LOG2-1:0] CUT_AT = MAX_BEATS - 2;
 
 initial begin
     if (RX_FIFO_LOG2 < 5 || RX_FIFO_LOG2 > 10) $error("%m: RX_FIFO_LOG2 must be 5..10");
+    if (RX_FIFO_DIST < 0 || RX_FIFO_DIST > 1) $error("%m: RX_FIFO_DIST must be 0 or 1");
 end
 
 // ================================================================ receive
@@ -62,11 +66,7 @@ reg [RX_FIFO_LOG2-1:0] r_beats_reg, r_beats_next; // beats of this frame pushed
 reg        r_err_reg, r_err_next;         // rx_er seen inside this frame
 reg        drop_reg, drop_next;
 
-// FIFO of beats {last, keep, data}, in distributed RAM: its read lands
-// in a fabric register, whose clock-to-output is a tenth of a block RAM's
-// (the beat goes on through the receiver's CRC step in the same cycle)
-(* ram_style = "distributed" *)
-reg [72:0] fifo_mem [0:DEPTH-1];
+// FIFO of beats {last, keep, data} (the memory itself is below)
 reg [RX_FIFO_LOG2:0] wr_ptr_reg, rd_ptr_reg;
 reg        push;
 reg [72:0] push_data;
@@ -155,9 +155,24 @@ always @* begin
     end
 end
 
+generate
+    if (RX_FIFO_DIST != 0) begin : g_fifo_dist
+        (* ram_style = "distributed" *)
+        reg [72:0] fifo_mem [0:DEPTH-1];
+        always @(posedge clk) begin
+            if (push) fifo_mem[wr_ptr_reg[RX_FIFO_LOG2-1:0]] <= push_data;
+            if (pop)  out_reg <= fifo_mem[rd_ptr_reg[RX_FIFO_LOG2-1:0]];
+        end
+    end else begin : g_fifo_block
+        reg [72:0] fifo_mem [0:DEPTH-1];
+        always @(posedge clk) begin
+            if (push) fifo_mem[wr_ptr_reg[RX_FIFO_LOG2-1:0]] <= push_data;
+            if (pop)  out_reg <= fifo_mem[rd_ptr_reg[RX_FIFO_LOG2-1:0]];
+        end
+    end
+endgenerate
+
 always @(posedge clk) begin
-    if (push) fifo_mem[wr_ptr_reg[RX_FIFO_LOG2-1:0]] <= push_data;
-    if (pop)  out_reg <= fifo_mem[rd_ptr_reg[RX_FIFO_LOG2-1:0]];
     r_beat_reg  <= r_beat_next;
     r_cnt_reg   <= r_cnt_next;
     r_beats_reg <= r_beats_next;
