@@ -63,6 +63,13 @@ static const char *env_or(const char *name, const char *dflt)
 	return v && *v ? v : dflt;
 }
 
+static int env_is_1(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && v[0] == '1' && !v[1];
+}
+
 /* Read a sysfs attribute holding one hex number ("0x10ee\n"). */
 static int read_hex(const char *path, unsigned long *v)
 {
@@ -112,7 +119,11 @@ static void dma_close(struct tg_dev *dev, struct tg_pcidev *p)
 
 	if (!d)
 		return;
-	/* the NIC forgets our queues before their memory goes */
+	/* the NIC forgets our regions and queues before their memory goes:
+	 * a key must not outlive the memory it opened */
+	for (unsigned i = 0; i < d->rt.n; i++)
+		if (d->rt.r[i].key)
+			tg_drv_region_revoke(&d->io, &d->rt, d->rt.r[i].key, d->rt.r[i].owner);
 	for (unsigned i = 0; i < 16u; i++)
 		if (d->qt.q[i].base)
 			tg_drv_queue_destroy(&d->env, &d->qt, d->qt.q[i].base, d->qt.q[i].owner);
@@ -504,7 +515,6 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	}
 	d->io = (struct tg_drv_mmio){ csr_io_read, csr_io_write, d };
 	d->env = (struct tg_drv_qenv){ &d->io, d->mem.va, p->span, d->alloc };
-	d->rt.n = TG_REGIONS;
 	if (d->vfio && !getenv("TG_PCI_IRQ")) {
 		/* MSI 0 of the function, signalled on an eventfd */
 		d->irq = tg_irq_open_vfio(tg_vfio_device_fd(d->vfio));
@@ -516,10 +526,17 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	} else if ((rc = open_irq(d, root, p->bdf, msg, msg_sz))) {
 		return rc;
 	}
-	/* a former owner's queues point into memory that is gone */
+	/* a former owner's queues point into memory that is gone, and its
+	 * regions' keys must not open the memory handed out again: clear
+	 * both tables ($TG_PCI_PROTECT=1 also turns the key check on) */
 	for (unsigned i = 0; i < 16u; i++) {
 		d->csr[TG_CSR_REG_QSEL / 8u] = i;
 		d->csr[TG_CSR_REG_QCFG / 8u] = 0;
+	}
+	rc = tg_drv_prot_setup(&d->io, &d->rt, TG_REGIONS, env_is_1("TG_PCI_PROTECT"));
+	if (rc) {
+		say(msg, msg_sz, "clearing the region table: %s", strerror(-rc));
+		return rc;
 	}
 	d->csr[TG_CSR_REG_IRQ_MASK / 8u] = 0;
 	d->csr[TG_CSR_REG_IRQ_STATUS / 8u] = 0xffffffffu;

@@ -452,12 +452,35 @@ static void test_provider(void)
 	tg_queue_close(q);
 	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_QCFG)) == 0, "queue disabled at close");
 	tg_mr_free(mr);
-	tg_close(d);
+	/* a region still exported at close is revoked: its key must not
+	 * open the memory the next owner gets */
+	{
+		struct tg_mr *ex = tg_mr_alloc(d, 4096, TG_ACCESS_REMOTE_READ);
+		uint64_t key = 0;
+
+		REQUIRE(ex, "region to leave exported");
+		CHECK_RC(tg_mr_export(ex, &key), 0);
+		CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_RCFG)) == (TG_RCFG_VALID | TG_RIGHT_READ),
+		      "exported before close");
+		tg_close(d);
+		CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_RSEL)) == (key & (TG_REGIONS - 1)) &&
+		      get64(tg_bar_csr_addr(TG_CSR_REG_RCFG)) == 0, "region revoked at close");
+	}
 	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_IRQ_MASK)) == 0, "IRQ_MASK cleared at close");
-	/* the memory is free for the next owner */
+	/* the memory is free for the next owner, which clears the region
+	 * table (the last entry is written last) and sets PROT_CFG as
+	 * $TG_PCI_PROTECT says */
+	put64(tg_bar_csr_addr(TG_CSR_REG_RCFG), TG_RCFG_VALID | TG_RIGHT_WRITE);
+	setenv("TG_PCI_PROTECT", "1", 1);
 	d = tg_open("pci:" BDF, 0);
 	REQUIRE(d, "reopen");
 	mr = tg_mr_alloc(d, 4096, 0);
+	unsetenv("TG_PCI_PROTECT");
+	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_RSEL)) == TG_REGIONS - 1 &&
+	      get64(tg_bar_csr_addr(TG_CSR_REG_RCFG)) == 0, "region table cleared by the new owner");
+	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_PROT_CFG)) == TG_PROT_CFG_ENABLE,
+	      "TG_PCI_PROTECT=1: PROT_CFG 0x%llx",
+	      (unsigned long long)get64(tg_bar_csr_addr(TG_CSR_REG_PROT_CFG)));
 	CHECK(mr != NULL, "next owner: %s", tg_strerror(-errno));
 	tg_close(d);
 
