@@ -121,9 +121,7 @@ static void dma_close(struct tg_dev *dev, struct tg_pcidev *p)
 		return;
 	/* the NIC forgets our regions and queues before their memory goes:
 	 * a key must not outlive the memory it opened */
-	for (unsigned i = 0; i < d->rt.n; i++)
-		if (d->rt.r[i].key)
-			tg_drv_region_revoke(&d->io, &d->rt, d->rt.r[i].key, d->rt.r[i].owner);
+	tg_drv_region_revoke_owner(&d->io, &d->rt, dev->ctx);
 	for (unsigned i = 0; i < 16u; i++)
 		if (d->qt.q[i].base)
 			tg_drv_queue_destroy(&d->env, &d->qt, d->qt.q[i].base, d->qt.q[i].owner);
