@@ -23,7 +23,7 @@ CPPFLAGS  += -Iinclude -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RTL_SRCS  := $(sort $(wildcard rtl/*.v))
-RTL_INCS  := rtl/tg_hw_defs.vh
+RTL_INCS  := rtl/tg_hw_defs.vh rtl/tg_payload_word.vh
 
 # test programs registered by the fragments; each exits 0 pass, 1 fail, 77 skip
 TEST_PROGS :=

@@ -108,20 +108,7 @@ function [2:0] pword_of;
     end
 endfunction
 
-// payload word i, as a plain multiplexer (no shifter on the wide vector)
-function [63:0] payload_word;
-    input [511:0] v;
-    input [2:0]   i;
-    integer       k;
-    begin
-        payload_word = 64'd0;
-        for (k = 0; k < 8; k = k + 1) begin
-            if (i == k[2:0]) begin
-                payload_word = v[k*64 +: 64];
-            end
-        end
-    end
-endfunction
+`include "tg_payload_word.vh"
 
 function [63:0] entry_word;
     input [3:0] w;

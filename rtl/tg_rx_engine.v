@@ -234,19 +234,7 @@ end
 
 // Word i of a frame's payload, and the write strobes of word i, as plain
 // multiplexers (no shifter on the wide vectors).
-function [63:0] payload_word;
-    input [511:0] v;
-    input [2:0]   i;
-    integer       k;
-    begin
-        payload_word = 64'd0;
-        for (k = 0; k < 8; k = k + 1) begin
-            if (i == k[2:0]) begin
-                payload_word = v[k*64 +: 64];
-            end
-        end
-    end
-endfunction
+`include "tg_payload_word.vh"
 function [7:0] mask_byte;
     input [63:0] v;
     input [2:0]  i;
