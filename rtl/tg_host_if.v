@@ -764,8 +764,9 @@ end
 // ---------------------------------------------------------------- properties
 // Contract: a descriptor offered to the transmitter carries the context of
 // the host accesses that produced it and that context's key, so one
-// context cannot make requests in another's name or with another's key.  No assumption on the host port beyond a reset first:
-// any sequence of accesses, from any contexts, in any order.
+// context cannot make requests in another's name or with another's key.
+// No assumption on the host port beyond a reset first: any sequence of
+// accesses, from any contexts, in any order.
 reg f_past_valid = 1'b0;
 always @(posedge clk) begin
     f_past_valid <= 1'b1;
