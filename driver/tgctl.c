@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* tgctl: list the Telegraphos NICs on the PCI bus, show one's identity and counters, or a simulated node's counters and its switch port's. */
+/* tgctl: list the Telegraphos NICs on the PCI bus, show one's identity, counters and queue table, or a simulated node's, with its switch port's counters. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -30,10 +30,13 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: tgctl [--dump FILE] [--sysfs DIR] list\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] show DEV\n"
+		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] queues DEV\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] stats DEV\n"
 		   "       tgctl dma-check [BYTES [2M|1G]]\n"
-		   "  DEV        a PCI address, domain:bus:dev.fn or bus:dev.fn; for stats also\n"
-		   "             a simulated node, sim:NODE or sim:NAME:NODE (tg-sim --name)\n"
+		   "  DEV        a PCI address, domain:bus:dev.fn or bus:dev.fn, or a simulated\n"
+		   "             node, sim:NODE or sim:NAME:NODE (tg-sim --name)\n"
+		   "  show       identity, configuration, counters and queue table\n"
+		   "  queues     the queue table, read through its view (QSEL is not touched)\n"
 		   "  stats      the NIC's frame, drop and REQ counters; for a simulated node\n"
 		   "             also its switch port's counters and injected faults\n"
 		   "  dma-check  map BYTES (default 2 MiB) of hugepages as the pci: provider\n"
@@ -169,7 +172,128 @@ static volatile uint64_t *open_csr(const char *bdf, struct tg_pci_bar **bp, uint
 	return csr;
 }
 
-static int cmd_show(const char *dev)
+static int parse_sim_dev(const char *dev, char *name, size_t name_sz, unsigned *node);
+
+/* Reads one CSR of the device: 0 or -errno. */
+typedef int (*csr_reader)(void *arg, uint64_t reg, uint64_t *v);
+
+static int bar_csr(void *arg, uint64_t reg, uint64_t *v)
+{
+	*v = ((volatile uint64_t *)arg)[reg / 8u];
+	return 0;
+}
+
+static int sim_csr(void *arg, uint64_t reg, uint64_t *v)
+{
+	return tg_csr_read(arg, reg, v);
+}
+
+/* The queue table through its read-only view: a monitor must not write
+ * QSEL, which the node's driver owns.  Returns 0 or -errno. */
+static int print_queues(csr_reader rd, void *arg)
+{
+	uint64_t cfg, w[16][4];
+	unsigned n, en = 0;
+	int rc = rd(arg, TG_CSR_REG_CONFIG, &cfg);
+
+	if (rc)
+		return rc;
+	n = (unsigned)(cfg >> 16 & 0xffu);
+	if (n > 16u)
+		n = 16u;
+	for (unsigned q = 0; q < n; q++) {
+		for (unsigned f = 0; f < 4u; f++) {
+			rc = rd(arg, TG_CSR_QVIEW_BASE + q * TG_CSR_QVIEW_STRIDE + 8u * f, &w[q][f]);
+			if (rc)
+				return rc;
+		}
+		en += (w[q][TG_QVIEW_QCFG / 8u] & TG_QCFG_ENABLE) != 0;
+	}
+	printf("queues     %u of %u entries enabled\n", en, n);
+	if (!en)
+		return 0;
+	printf("  %-5s %-12s %9s %6s %10s %10s  %s\n", "entry", "base", "buffer", "entry", "tail",
+	       "head", "flags");
+	for (unsigned q = 0; q < n; q++) {
+		uint64_t c = w[q][TG_QVIEW_QCFG / 8u], h = w[q][TG_QVIEW_QHEAD / 8u];
+		char head[24];
+
+		if (!(c & TG_QCFG_ENABLE))
+			continue;
+		if (h >> 63)
+			snprintf(head, sizeof(head), "0x%06llx", (unsigned long long)(h & 0xffffffu));
+		else
+			snprintf(head, sizeof(head), "-");
+		printf("  %-5u 0x%010llx %9llu %6u   0x%06llx %10s  %s\n", q,
+		       (unsigned long long)w[q][TG_QVIEW_QBASE / 8u], 1ull << (c & 0x1fu),
+		       1u << (c >> 8 & 7u), (unsigned long long)w[q][TG_QVIEW_QTAIL / 8u], head,
+		       c & TG_QCFG_FULL ? "full" : "-");
+	}
+	return 0;
+}
+
+/* Open a simulated node as its driver; returns 0, or tgctl's exit status
+ * after saying why. */
+static int open_sim(const char *dev, char *name, size_t name_sz, unsigned *node,
+		    struct tg_dev **d)
+{
+	if (parse_sim_dev(dev, name, name_sz, node)) {
+		fprintf(stderr, "tgctl: '%s' is not a simulated node (sim:NODE or sim:NAME:NODE)\n",
+			dev);
+		return 2;
+	}
+	*d = tg_open(dev, TG_OPEN_DRIVER);
+	if (!*d) {
+		fprintf(stderr, "tgctl: %s: %s\n", dev, tg_strerror(-errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* show and queues on a simulated node, through a driver handle. */
+static int cmd_show_sim(const char *dev, int counters_too)
+{
+	static const struct {
+		uint64_t reg;
+		const char *name;
+	} cfg[] = {
+		{ TG_CSR_REG_CONFIG, "config" },
+		{ TG_CSR_REG_MEM_SIZE, "mem_size" },
+		{ TG_CSR_REG_CYCLES, "cycles" },
+	};
+	char name[TG_SIMP_NAME_MAX];
+	uint64_t id = 0, v = 0;
+	struct tg_dev *d;
+	unsigned node;
+	int rc;
+
+	rc = open_sim(dev, name, sizeof(name), &node, &d);
+	if (rc)
+		return rc;
+	rc = tg_csr_read(d, TG_CSR_REG_ID, &id);
+	if (!rc && counters_too) {
+		printf("device     %s\nidentity   ", dev);
+		print_id(id);
+		printf("\nnode       %u\n", node);
+		for (size_t i = 0; !rc && i < sizeof(cfg) / sizeof(cfg[0]); i++)
+			if (!(rc = tg_csr_read(d, cfg[i].reg, &v)))
+				printf(i ? "%-10s %llu\n" : "%-10s 0x%llx\n", cfg[i].name,
+				       (unsigned long long)v);
+		for (size_t i = 0; !rc && i < NCOUNTERS; i++)
+			if (!(rc = tg_csr_read(d, counters[i].reg, &v)))
+				printf("%-18s %llu\n", counters[i].name, (unsigned long long)v);
+	}
+	if (!rc)
+		rc = print_queues(sim_csr, d);
+	tg_close(d);
+	if (rc) {
+		fprintf(stderr, "tgctl: %s: reading the CSRs: %s\n", dev, tg_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_show(const char *dev, int counters_too)
 {
 	char bdf[TG_PCI_BDF_MAX], msg[PATH_MAX + 160];
 	unsigned dom, bus, dv, fn;
@@ -178,8 +302,11 @@ static int cmd_show(const char *dev)
 	uint64_t id = 0, mac;
 	int rc;
 
+	if (!strncmp(dev, "sim:", 4))
+		return cmd_show_sim(dev, counters_too);
 	if (tg_pci_parse_bdf(dev, &dom, &bus, &dv, &fn)) {
-		fprintf(stderr, "tgctl: '%s' is not a PCI address (domain:bus:dev.fn, hex)\n", dev);
+		fprintf(stderr, "tgctl: '%s' is neither a PCI address (domain:bus:dev.fn, hex) nor a "
+			"simulated node (sim:NODE)\n", dev);
 		return 2;
 	}
 	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", dom, bus, dv, fn);
@@ -196,6 +323,12 @@ static int cmd_show(const char *dev)
 	csr = open_csr(bdf, &b, &id);
 	if (!csr)
 		return 1;
+	if (!counters_too) {
+		print_queues(bar_csr, (void *)csr);
+		tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
+		tg_pci_bar_close(b);
+		return 0;
+	}
 	printf("device     %s\n", bdf);
 	printf("identity   ");
 	print_id(id);
@@ -210,6 +343,7 @@ static int cmd_show(const char *dev)
 	for (size_t i = 0; i < NCOUNTERS; i++)
 		printf("%-18s %llu\n", counters[i].name,
 		       (unsigned long long)csr[counters[i].reg / 8u]);
+	print_queues(bar_csr, (void *)csr);
 	tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
 	tg_pci_bar_close(b);
 	return 0;
@@ -310,16 +444,9 @@ static int cmd_stats_sim(const char *dev)
 	unsigned node;
 	int rc;
 
-	if (parse_sim_dev(dev, name, sizeof(name), &node)) {
-		fprintf(stderr, "tgctl: '%s' is not a simulated node (sim:NODE or sim:NAME:NODE)\n",
-			dev);
-		return 2;
-	}
-	d = tg_open(dev, TG_OPEN_DRIVER);
-	if (!d) {
-		fprintf(stderr, "tgctl: %s: %s\n", dev, tg_strerror(-errno));
-		return 1;
-	}
+	rc = open_sim(dev, name, sizeof(name), &node, &d);
+	if (rc)
+		return rc;
 	rc = tg_csr_read(d, TG_CSR_REG_ID, &id);
 	for (size_t i = 0; !rc && i < NCOUNTERS; i++)
 		rc = tg_csr_read(d, counters[i].reg, &v[i]);
@@ -420,7 +547,9 @@ int main(int argc, char **argv)
 	if (i < argc && !strcmp(argv[i], "list") && i + 1 == argc)
 		return cmd_list();
 	if (i < argc && !strcmp(argv[i], "show") && i + 2 == argc)
-		return cmd_show(argv[i + 1]);
+		return cmd_show(argv[i + 1], 1);
+	if (i < argc && !strcmp(argv[i], "queues") && i + 2 == argc)
+		return cmd_show(argv[i + 1], 0);
 	if (i < argc && !strcmp(argv[i], "stats") && i + 2 == argc)
 		return strncmp(argv[i + 1], "sim:", 4) ? cmd_stats_pci(argv[i + 1])
 						      : cmd_stats_sim(argv[i + 1]);

@@ -98,10 +98,31 @@ assign lk_head       = head_reg[lk_idx];
 
 // ---------------------------------------------------------------- CSR reads
 wire [7:0] num_queues = NUM_QUEUES;
+// the read-only view: every entry at its own address, so a monitor reads
+// the table without moving QSEL under the driver
+localparam [11:0] QVIEW_BASE  = `TG_CSR_QVIEW_BASE;
+localparam [11:0] QVIEW_BYTES = 16 * `TG_CSR_QVIEW_STRIDE;
+wire [11:0] qv_off   = csr_addr - QVIEW_BASE;
+wire        qv_hit   = (csr_addr >= QVIEW_BASE) && (qv_off < QVIEW_BYTES);
+wire [3:0]  qv_idx   = qv_off[8:5];
+wire [4:0]  qv_field = qv_off[4:0];
+
 assign csr_hit = (csr_addr == `TG_CSR_REG_QSEL) || (csr_addr == `TG_CSR_REG_QBASE) ||
                  (csr_addr == `TG_CSR_REG_QCFG) || (csr_addr == `TG_CSR_REG_QTAIL) ||
                  (csr_addr == `TG_CSR_REG_IRQ_STATUS) || (csr_addr == `TG_CSR_REG_IRQ_MASK) ||
-                 (csr_addr == `TG_CSR_REG_QARM);
+                 (csr_addr == `TG_CSR_REG_QARM) || qv_hit;
+
+reg [63:0] qv_rdata;
+always @* begin
+    case (qv_field)
+        `TG_QVIEW_QBASE: qv_rdata = {32'd0, base_reg[qv_idx]};
+        `TG_QVIEW_QCFG:  qv_rdata = {46'd0, full_reg[qv_idx], en_reg[qv_idx],
+                                     5'd0, esize_reg[qv_idx], 3'd0, size_reg[qv_idx]};
+        `TG_QVIEW_QTAIL: qv_rdata = {40'd0, tail_reg[qv_idx]};
+        `TG_QVIEW_QHEAD: qv_rdata = hv_reg[qv_idx] ? {1'b1, 39'd0, head_reg[qv_idx]} : 64'd0;
+        default:         qv_rdata = 64'd0;
+    endcase
+end
 
 always @* begin
     case (csr_addr)
@@ -113,7 +134,7 @@ always @* begin
         `TG_CSR_REG_IRQ_STATUS: csr_rdata = {32'd0, irq_st_reg};
         `TG_CSR_REG_IRQ_MASK:   csr_rdata = {32'd0, irq_mask_reg};
         `TG_CSR_REG_QARM:       csr_rdata = {48'd0, arm_reg};
-        default:                csr_rdata = 64'd0;
+        default:                csr_rdata = qv_hit ? qv_rdata : 64'd0;
     endcase
 end
 

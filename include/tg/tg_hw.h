@@ -97,6 +97,12 @@
 #define TG_CSR_REG_RKEY                 0x1F0ULL  /* RW the region's key; its low KEY_IDX_BITS bits must be the entry's index */
 #define TG_CSR_REG_RCFG                 0x1F8ULL  /* RW [3:0] RIGHT_* granted, [8] valid; writing it with [8] clear revokes the region */
 #define TG_CSR_REG_PROT_REFUSED         0x200ULL  /* RO remote accesses refused by the protection check */
+#define TG_CSR_QVIEW_BASE               0x400ULL  /* RO the queue table without QSEL: entry i at QVIEW_BASE + i * QVIEW_STRIDE, for monitors that must not move QSEL under the driver */
+#define TG_CSR_QVIEW_STRIDE             0x20ULL  /* bytes per entry in the queue-table view */
+#define TG_QVIEW_QBASE                  0x0ULL  /* view entry: QBASE */
+#define TG_QVIEW_QCFG                   0x8ULL  /* view entry: QCFG */
+#define TG_QVIEW_QTAIL                  0x10ULL  /* view entry: QTAIL */
+#define TG_QVIEW_QHEAD                  0x18ULL  /* view entry: [63] the NIC remembers a head it read from the buffer, [23:0] that head (0 when [63] is clear) */
 #define TG_PROT_CFG_ENABLE              0x1ULL  /* PROT_CFG bit 0 */
 #define TG_PROT_CFG_BUSY                0x8000000000000000ULL  /* PROT_CFG bit 63 */
 #define TG_RCFG_VALID                   0x100ULL  /* RCFG bit 8 */

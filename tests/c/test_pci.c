@@ -324,6 +324,31 @@ static void test_tgctl(void)
 	CHECK(rc == 0 && strstr(out, "tx_frames                77") &&
 	      strstr(out, "req_retries              12") && !strstr(out, "switch"),
 	      "stats: %d %s", rc, out);
+	/* the queue table through its view, at the addresses the register map
+	 * gives; QSEL is not written */
+	put64(tg_bar_csr_addr(TG_CSR_REG_CONFIG), NCTX | 4u << 16);
+	put64(tg_bar_csr_addr(TG_CSR_REG_QSEL), 3);
+	put64(tg_bar_csr_addr(TG_CSR_QVIEW_BASE + 2 * TG_CSR_QVIEW_STRIDE + TG_QVIEW_QBASE), 0x45000);
+	put64(tg_bar_csr_addr(TG_CSR_QVIEW_BASE + 2 * TG_CSR_QVIEW_STRIDE + TG_QVIEW_QCFG),
+	      12u | 3u << 8 | TG_QCFG_ENABLE | TG_QCFG_FULL);
+	put64(tg_bar_csr_addr(TG_CSR_QVIEW_BASE + 2 * TG_CSR_QVIEW_STRIDE + TG_QVIEW_QTAIL), 0x1c0);
+	put64(tg_bar_csr_addr(TG_CSR_QVIEW_BASE + 2 * TG_CSR_QVIEW_STRIDE + TG_QVIEW_QHEAD),
+	      1ull << 63 | 0x88);
+	/* entry 1 configured but disabled; entry 5 past the table's 4 entries */
+	put64(tg_bar_csr_addr(TG_CSR_QVIEW_BASE + TG_CSR_QVIEW_STRIDE + TG_QVIEW_QCFG), 8u);
+	put64(tg_bar_csr_addr(TG_CSR_QVIEW_BASE + 5 * TG_CSR_QVIEW_STRIDE + TG_QVIEW_QCFG),
+	      8u | TG_QCFG_ENABLE);
+	snprintf(args, sizeof(args), "--resource %s queues 03:00.0", res);
+	rc = run(args, out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "queues     1 of 4 entries enabled") &&
+	      strstr(out, "  2     0x0000045000      4096      8   0x0001c0   0x000088  full") &&
+	      !strstr(out, "\n  1 ") && !strstr(out, "\n  5 "), "queues: %d %s", rc, out);
+	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_QSEL)) == 3, "tgctl queues wrote QSEL");
+	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 03:00.0", dump, dir);
+	rc = run(args, out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "queues     1 of 4 entries enabled"), "show queues: %d %s",
+	      rc, out);
+	put64(tg_bar_csr_addr(TG_CSR_REG_CONFIG), NCTX);
 	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 0000:05:00.0", dump, dir);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 1 && strstr(out, "no PCI function at 0000:05:00.0"), "show absent: %d %s", rc, out);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Test: tgctl stats on the nodes of a tg-sim run with faults: NIC and switch counters as the test counted them; tg-sim's fault options. */
+/* Test: tgctl stats on the nodes of a tg-sim run with faults: NIC and switch counters as the test counted them; tg-sim's fault options; tgctl queues and show: the queue table as the NIC holds it, read without moving QSEL. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdlib.h>
@@ -112,6 +112,148 @@ static uint64_t get(const struct kv *kv, unsigned n, const char *name)
 			return kv[i].v;
 	CHECK(0, "tgctl printed no %s", name);
 	return ~0ull;
+}
+
+/* Run tgctl ARGS into out (NUL-terminated); returns its exit status. */
+static int tgctl_run(const char *args, char *out, size_t out_sz)
+{
+	const char *bin = getenv("TGCTL_BIN") ? getenv("TGCTL_BIN") : TGCTL_BIN;
+	char cmd[512];
+	size_t n = 0, k;
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", bin, args);
+	f = popen(cmd, "r");
+	REQUIRE(f, "popen");
+	while (n + 1 < out_sz && (k = fread(out + n, 1, out_sz - 1 - n, f)) > 0)
+		n += k;
+	out[n] = 0;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The row tgctl printed for queue-table entry idx, parsed; 0 if none. */
+static int queue_row(const char *out, unsigned idx, uint64_t *base, uint64_t *buf, unsigned *ent,
+		     uint64_t *tail, char *head, char *flags)
+{
+	const char *l = strstr(out, "\n  entry");
+
+	while (l && (l = strchr(l + 1, '\n'))) {
+		unsigned q;
+		unsigned long long b, z, t;
+
+		if (sscanf(l + 1, " %u %llx %llu %u %llx %23s %23s", &q, &b, &z, ent, &t, head,
+			   flags) == 7 && q == idx) {
+			*base = b;
+			*buf = z;
+			*tail = t;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* tgctl queues and show on a fault-free run: two queues node 1 opened,
+ * one with entries, as the NIC holds them; QSEL as the driver left it. */
+static void queues_phase(const char *bin)
+{
+	char name[64], dev0[96], dev1[96], args[160], head[24], flags[24];
+	static char out[16384];
+	char *argv[8];
+	struct tg_dev *d0, *d1, *drv;
+	struct tg_queue *qa, *qb;
+	uint64_t base, buf, tail, qtail = 0, sel = 0, w;
+	unsigned ent;
+	int fd, st;
+
+	snprintf(name, sizeof(name), "ctlq-%d", (int)getpid());
+	snprintf(dev0, sizeof(dev0), "sim:%s:0", name);
+	snprintf(dev1, sizeof(dev1), "sim:%s:1", name);
+	argv[0] = (char *)bin; argv[1] = "--name"; argv[2] = name; argv[3] = "--mem-mib";
+	argv[4] = "8"; argv[5] = NULL;
+	sim_pid = start(argv, &fd);
+	REQUIRE(t_wait_ready(fd) == 0, "tg-sim did not start");
+
+	snprintf(args, sizeof(args), "queues %s", dev1);
+	st = tgctl_run(args, out, sizeof(out));
+	CHECK(st == 0 && strstr(out, "queues     0 of 16 entries enabled"),
+	      "tgctl queues on a node without queues: exit %d:\n%s", st, out);
+
+	d0 = tg_open(dev0, 0);
+	d1 = tg_open(dev1, 0);
+	drv = tg_open(dev1, TG_OPEN_DRIVER);
+	REQUIRE(d0 && d1 && drv, "open: %s", tg_strerror(-errno));
+	qa = tg_queue_open(d1, 12, 8);
+	qb = tg_queue_open(d1, 8, 16);
+	REQUIRE(qa && qb, "tg_queue_open: %s", tg_strerror(-errno));
+	for (uint64_t k = 1; k <= 5; k++)
+		CHECK_RC(tg_enq(d0, 1, tg_queue_paddr(qa), k), 0);
+	for (unsigned k = 0; k < 2; k++)
+		CHECK(tg_deq_wait(qa, &w, 8, 2000000000ull) == 0 && w == k + 1u,
+		      "dequeue %u: %" PRIu64, k, w);
+	/* three more entries wait: the NIC's tail is past them */
+	for (int tries = 0; tries < 2000; tries++) {
+		CHECK_RC(tg_read(d0, 1, tg_queue_paddr(qa) + TG_Q_TAIL, &qtail, 8), 0);
+		if (qtail == TG_Q_SLOTS + 5u * 8u)
+			break;
+		usleep(1000);
+	}
+	CHECK(qtail == TG_Q_SLOTS + 5u * 8u, "queue tail %#" PRIx64, qtail);
+	/* QSEL where a driver might have left it: the monitor must not move it */
+	CHECK_RC(tg_csr_write(drv, TG_CSR_REG_QSEL, 9), 0);
+
+	st = tgctl_run(args, out, sizeof(out));
+	CHECK(st == 0, "tgctl %s: exit %d:\n%s", args, st, out);
+	CHECK(strstr(out, "queues     2 of 16 entries enabled") != NULL, "tgctl %s:\n%s", args, out);
+	CHECK_RC(tg_csr_read(drv, TG_CSR_REG_QSEL, &sel), 0);
+	CHECK((sel & 15u) == 9, "tgctl moved QSEL to %" PRIu64, sel & 15u);
+	/* the first two entries the driver handed out, in order */
+	CHECK(queue_row(out, 0, &base, &buf, &ent, &tail, head, flags) &&
+	      base == tg_queue_paddr(qa) && buf == 4096 && ent == 8 && tail == qtail &&
+	      !strcmp(flags, "-"), "entry 0: base %#" PRIx64 " (queue at %#" PRIx64 ") buffer %"
+	      PRIu64 " entry %u tail %#" PRIx64 " flags %s:\n%s", base, tg_queue_paddr(qa), buf,
+	      ent, tail, flags, out);
+	CHECK(queue_row(out, 1, &base, &buf, &ent, &tail, head, flags) &&
+	      base == tg_queue_paddr(qb) && buf == 256 && ent == 16 && tail == TG_Q_SLOTS &&
+	      !strcmp(head, "-"), "entry 1: base %#" PRIx64 " (queue at %#" PRIx64 ") buffer %"
+	      PRIu64 " entry %u tail %#" PRIx64 " head %s:\n%s", base, tg_queue_paddr(qb), buf,
+	      ent, tail, head, out);
+
+	/* show: identity, counters and the same table */
+	snprintf(args, sizeof(args), "show %s", dev1);
+	st = tgctl_run(args, out, sizeof(out));
+	CHECK(st == 0 && strstr(out, "req_accepted       5") &&
+	      strstr(out, "queues     2 of 16 entries enabled") &&
+	      queue_row(out, 0, &base, &buf, &ent, &tail, head, flags) &&
+	      base == tg_queue_paddr(qa), "tgctl %s: exit %d:\n%s", args, st, out);
+
+	/* a queue closed leaves its entry disabled */
+	tg_queue_close(qb);
+	snprintf(args, sizeof(args), "queues %s", dev1);
+	st = tgctl_run(args, out, sizeof(out));
+	CHECK(st == 0 && strstr(out, "queues     1 of 16 entries enabled") &&
+	      !queue_row(out, 1, &base, &buf, &ent, &tail, head, flags),
+	      "after close: exit %d:\n%s", st, out);
+	printf("tgctl queues: entry 0 at %#" PRIx64 " tail %#" PRIx64 ", QSEL left at %" PRIu64
+	       "\n", tg_queue_paddr(qa), qtail, sel & 15u);
+
+	/* bad devices */
+	st = tgctl_run("queues sim:x", out, sizeof(out));
+	CHECK(st == 2, "tgctl queues sim:x: exit %d", st);
+	snprintf(args, sizeof(args), "queues sim:%s-gone:0", name);
+	st = tgctl_run(args, out, sizeof(out));
+	CHECK(st == 1, "tgctl %s: exit %d", args, st);
+
+	tg_queue_close(qa);
+	tg_close(drv);
+	tg_close(d1);
+	tg_close(d0);
+	kill(sim_pid, SIGTERM);
+	st = exit_status(sim_pid);
+	sim_pid = 0;
+	CHECK(st == 0, "tg-sim exit %d", st);
+	close(fd);
 }
 
 int main(void)
@@ -227,5 +369,7 @@ int main(void)
 	sim_pid = 0;
 	CHECK(st == 0, "tg-sim exit %d", st);
 	close(fd);
+
+	queues_phase(bin);
 	return t_done("test_tgctl_stats");
 }

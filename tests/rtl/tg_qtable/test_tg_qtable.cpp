@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the queue table against a cycle-exact model: programming and
-// readback of every entry through QSEL, lookup by base (lowest enabled index
+// readback of every entry through QSEL and through the read-only view
+// (which never moves QSEL), lookup by base (lowest enabled index
 // wins, disabled entries never hit), tail and full updates, the remembered
 // head (set by the engine, forgotten by any driver write to the entry, the
 // driver winning in the same cycle), the overflow and
@@ -68,6 +69,20 @@ struct Model {
         case TG_CSR_REG_IRQ_MASK: v = mask; return true;
         case TG_CSR_REG_QARM: v = arm; return true;
         }
+        if (off >= TG_CSR_QVIEW_BASE && off < TG_CSR_QVIEW_BASE + 16 * TG_CSR_QVIEW_STRIDE) {
+            const Ent &q = e[(off - TG_CSR_QVIEW_BASE) / TG_CSR_QVIEW_STRIDE];
+            switch ((off - TG_CSR_QVIEW_BASE) % TG_CSR_QVIEW_STRIDE) {
+            case TG_QVIEW_QBASE: v = q.base; break;
+            case TG_QVIEW_QCFG:
+                v = q.size | ((uint64_t)q.esize << QCFG_ESIZE_SHIFT) | (q.en ? TG_QCFG_ENABLE : 0) |
+                    (q.full ? TG_QCFG_FULL : 0);
+                break;
+            case TG_QVIEW_QTAIL: v = q.tail; break;
+            case TG_QVIEW_QHEAD: v = q.hv ? (1ull << 63 | q.hc) : 0; break;
+            default: v = 0;   // the byte lanes inside a word read as the word: not used
+            }
+            return true;
+        }
         v = 0;
         return false;
     }
@@ -132,7 +147,7 @@ struct Tb {
     // coverage
     uint64_t n_hits = 0, n_shadowed = 0, n_disabled_same = 0, n_notify = 0, n_overflow = 0, n_irq = 0,
              n_w1c = 0, n_arm_no_notify = 0;
-    uint64_t n_head_hits = 0, n_head_forgot = 0, n_head_race = 0;
+    uint64_t n_head_hits = 0, n_head_forgot = 0, n_head_race = 0, n_view = 0;   // n_view: view reads of a remembered head
 
     explicit Tb(uint64_t seed) : m(new Vtg_qtable), rng(seed)
     {
@@ -159,8 +174,17 @@ struct Tb {
                      (unsigned long long)off, (unsigned long long)got, (unsigned long long)want);
             TB_CHECK(m->csr_hit, "%s, cycle %llu: register %03llx not claimed", what, c, (unsigned long long)off);
         }
+        // two words of the view, of any entry
+        for (int i = 0; i < 2; i++) {
+            uint64_t off = TG_CSR_QVIEW_BASE + rng.below(16) * TG_CSR_QVIEW_STRIDE + 8 * rng.below(4), want;
+            ref.reg_value(off, want);
+            uint64_t got = read(off);
+            TB_CHECK(m->csr_hit && got == want, "%s, cycle %llu: view %03llx hit %u = %016llx, want %016llx", what,
+                     c, (unsigned long long)off, m->csr_hit, (unsigned long long)got, (unsigned long long)want);
+            n_view += (off - TG_CSR_QVIEW_BASE) % TG_CSR_QVIEW_STRIDE == TG_QVIEW_QHEAD && (want >> 63);
+        }
         for (int i = 0; i < 3; i++) {
-            uint64_t off = rng.below(4096), want;
+            uint64_t off = rng.below(4096) & ~7ull, want;
             if (ref.reg_value(off, want)) continue;
             uint64_t got = read(off);
             TB_CHECK(!m->csr_hit && got == 0, "%s, cycle %llu: offset %03llx hit %u reads %016llx", what, c,
@@ -329,9 +353,19 @@ struct Tb {
         }
     }
 
-    // Every entry read back through QSEL.
+    // Every entry read back through the view, then through QSEL.
     void readback(const char *what)
     {
+        unsigned sel = ref.sel;
+        for (unsigned i = 0; i < 16; i++) {
+            for (uint64_t f = 0; f < TG_CSR_QVIEW_STRIDE; f += 8) {
+                uint64_t off = TG_CSR_QVIEW_BASE + i * TG_CSR_QVIEW_STRIDE + f, want, got = read(off);
+                ref.reg_value(off, want);
+                TB_CHECK(got == want, "%s: entry %u view word %02llx = %016llx, want %016llx", what, i,
+                         (unsigned long long)f, (unsigned long long)got, (unsigned long long)want);
+            }
+        }
+        TB_CHECK(read(TG_CSR_REG_QSEL) == (sel | (NUM_QUEUES << 8)), "%s: reading the view moved QSEL", what);
         for (unsigned i = 0; i < 16; i++) {
             write(TG_CSR_REG_QSEL, i);
             for (uint64_t off : {TG_CSR_REG_QSEL, TG_CSR_REG_QBASE, TG_CSR_REG_QCFG, TG_CSR_REG_QTAIL}) {
@@ -476,7 +510,7 @@ int main(int argc, char **argv)
     struct Cfg { unsigned wr_pct, upd_pct; };
     const Cfg cfgs[] = {{5, 5}, {30, 20}, {70, 50}, {95, 90}};
     uint64_t seed = 1, hits = 0, shadowed = 0, disabled = 0, notify = 0, overflow = 0, irq = 0, w1c = 0, plain = 0;
-    uint64_t head_hits = 0, head_forgot = 0, head_race = 0;
+    uint64_t head_hits = 0, head_forgot = 0, head_race = 0, view_head = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x510E527Fu);
@@ -503,11 +537,14 @@ int main(int argc, char **argv)
             head_hits += tb.n_head_hits;
             head_forgot += tb.n_head_forgot;
             head_race += tb.n_head_race;
+            view_head += tb.n_view;
         }
     }
     std::printf("remembered head: %llu lookups found one, %llu forgotten by a driver write, %llu of those in the "
                 "cycle the engine reported one\n", (unsigned long long)head_hits, (unsigned long long)head_forgot,
                 (unsigned long long)head_race);
+    std::printf("view: %llu reads of a remembered head\n", (unsigned long long)view_head);
+    TB_CHECK(view_head > 1000, "view coverage: %llu", (unsigned long long)view_head);
     TB_CHECK(head_hits > 5000 && head_forgot > 300 && head_race > 20, "remembered-head coverage");
     std::printf("%llu lookup hits (%llu over a higher enabled entry, %llu past a lower disabled one), %llu "
                 "notifications, %llu updates not armed, %llu overflows, %llu clears, %llu cycles of irq\n",
