@@ -19,7 +19,7 @@ all: $(BENCH_BIN)
 $(BENCH_BIN): $(BENCH_SRCS) bench/tg_bench.h examples/tg_swq.h $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/bench
 	$(CC) $(CPPFLAGS) -Iexamples -MF $(BUILD)/obj/bench/tg_bench.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-o $@ $(BENCH_SRCS) $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)
+		-o $@ $(BENCH_SRCS) $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)
 
 $(BENCH_TB_VVP): bench/tb_tg_pair.v $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(@D)
@@ -62,7 +62,7 @@ all: $(DSIM_BENCH_BIN)
 $(DSIM_BENCH_BIN): bench/tg_dsim_bench.c $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/bench
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/bench/tg_dsim_bench.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)
+		-o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)
 
 .PHONY: bench-dist
 bench-dist: $(DSIM_BENCH_BIN)

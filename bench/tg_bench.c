@@ -98,7 +98,7 @@ void cluster_open(struct bench_cluster *c, const struct bench_opts *o, unsigned 
 	for (unsigned n = 0; n < nodes; n++) {
 		c->dev[n] = tg_open_sim(c->sim, n, TG_OPEN_DRIVER);
 		if (!c->dev[n])
-			die("tg_open_sim node %u: %s", n, tg_strerror(-errno));
+			die("tg_open_sim: %s", tg_open_error());
 	}
 }
 

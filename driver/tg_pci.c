@@ -54,6 +54,7 @@ int tg_pci_scan(const struct tg_pci_scan_opts *o, struct tg_pci_info *out, unsig
 		char *msg, size_t msg_sz)
 {
 	unsigned dom = 0, bus = 0, dv = 0, fn = 0, vendor, device;
+	char sysfs_path[4096];
 	volatile int found = 0, rc = 0, at_bdf = 0;
 	struct pci_access *volatile acc = NULL;
 	jmp_buf jb;
@@ -70,6 +71,30 @@ int tg_pci_scan(const struct tg_pci_scan_opts *o, struct tg_pci_info *out, unsig
 			snprintf(msg, msg_sz, "'%s' is not a PCI address (domain:bus:dev.fn, hex)",
 				 o->bdf);
 		return -EINVAL;
+	}
+	/* libpci's sysfs.path is the bus directory holding devices/ */
+	if (o->sysfs) {
+		size_t n = strlen(o->sysfs);
+
+		while (n > 1 && o->sysfs[n - 1] == '/')
+			n--;
+		if (n < 8 || n - 8 >= sizeof(sysfs_path) ||
+		    strncmp(o->sysfs + n - 8, "/devices", 8)) {
+			if (msg)
+				snprintf(msg, msg_sz, "%s: not a sysfs devices directory "
+					 "(as %s)", o->sysfs, TG_PCI_SYSFS);
+			return -EINVAL;
+		}
+		memcpy(sysfs_path, o->sysfs, n - 8);
+		sysfs_path[n - 8] = 0;
+		if (!sysfs_path[0])
+			strcpy(sysfs_path, "/");
+		if (access(o->sysfs, R_OK | X_OK) < 0) {
+			rc = -errno;
+			if (msg)
+				snprintf(msg, msg_sz, "%s: %s", o->sysfs, strerror(-rc));
+			return rc;
+		}
 	}
 	/* libpci treats an unreadable dump as fatal: say why before it does */
 	if (o->dump && access(o->dump, R_OK) < 0) {
@@ -97,6 +122,9 @@ int tg_pci_scan(const struct tg_pci_scan_opts *o, struct tg_pci_info *out, unsig
 	if (o->dump) {
 		acc->method = PCI_ACCESS_DUMP;
 		pci_set_param(acc, "dump.name", (char *)o->dump);
+	} else if (o->sysfs) {
+		acc->method = PCI_ACCESS_SYS_BUS_PCI;
+		pci_set_param(acc, "sysfs.path", sysfs_path);
 	}
 	pci_init(acc);
 	pci_scan_bus(acc);
@@ -126,7 +154,8 @@ int tg_pci_scan(const struct tg_pci_scan_opts *o, struct tg_pci_info *out, unsig
 		snprintf(where, sizeof(where), "%04x:%02x:%02x.%x", dom & 0xffffu, bus, dv, fn);
 		if (msg)
 			snprintf(msg, msg_sz, "no PCI function at %s%s%s", where,
-				 o->dump ? " in " : "", o->dump ? o->dump : "");
+				 o->dump || o->sysfs ? " in " : "",
+				 o->dump ? o->dump : o->sysfs ? o->sysfs : "");
 		rc = -ENODEV;
 	}
 out:

@@ -22,14 +22,17 @@ struct tg_pci_info {
 
 struct tg_pci_scan_opts {
 	const char *dump;            /* `lspci -x` dump read by libpci's dump method; NULL: the bus */
+	const char *sysfs;           /* the bus through this devices directory (libpci's sysfs
+				      * method, its sysfs.path the parent); NULL: libpci's
+				      * default method and paths */
 	const char *bdf;             /* only this function; NULL: every function with the IDs */
 	uint16_t vendor, device;     /* IDs to look for; 0 means TG_PCI_VENDOR / TG_PCI_DEVICE */
 };
 
 /* Scan the bus (or a dump) for functions with the IDs of o and store up to
  * max of them in out.  Returns how many were found (0: none, not an error),
- * or -errno with a reason in msg: -EINVAL bad options or BDF, -ENOENT or
- * -EACCES the dump file, -ENODEV an explicit BDF with no function or with
+ * or -errno with a reason in msg: -EINVAL bad options or BDF, or a sysfs
+ * directory not named .../devices, -ENOENT or -EACCES the dump file, -ENODEV an explicit BDF with no function or with
  * other IDs, -EIO libpci failed (no access method, malformed dump). */
 int tg_pci_scan(const struct tg_pci_scan_opts *o, struct tg_pci_info *out, unsigned max,
 		char *msg, size_t msg_sz);

@@ -25,6 +25,7 @@
 #define MAX_DEVS  64u
 
 static const char *dump_file, *sysfs_root = TG_PCI_SYSFS, *resource_file;
+static const char *sysfs_opt;   /* --sysfs: libpci scans it instead of its default */
 
 static void usage(FILE *f)
 {
@@ -42,7 +43,8 @@ static void usage(FILE *f)
 		   "  dma-check  map BYTES (default 2 MiB) of hugepages as the pci: provider\n"
 		   "             does and print their physical address, or why not\n"
 		   "  --dump     read the bus from an `lspci -x` dump (libpci's dump method)\n"
-		   "  --sysfs    directory holding <address>/resource%u (default %s)\n"
+		   "  --sysfs    the devices directory holding <address>/resource%u (default\n"
+		   "             %s); without --dump libpci also scans it\n"
 		   "  --resource the file holding the BAR (instead of the sysfs one)\n",
 		(unsigned)TG_PCI_BAR, TG_PCI_SYSFS);
 }
@@ -73,7 +75,7 @@ static void print_id(uint64_t id)
 
 static int cmd_list(void)
 {
-	struct tg_pci_scan_opts o = { .dump = dump_file };
+	struct tg_pci_scan_opts o = { .dump = dump_file, .sysfs = sysfs_opt };
 	struct tg_pci_info d[MAX_DEVS];
 	char msg[PATH_MAX + 160];
 	int n = tg_pci_scan(&o, d, MAX_DEVS, msg, sizeof(msg));
@@ -311,7 +313,7 @@ static int cmd_show(const char *dev, int counters_too)
 	}
 	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", dom, bus, dv, fn);
 	if (!resource_file) {
-		struct tg_pci_scan_opts o = { .dump = dump_file, .bdf = bdf };
+		struct tg_pci_scan_opts o = { .dump = dump_file, .sysfs = sysfs_opt, .bdf = bdf };
 		struct tg_pci_info info;
 
 		rc = tg_pci_scan(&o, &info, 1, msg, sizeof(msg));
@@ -538,7 +540,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--dump"))
 			dump_file = argv[i + 1];
 		else if (!strcmp(argv[i], "--sysfs"))
-			sysfs_root = argv[i + 1];
+			sysfs_root = sysfs_opt = argv[i + 1];
 		else if (!strcmp(argv[i], "--resource"))
 			resource_file = argv[i + 1];
 		else

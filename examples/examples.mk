@@ -9,7 +9,7 @@ all: $(EX_DEMO)
 $(EX_DEMO): examples/tg_demo.c $(LIBTG)
 	@mkdir -p $(@D) $(BUILD)/obj/examples
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/examples/tg_demo.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-o $@ $< $(LIBTG) -pthread
+		-o $@ $< $(LIBTG) $(LIBTG_LDLIBS)
 
 demo: $(EX_DEMO) $(BUILD)/bin/tg-sim
 	BUILD=$(BUILD) scripts/demo.sh
@@ -22,4 +22,4 @@ all: $(EX_SWQ)
 $(EX_SWQ): examples/tg_swq.c examples/tg_swq.h $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/examples
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/examples/tg_swq.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)
+		-o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)

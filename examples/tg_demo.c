@@ -158,12 +158,15 @@ int main(int argc, char **argv)
 	}
 	snprintf(dev, sizeof(dev), "sim:%s:0", name);
 	n0 = tg_open(dev, TG_OPEN_DRIVER);
-	if (!n0)
-		return fail(dev, -errno);
+	if (!n0) {
+		fprintf(stderr, "tg_demo: %s\n", tg_open_error());
+		return 1;
+	}
 	snprintf(dev, sizeof(dev), "sim:%s:1", name);
 	n1 = tg_open(dev, TG_OPEN_DRIVER);
 	if (!n1) {
-		rc = fail(dev, -errno);
+		fprintf(stderr, "tg_demo: %s\n", tg_open_error());
+		rc = 1;
 		goto out;
 	}
 	id = tg_nic_id(n0);

@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	for (unsigned s = 0; s < SENDERS; s++)
 		snd[s] = tg_open_sim(sim, s, 0);
 	if (!rcv || !snd[0] || !snd[1] || !snd[2]) {
-		fprintf(stderr, "tg-swq-demo: tg_open_sim: %s\n", tg_strerror(-errno));
+		fprintf(stderr, "tg-swq-demo: tg_open_sim: %s\n", tg_open_error());
 		return 1;
 	}
 	sw.q = swq_create(rcv, nslots, WORDS);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,34 +209,69 @@ static void *map_obj(const char *obj, uint64_t bytes, int *err)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* Why this thread's last tg_open or tg_open_sim failed. */
+static _Thread_local char open_msg[512];
+
+void tg__open_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(open_msg, sizeof(open_msg), fmt, ap);
+	va_end(ap);
+}
+
+const char *tg_open_error(void)
+{
+	return open_msg;
+}
+
+static struct tg_dev *open_pci(const char *devstr, unsigned flags)
+{
+	char msg[sizeof(open_msg) - 64];
+	struct tg_dev *dev = calloc(1, sizeof(*dev));
+	int rc;
+
+	if (!dev) {
+		tg__open_fail("%s: out of memory", devstr);
+		errno = ENOMEM;
+		return NULL;
+	}
+	msg[0] = 0;
+	rc = tg__pci_open(dev, devstr + 4, flags, msg, sizeof(msg));
+	if (rc) {
+		tg_close(dev);
+		tg__open_fail("%s: %s", devstr, msg[0] ? msg : tg_strerror(rc));
+		errno = -rc;
+		return NULL;
+	}
+	return dev;
+}
+
 struct tg_dev *tg_open(const char *devstr, unsigned flags)
 {
 	char name[TG_SIMP_NAME_MAX], obj[128];
 	struct tg_simp_ctl *hdr;
 	struct tg_dev *dev;
-	unsigned node;
+	unsigned node, nodes = 0;
 	int err, rc;
 
-	if (devstr && !strncmp(devstr, "pci:", 4)) {
-		dev = calloc(1, sizeof(*dev));
-		if (!dev)
-			return NULL;
-		rc = tg__pci_open(dev, devstr + 4, flags);
-		if (rc) {
-			tg_close(dev);
-			errno = -rc;
-			return NULL;
-		}
-		return dev;
-	}
+	open_msg[0] = 0;
+	if (devstr && !strncmp(devstr, "pci:", 4))
+		return open_pci(devstr, flags);
 	rc = tg__parse_sim_dev(devstr, name, sizeof(name), &node);
 	if (rc) {
+		tg__open_fail("'%s' is not a device: sim:NODE, sim:NAME:NODE or pci:[ADDRESS]",
+			      devstr ? devstr : "(null)");
 		errno = -rc;
 		return NULL;
 	}
 	dev = calloc(1, sizeof(*dev));
-	if (!dev)
+	if (!dev) {
+		tg__open_fail("%s: out of memory", devstr);
+		errno = ENOMEM;
 		return NULL;
+	}
 	dev->mapped = 1;
 	tg_simp_obj_name(obj, sizeof(obj), name, -1);
 	hdr = map_obj(obj, sizeof(*hdr), &err);
@@ -256,6 +292,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	if (!dev->ctl)
 		goto fail;
 	if (node >= dev->ctl->nodes) {
+		nodes = dev->ctl->nodes;
 		err = ENODEV;
 		goto fail;
 	}
@@ -276,7 +313,19 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 
 fail:
 	tg_close(dev);
-	errno = err ? err : EIO;
+	err = err ? err : EIO;
+	if (err == ENXIO)
+		tg__open_fail("%s: no simulator named '%s' is running (tg-sim --name %s starts "
+			      "one)", devstr, name, name);
+	else if (err == ENODEV && nodes)
+		tg__open_fail("%s: the simulator '%s' has %u nodes, 0 to %u", devstr, name, nodes,
+			      nodes - 1);
+	else if (err == ENODEV)
+		tg__open_fail("%s: another process of the split cluster hosts node %u "
+			      "(docs/distributed.md)", devstr, node);
+	else
+		tg__open_fail("%s: %s", devstr, tg_strerror(-err));
+	errno = err;
 	return NULL;
 }
 

@@ -111,9 +111,14 @@ int tg__region_forget(struct tg_dev *dev, uint64_t *key);
 int tg__async_err(struct tg_dev *dev);
 
 /* PCI provider: attach dev to a context of the NIC at PCI address addr
- * ("dddd:bb:dd.f"); on failure the caller still calls tg__detach.
- * Returns 0 or -errno (docs/hardware.md). */
-int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags);
+ * ("dddd:bb:dd.f", or "" for the first NIC libpci finds); on failure the
+ * caller still calls tg__detach.  Returns 0, or -errno with the reason in
+ * msg (docs/hardware.md). */
+int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg,
+		 size_t msg_sz);
+
+/* Say why this thread's tg_open / tg_open_sim failed (tg_open_error). */
+void tg__open_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Unmap and release what tg__pci_open set up. */
 void tg__pci_close(struct tg_dev *dev);

@@ -56,6 +56,19 @@ struct tg_pcidma {
 	uint32_t wake[16];           /* notifications seen per queue-table entry */
 };
 
+static void say(char *msg, size_t msg_sz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A reason in words, cut to the buffer. */
+static void say(char *msg, size_t msg_sz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, msg_sz, fmt, ap);
+	va_end(ap);
+}
+
 static const char *env_or(const char *name, const char *dflt)
 {
 	const char *v = getenv(name);
@@ -68,25 +81,6 @@ static int env_is_1(const char *name)
 	const char *v = getenv(name);
 
 	return v && v[0] == '1' && !v[1];
-}
-
-/* Read a sysfs attribute holding one hex number ("0x10ee\n"). */
-static int read_hex(const char *path, unsigned long *v)
-{
-	char buf[32], *end;
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	errno = 0;
-	*v = strtoul(buf, &end, 16);
-	if (errno || end == buf)
-		return -EIO;
-	return 0;
 }
 
 /* Take the first free context: one lock file per context, held with
@@ -160,50 +154,75 @@ void tg__pci_close(struct tg_dev *dev)
 	dev->pci = NULL;
 }
 
-int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags)
+/* The NIC at addr ("" for the lowest-addressed one), found with libpci
+ * through the sysfs devices directory root. */
+static int find_nic(const char *root, const char *addr, struct tg_pci_info *out, char *msg,
+		    size_t msg_sz)
+{
+	struct tg_pci_scan_opts o = { .sysfs = root, .bdf = *addr ? addr : NULL };
+	struct tg_pci_info found[16];
+	int n = tg_pci_scan(&o, found, 16, msg, msg_sz);
+
+	if (n < 0)
+		return n;
+	if (n == 0) {
+		say(msg, msg_sz, "no Telegraphos NIC (PCI ID %04x:%04x) in %s", (unsigned)TG_PCI_VENDOR,
+		    (unsigned)TG_PCI_DEVICE, root);
+		return -ENODEV;
+	}
+	*out = found[0];
+	for (int i = 1; i < n && i < 16; i++)
+		if (strcmp(found[i].bdf, out->bdf) < 0)
+			*out = found[i];
+	return 0;
+}
+
+int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg, size_t msg_sz)
 {
 	const char *root = env_or("TG_PCI_SYSFS", TG_PCI_SYSFS);
-	unsigned dom, bus, dv, fn, nctx;
-	char bdf[TG_PCI_BDF_MAX], path[PATH_MAX];
+	struct tg_pci_info info;
+	char path[PATH_MAX];
 	volatile uint64_t *csr;
-	unsigned long vendor, device;
 	struct tg_pcidev *p;
+	unsigned nctx;
 	uint64_t cfg;
 	int rc;
 
-	if (tg_pci_parse_bdf(addr, &dom, &bus, &dv, &fn) || (flags & ~TG_OPEN_DRIVER))
+	if (flags & ~TG_OPEN_DRIVER) {
+		say(msg, msg_sz, "flags 0x%x: only TG_OPEN_DRIVER is defined", flags);
 		return -EINVAL;
-	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", dom & 0xffffu, bus, dv, fn);
-	/* the function must exist and carry the NIC's IDs */
-	snprintf(path, sizeof(path), "%s/%s/vendor", root, bdf);
-	rc = read_hex(path, &vendor);
-	if (rc == -ENOENT)
-		return -ENODEV;
+	}
+	rc = find_nic(root, addr, &info, msg, msg_sz);
 	if (rc)
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s/device", root, bdf);
-	rc = read_hex(path, &device);
-	if (rc)
-		return rc == -ENOENT ? -ENODEV : rc;
-	if (vendor != TG_PCI_VENDOR || device != TG_PCI_DEVICE)
-		return -ENODEV;
+	/* the host port is the whole BAR: a smaller one cannot reach every
+	 * context and window (docs/hardware.md, BAR size) */
+	if (info.bar_size && info.bar_size < (1ULL << TG_BAR_ADDR_BITS)) {
+		say(msg, msg_sz, "%s: BAR %u is %llu bytes, the host port needs 2^%u "
+		    "(docs/hardware.md)", info.bdf, (unsigned)TG_PCI_BAR,
+		    (unsigned long long)info.bar_size, (unsigned)TG_BAR_ADDR_BITS);
+		return -EPROTO;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->lock_fd = -1;
-	memcpy(p->bdf, bdf, sizeof(bdf));
+	memcpy(p->bdf, info.bdf, sizeof(p->bdf));
 	dev->pci = p;
 	dev->flags = flags;
-	snprintf(path, sizeof(path), "%s/%s/resource%u", root, bdf, (unsigned)TG_PCI_BAR);
-	p->bar = tg_pci_bar_open(path, NULL, 0);
+	snprintf(path, sizeof(path), "%s/%s/resource%u", root, p->bdf, (unsigned)TG_PCI_BAR);
+	p->bar = tg_pci_bar_open(path, msg, msg_sz);
 	if (!p->bar)
 		return -errno;
-	rc = tg_pci_bar_identify(p->bar, &dev->id, NULL, 0);
+	rc = tg_pci_bar_identify(p->bar, &dev->id, msg, msg_sz);
 	if (rc)
 		return rc;
 	csr = tg_pci_bar_map(p->bar, tg_bar_csr_addr(0), TG_PAGE_SIZE);
-	if (!csr)
-		return -errno;
+	if (!csr) {
+		rc = -errno;
+		say(msg, msg_sz, "%s: mapping the CSR page: %s", path, strerror(-rc));
+		return rc;
+	}
 	dev->node = (unsigned)csr[TG_CSR_REG_NODE_ID / 8u];
 	dev->mem_size = csr[TG_CSR_REG_MEM_SIZE / 8u];
 	cfg = csr[TG_CSR_REG_CONFIG / 8u];
@@ -218,12 +237,21 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags)
 	nctx = (unsigned)(cfg & 0xffu);
 	if (nctx > (1u << TG_BAR_CTX_BITS))
 		nctx = 1u << TG_BAR_CTX_BITS;
-	rc = take_ctx(dev, p, bdf, nctx);
-	if (rc)
+	rc = take_ctx(dev, p, p->bdf, nctx);
+	if (rc) {
+		if (rc == -EBUSY)
+			say(msg, msg_sz, "%s: all %u contexts are taken by other processes",
+			    p->bdf, nctx);
+		else
+			say(msg, msg_sz, "%s: a context's lock file: %s", p->bdf, strerror(-rc));
 		return rc;
+	}
 	p->ctxp = tg_pci_bar_map(p->bar, tg_bar_ctx_addr(dev->ctx, 0), TG_PAGE_SIZE);
-	if (!p->ctxp)
-		return -errno;
+	if (!p->ctxp) {
+		rc = -errno;
+		say(msg, msg_sz, "%s: mapping context page %u: %s", p->bdf, dev->ctx, strerror(-rc));
+		return rc;
+	}
 	/* a former owner's sticky status: any write clears it */
 	p->ctxp[TG_CTX_REG_STATUS / 8u] = 0;
 	if (dev->mem_size > (1ULL << TG_PADDR_BITS))
@@ -323,18 +351,6 @@ uint64_t tg__pci_cycles(const struct tg_dev *dev)
 
 /* ---- DMA memory, queues and interrupts (the in-process driver) ---- */
 
-static void say(char *msg, size_t msg_sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* A reason in words, cut to the buffer. */
-static void say(char *msg, size_t msg_sz, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, msg_sz, fmt, ap);
-	va_end(ap);
-}
 
 static int csr_io_read(void *arg, uint64_t addr, uint64_t *val)
 {

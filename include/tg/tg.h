@@ -52,8 +52,9 @@ struct tg_queue;
 
 /* Attach to a NIC.  dev: "sim:NODE" (the simulator named "tg", or the name
  * in $TG_SIM_NAME) or "sim:NAME:NODE"; or "pci:DOMAIN:BUS:DEV.FN" (or
- * "pci:BUS:DEV.FN"), a NIC on the PCI bus reached through its sysfs
- * resource file (docs/hardware.md).  There the first process that needs
+ * "pci:BUS:DEV.FN"), a NIC on the PCI bus found with libpci and reached
+ * through its sysfs resource file, or "pci:" for the first NIC libpci finds
+ * (lowest address) (docs/hardware.md).  There the first process that needs
  * host memory (tg_mr_alloc, a multi-word tg_read, queues) maps the node's
  * DMA memory and acts as its driver; those calls fail in other processes
  * with EBUSY, and with ENOMEM, EPERM or EXDEV where hugepages are missing
@@ -62,11 +63,18 @@ struct tg_queue;
  * Returns the device, owned by the caller (tg_close), or NULL with errno:
  * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
  * out of range, hosted by another process of a split cluster
- * (docs/distributed.md), or no NIC at that PCI address, EACCES no access to the
- * resource file, EBUSY every context of the node taken, EPROTO the NIC has
- * a foreign ID or major version, ETIMEDOUT the simulator did not answer,
- * ENOMEM. */
+ * (docs/distributed.md), or no NIC at that PCI address (or none at all),
+ * EACCES no access to the resource file, EBUSY every context of the node
+ * taken, EPROTO the NIC has a foreign ID or major version or its BAR is
+ * smaller than the host port, ETIMEDOUT the simulator did not answer,
+ * ENOMEM.  tg_open_error() says why in words. */
 struct tg_dev *tg_open(const char *dev, unsigned flags);
+
+/* Why this thread's last tg_open or tg_open_sim failed, in words, naming
+ * the device and what to change (e.g. both ID versions when the NIC's
+ * major version is foreign); "" after a success.  Thread-local, valid
+ * until the thread's next open. */
+const char *tg_open_error(void);
 
 /* Attach to node `node` of a simulator running in this process (tests).
  * Blocking calls on the device step the simulator until their answer

@@ -228,21 +228,21 @@ static void test_cfg_vfio(void)
 	close(fd);
 
 	/* no IOMMU group: the IOMMU is off */
-	CHECK_RC(tg_vfio_group_of(dir, BDF, msg, sizeof(msg)), -ENODEV);
+	CHECK_RC(tg_vfio_group_of(sysfs, BDF, msg, sizeof(msg)), -ENODEV);
 	CHECK(strstr(msg, "IOMMU is off") != NULL, "message: %s", msg);
 	errno = 0;
-	CHECK(tg_vfio_open(dir, BDF, dir, msg, sizeof(msg)) == NULL && errno == ENODEV,
+	CHECK(tg_vfio_open(sysfs, BDF, dir, msg, sizeof(msg)) == NULL && errno == ENODEV,
 	      "open without group: %d", errno);
-	CHECK_RC(tg_pci_driver_of(dir, BDF, name, sizeof(name)), -ENOENT);
+	CHECK_RC(tg_pci_driver_of(sysfs, BDF, name, sizeof(name)), -ENOENT);
 	/* group 17, the function bound to vfio-pci, no /dev/vfio */
 	snprintf(link, sizeof(link), "%s/iommu_group", devdir);
 	REQUIRE(symlink("../../../kernel/iommu_groups/17", link) == 0, "symlink");
 	snprintf(path, sizeof(path), "%s/driver", devdir);
 	REQUIRE(symlink("../../../bus/pci/drivers/vfio-pci", path) == 0, "symlink");
-	CHECK_RC(tg_vfio_group_of(dir, BDF, msg, sizeof(msg)), 17);
-	CHECK_RC(tg_pci_driver_of(dir, BDF, name, sizeof(name)), 0);
+	CHECK_RC(tg_vfio_group_of(sysfs, BDF, msg, sizeof(msg)), 17);
+	CHECK_RC(tg_pci_driver_of(sysfs, BDF, name, sizeof(name)), 0);
 	CHECK(!strcmp(name, "vfio-pci"), "driver %s", name);
-	CHECK(tg_vfio_open(dir, BDF, dir, msg, sizeof(msg)) == NULL && errno == ENOENT &&
+	CHECK(tg_vfio_open(sysfs, BDF, dir, msg, sizeof(msg)) == NULL && errno == ENOENT &&
 	      strstr(msg, "vfio-pci"), "open without /dev/vfio: %d %s", errno, msg);
 
 	/* the provider: auto picks VFIO for a function bound to vfio-pci */

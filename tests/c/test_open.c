@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Test: opening devices: bad strings, no simulator, full context table, identity check. */
+/* Test: opening devices: bad strings, no simulator, full context table, identity check; the reasons tg_open_error gives. */
 #include <unistd.h>
 
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
 #include "tg_test.h"
 
-static void bad_open(const char *s, int want)
+/* tg_open(s) fails with want, and tg_open_error() names s and says why
+ * (NULL: any text). */
+static void bad_open(const char *s, int want, const char *why)
 {
 	struct tg_dev *d = tg_open(s, 0);
 
 	CHECK(!d && errno == want, "tg_open(\"%s\"): %s, want %s", s,
 	      d ? "opened" : tg_strerror(-errno), tg_strerror(-want));
+	CHECK(strstr(tg_open_error(), s) && (!why || strstr(tg_open_error(), why)),
+	      "tg_open(\"%s\"): the reason is \"%s\", want \"%s\"", s, tg_open_error(),
+	      why ? why : "");
 	tg_close(d);
 }
 
@@ -23,17 +28,19 @@ int main(void)
 	char name[96];
 	unsigned n;
 
-	bad_open("", EINVAL);
-	bad_open("pci:0", EINVAL);
-	bad_open("sim:", EINVAL);
-	bad_open("sim:x:", EINVAL);
-	bad_open("sim::0", EINVAL);
-	bad_open("sim:a/b:0", EINVAL);
-	bad_open("sim:-1", EINVAL);
-	bad_open("sim:1x", EINVAL);
-	bad_open("sim:99999999999", EINVAL);
+	bad_open("", EINVAL, "is not a device: sim:NODE");
+	bad_open("pci:0", EINVAL, "not a PCI address");
+	bad_open("sim:", EINVAL, "is not a device");
+	bad_open("sim:x:", EINVAL, NULL);
+	bad_open("sim::0", EINVAL, NULL);
+	bad_open("sim:a/b:0", EINVAL, NULL);
+	bad_open("sim:-1", EINVAL, NULL);
+	bad_open("sim:1x", EINVAL, NULL);
+	bad_open("sim:99999999999", EINVAL, NULL);
 	snprintf(name, sizeof(name), "sim:no-such-sim-%d:0", (int)getpid());
-	bad_open(name, ENXIO);
+	bad_open(name, ENXIO, "no simulator named 'no-such-sim-");
+	CHECK(tg_open(NULL, 0) == NULL && errno == EINVAL &&
+	      strstr(tg_open_error(), "(null)"), "NULL: %s", tg_open_error());
 
 	/* identity: magic and major must match, minor may differ */
 	CHECK_RC(tg_check_id(TG_ID_MAGIC << 32 | TG_VERSION_MAJOR << 16 | TG_VERSION_MINOR), 0);
@@ -43,7 +50,11 @@ int main(void)
 	CHECK_RC(tg_check_id(0), -EPROTO);
 
 	/* no such node */
-	CHECK(tg_open_sim(sim, 2, 0) == NULL && errno == ENODEV, "node 2 of 2");
+	CHECK(tg_open_sim(sim, 2, 0) == NULL && errno == ENODEV &&
+	      !strcmp(tg_open_error(), "node 2: the simulator has 2 nodes, 0 to 1"), "node 2 of 2: %s",
+	      tg_open_error());
+	CHECK(tg_open_sim(NULL, 0, 0) == NULL && errno == EINVAL && tg_open_error()[0],
+	      "no simulator");
 
 	/* every context once, then one too many */
 	for (n = 0; n < TG_SIMP_CTX_SLOTS; n++) {
@@ -53,12 +64,13 @@ int main(void)
 			CHECK(tg_check_id(tg_nic_id(d[n])) == 0, "ID read at open");
 	}
 	d[n] = tg_open_sim(sim, 1, 0);
-	CHECK(!d[n] && errno == EBUSY, "17th context: %s", d[n] ? "opened" : tg_strerror(-errno));
+	CHECK(!d[n] && errno == EBUSY && strstr(tg_open_error(), "node 1: "), "17th context: %s (%s)",
+	      d[n] ? "opened" : tg_strerror(-errno), tg_open_error());
 	tg_close(d[n]);
 	CHECK(tg_sim_clients(sim) == TG_SIMP_CTX_SLOTS, "%u clients", tg_sim_clients(sim));
 	/* the other node's contexts are separate */
 	d[n] = tg_open_sim(sim, 0, 0);
-	CHECK(d[n] != NULL, "node 0 while node 1 is full");
+	CHECK(d[n] != NULL && !tg_open_error()[0], "node 0 while node 1 is full");
 	tg_close(d[n]);
 	/* a freed context can be taken again, with its memory released */
 	{

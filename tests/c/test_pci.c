@@ -178,12 +178,17 @@ static void test_bar(void)
 	      errno == ENOENT, "missing resource file");
 }
 
-static void bad_open(const char *s, int want)
+/* tg_open(s) fails with want, and tg_open_error() names the device and
+ * says `why` (NULL: any text). */
+static void bad_open(const char *s, int want, const char *why)
 {
 	struct tg_dev *d = tg_open(s, 0);
 
 	CHECK(!d && errno == want, "tg_open(\"%s\"): %s, want %s", s,
 	      d ? "opened" : tg_strerror(-errno), tg_strerror(-want));
+	CHECK(strstr(tg_open_error(), s) && (!why || strstr(tg_open_error(), why)),
+	      "tg_open(\"%s\"): the reason is \"%s\", want \"%s\"", s, tg_open_error(),
+	      why ? why : "");
 	tg_close(d);
 }
 
@@ -231,10 +236,7 @@ static void test_provider(void)
 		CHECK(d[i] && tg_context(d[i]) == (int)i, "context %u: %s", i,
 		      d[i] ? "other" : tg_strerror(-errno));
 	}
-	d[NCTX] = tg_open("pci:" BDF, 0);
-	CHECK(!d[NCTX] && errno == EBUSY, "one too many: %s",
-	      d[NCTX] ? "opened" : tg_strerror(-errno));
-	tg_close(d[NCTX]);
+	bad_open("pci:" BDF, EBUSY, "all 4 contexts are taken");
 	if (d[2]) {
 		CHECK_RC(tg_write(d[2], 1, 0x80, &v, 8), 0);
 		CHECK(get64(tg_bar_data_addr(TG_WIN_REMOTE, 2, 1, 0x80)) == v, "ctx 2's slice");
@@ -242,7 +244,8 @@ static void test_provider(void)
 	}
 	tg_close(d[1]);
 	d[1] = tg_open("pci:" BDF, 0);
-	CHECK(d[1] && tg_context(d[1]) == 1, "context 1 again");
+	CHECK(d[1] && tg_context(d[1]) == 1 && !tg_open_error()[0], "context 1 again (%s)",
+	      tg_open_error());
 	for (unsigned i = 0; i < NCTX; i++)
 		tg_close(d[i]);
 
@@ -258,18 +261,28 @@ static void test_provider(void)
 	tg_close(drv);
 
 	/* failures: bad address, absent function, other IDs, version */
-	bad_open("pci:", EINVAL);
-	bad_open("pci:0", EINVAL);
-	bad_open("pci:0000:03:00.0:1", EINVAL);
-	bad_open("pci:0000:09:00.0", ENODEV);
+	/* "pci:" alone: the NIC libpci finds (the only one here) */
+	drv = tg_open("pci:", 0);
+	CHECK(drv && tg_node_id(drv) == NODE, "tg_open(\"pci:\"): %s", tg_open_error());
+	tg_close(drv);
+	bad_open("pci:0", EINVAL, "not a PCI address");
+	bad_open("pci:0000:03:00.0:1", EINVAL, "not a PCI address");
+	bad_open("pci:0000:09:00.0", ENODEV, "no PCI function at 0000:09:00.0");
 	snprintf(path, sizeof(path), "%s/device", devdir);
 	put_file(path, "0x9038\n");
-	bad_open("pci:" BDF, ENODEV);
+	bad_open("pci:" BDF, ENODEV, "is 10ee:9038, not a Telegraphos NIC");
+	bad_open("pci:", ENODEV, "no Telegraphos NIC (PCI ID 10ee:7447)");
 	put_file(path, "0x7447\n");
 	put64(tg_bar_csr_addr(TG_CSR_REG_ID), TG_ID_MAGIC << 32 | (TG_VERSION_MAJOR + 1) << 16);
-	bad_open("pci:" BDF, EPROTO);
+	bad_open("pci:" BDF, EPROTO, "version 2.0, this software needs");
 	put64(tg_bar_csr_addr(TG_CSR_REG_ID), good_id());
-	CHECK(tg_open("pci:" BDF, 0x80) == NULL && errno == EINVAL, "bad flags");
+	/* a bridge configured with a BAR smaller than the host port */
+	snprintf(path, sizeof(path), "%s/resource", devdir);
+	t_fakepci_bar_size(path, 1ULL << 20);
+	bad_open("pci:" BDF, EPROTO, "BAR 0 is 1048576 bytes");
+	t_fakepci_bar_size(path, 1ULL << TG_BAR_ADDR_BITS);
+	CHECK(tg_open("pci:" BDF, 0x80) == NULL && errno == EINVAL &&
+	      strstr(tg_open_error(), "only TG_OPEN_DRIVER"), "bad flags: %s", tg_open_error());
 
 	/* permissions on the resource file */
 	if (geteuid() == 0) {
@@ -280,7 +293,7 @@ static void test_provider(void)
 		char msg[512];
 
 		REQUIRE(chmod(res, 0) == 0, "chmod");
-		bad_open("pci:" BDF, EACCES);
+		bad_open("pci:" BDF, EACCES, "docs/hardware.md");
 		b = tg_pci_bar_open(res, msg, sizeof(msg));
 		CHECK(!b && errno == EACCES && strstr(msg, "docs/hardware.md"), "msg: %s", msg);
 		tg_pci_bar_close(b);
@@ -311,10 +324,10 @@ static void test_tgctl(void)
 	int rc;
 
 	put64(tg_bar_csr_addr(TG_CSR_REG_TX_FRAMES), 77);
-	snprintf(args, sizeof(args), "--dump %s --sysfs %s list", dump, dir);
+	snprintf(args, sizeof(args), "--dump %s --sysfs %s list", dump, sysfs);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, BDF "  10ee:7447  id 0x54474e4300010000"), "list: %d %s", rc, out);
-	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 03:00.0", dump, dir);
+	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 03:00.0", dump, sysfs);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "node       5") && strstr(out, "tx_frames          77") &&
 	      strstr(out, "mem_size   1048576"), "show: %d %s", rc, out);
@@ -344,12 +357,12 @@ static void test_tgctl(void)
 	      strstr(out, "  2     0x0000045000      4096      8   0x0001c0   0x000088  full") &&
 	      !strstr(out, "\n  1 ") && !strstr(out, "\n  5 "), "queues: %d %s", rc, out);
 	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_QSEL)) == 3, "tgctl queues wrote QSEL");
-	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 03:00.0", dump, dir);
+	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 03:00.0", dump, sysfs);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "queues     1 of 4 entries enabled"), "show queues: %d %s",
 	      rc, out);
 	put64(tg_bar_csr_addr(TG_CSR_REG_CONFIG), NCTX);
-	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 0000:05:00.0", dump, dir);
+	snprintf(args, sizeof(args), "--dump %s --sysfs %s show 0000:05:00.0", dump, sysfs);
 	rc = run(args, out, sizeof(out));
 	CHECK(rc == 1 && strstr(out, "no PCI function at 0000:05:00.0"), "show absent: %d %s", rc, out);
 	snprintf(args, sizeof(args), "--resource %s show 03:00.0", res);

@@ -265,7 +265,9 @@ int main(void)
 		char s[96];
 
 		snprintf(s, sizeof(s), "sim:%s:2", name);
-		CHECK(tg_open(s, 0) == NULL && errno == ENODEV, "node 2 of 2");
+		CHECK(tg_open(s, 0) == NULL && errno == ENODEV &&
+		      strstr(tg_open_error(), "has 2 nodes, 0 to 1"), "node 2 of 2: %s",
+		      tg_open_error());
 	}
 	if (opened) {
 		struct tg_dev *d1 = tg_open(devstr[1], TG_OPEN_DRIVER);

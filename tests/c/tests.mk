@@ -35,7 +35,7 @@ $(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		$(CTEST_DEFS) -o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS)
+		$(CTEST_DEFS) -o $@ $< $(LIBTG) $(SIM_LIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)
 
 # sanitizers: libtg, the simulator's C parts and the tests (the Verilated
 # model itself is not instrumented)
@@ -44,7 +44,7 @@ $(BUILD)/asan/tests/test_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_ALIB)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS)
+		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)
 
 # the distributed-simulation test with a workload 20 times longer
 .PHONY: test-dist-long
@@ -61,26 +61,25 @@ $(BUILD)/asan/tests/test_atomic_locks: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/test_tgctl_stats: $(BUILD)/bin/tg-sim $(TGCTL)
 $(BUILD)/asan/tests/test_tgctl_stats: $(BUILD)/bin/tg-sim $(TGCTL)
 
-# test_pci also links the libpci discovery code and runs tgctl
-$(BUILD)/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG) $(LIBTGPCI) $(TGCTL)
+# test_pci also calls the driver's PCI code directly and runs tgctl
+$(BUILD)/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG) $(TGCTL)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
 	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTGPCI) $(LIBTG) $(LIBPCI_LIBS)
+		-DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTG) $(LIBTG_LDLIBS)
 
-$(BUILD)/asan/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG_ASAN) $(LIBTGPCI_ASAN) $(TGCTL)
+$(BUILD)/asan/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG_ASAN) $(TGCTL)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
 	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		$(SAN_FLAGS) -DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTGPCI_ASAN) $(LIBTG_ASAN) \
-		$(LIBPCI_LIBS)
+		$(SAN_FLAGS) -DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTG_ASAN) $(LIBTG_LDLIBS)
 
 # test_dma: the DMA-memory and interrupt code of driver/ and the pci:
 # provider as the node's driver (no hardware)
 $(BUILD)/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
 	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		-o $@ $< $(LIBTG) -pthread
+		-o $@ $< $(LIBTG) $(LIBTG_LDLIBS)
 
 $(BUILD)/asan/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG_ASAN)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
 	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
-		$(SAN_FLAGS) -o $@ $< $(LIBTG_ASAN) -pthread
+		$(SAN_FLAGS) -o $@ $< $(LIBTG_ASAN) $(LIBTG_LDLIBS)

@@ -31,7 +31,7 @@ $(BUILD)/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(filter-out libtg/tg_open_sim
 $(FUZZ_BINS):
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) -MF $@.d -MT $@ $(CSTD) $(WARN) -Wno-unused-command-line-argument \
-		$(FUZZ_FLAGS) -o $@ $(filter %.c,$^)
+		$(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(LIBTG_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
