@@ -6,11 +6,13 @@
  * slice of its neighbour's region, adds to node 0's counter and enqueues
  * to a queue two nodes on, while node 15 sprays every node with writes,
  * reads, atomics and REQs under guessed keys, with a key for one region at
- * another region's address, and with forged frames in the name of honest
- * nodes.  Afterwards: every honest write landed, the counter is exact,
- * every entry arrived once and in order, each bad request was refused,
- * and the refusals each NIC counted are exactly the bad requests sent to
- * it. */
+ * another region's address, at memory no region covers, and with forged
+ * frames in the name of honest nodes.  Afterwards: every honest write
+ * landed and no byte of the bad ones did, the counter is exact and the
+ * other counters untouched, every entry arrived once and in order, the
+ * unexported page each honest node was attacked at is unchanged, each bad
+ * request was refused, and the refusals each NIC counted are exactly the
+ * bad requests sent to it. */
 #include "tg/tg_barrier.h"
 #include "tg_test.h"
 
@@ -36,8 +38,9 @@ int main(void)
 	struct tg_mr *data[HONEST], *ctr[HONEST];
 	struct tg_queue *q[HONEST];
 	uint64_t kdata[HONEST], kctr[HONEST], kq[HONEST], ref0[NODES], want_ref[NODES] = { 0 };
-	uint8_t buf[SLICE];
-	uint64_t v, old;
+	uint8_t buf[SLICE], evil[SLICE];
+	static uint8_t last_page[HONEST][4096];
+	uint64_t v, old, top;
 	unsigned forged = 0;
 
 	t_config(&cfg, NODES);
@@ -59,6 +62,15 @@ int main(void)
 	}
 	for (unsigned n = 0; n < NODES; n++)
 		ref0[n] = t_csr(drv[n], TG_CSR_REG_PROT_REFUSED);
+	/* the bad node's data is its own pattern, so a byte of it landing
+	 * anywhere is seen; the last page of each node is no region's */
+	memset(evil, 0xEE, sizeof(evil));
+	top = cfg.mem_size - 4096;
+	for (unsigned n = 0; n < HONEST; n++) {
+		REQUIRE(tg_mr_paddr(data[n]) + ROUNDS * SLICE <= top && tg_mr_paddr(ctr[n]) + 4096 <= top,
+			"node %u's regions reach its last page", n);
+		memcpy(last_page[n], tg_sim_mem(sim, n) + top, 4096);
+	}
 
 	for (unsigned r = 0; r < ROUNDS; r++) {
 		for (unsigned s = 0; s < HONEST; s++) {
@@ -77,8 +89,11 @@ int main(void)
 		for (unsigned t = 0; t < HONEST; t++) {
 			uint64_t salt = r * NODES + t;
 
+			/* memory no region covers, under a guessed key */
+			CHECK_RC(tg_key_set(d[BAD], guess(salt + 3, kdata[t])), 0);
+			CHECK_RC(tg_write(d[BAD], t, top + (r % 8) * SLICE, evil, SLICE), 0);
 			CHECK_RC(tg_key_set(d[BAD], guess(salt, kdata[t])), 0);
-			CHECK_RC(tg_write(d[BAD], t, tg_mr_paddr(data[t]), buf, SLICE), 0);
+			CHECK_RC(tg_write(d[BAD], t, tg_mr_paddr(data[t]), evil, SLICE), 0);
 			CHECK_RC(tg_read(d[BAD], t, tg_mr_paddr(data[t]), &v, 8), -EACCES);
 			CHECK_RC(tg_key_set(d[BAD], guess(salt, kctr[t])), 0);
 			CHECK_RC(tg_faa(d[BAD], t, tg_mr_paddr(ctr[t]), 1000, &old), -EACCES);
@@ -86,9 +101,9 @@ int main(void)
 			CHECK_RC(tg_enq(d[BAD], t, tg_queue_paddr(q[t]), ~0ULL), 0);
 			/* a real key at the wrong address: the queue's key on the data */
 			CHECK_RC(tg_key_set(d[BAD], kq[t]), 0);
-			CHECK_RC(tg_write(d[BAD], t, tg_mr_paddr(data[t]), buf, 8), 0);
+			CHECK_RC(tg_write(d[BAD], t, tg_mr_paddr(data[t]), evil, 8), 0);
 			CHECK_RC(tg_fence(d[BAD], t), -EPERM);      /* the last refused write */
-			want_ref[t] += 5;
+			want_ref[t] += 6;
 			/* a frame in the name of an honest node, with a guessed key */
 			if (r % 4 == 0) {
 				uint8_t f[TG_MAX_FRAME_BYTES], pl[8] = { 0 };
@@ -123,6 +138,20 @@ int main(void)
 	v = TG_DEV_LOAD_ACQ64((uint64_t *)tg_mr_ptr(ctr[0]));
 	CHECK(v == ROUNDS * HONEST * (HONEST + 1) / 2, "counter %" PRIu64 ", want %u", v,
 	      ROUNDS * HONEST * (HONEST + 1) / 2);
+	/* the bad node's FAAs of 1000 reached no counter */
+	for (unsigned t = 0; t < HONEST; t++) {
+		const uint64_t *c = tg_mr_ptr(ctr[t]);
+
+		for (unsigned i = t == 0 ? 1 : 0; i < 4096 / 8; i++)
+			if (c[i]) {
+				CHECK(0, "node %u's counter region word %u is %" PRIu64, t, i, c[i]);
+				break;
+			}
+	}
+	/* the page no region covers is as it was */
+	for (unsigned t = 0; t < HONEST; t++)
+		CHECK(!memcmp(last_page[t], tg_sim_mem(sim, t) + top, 4096),
+		      "node %u's unexported last page changed", t);
 	/* every entry once, in order, only from the honest sender */
 	for (unsigned e = 0; e < HONEST; e++) {
 		unsigned s = (e + HONEST - 2) % HONEST, n = 0;
@@ -159,6 +188,6 @@ int main(void)
 	}
 	printf("test_protect16: 15 honest nodes served (%u writes, %u FAAs, %u REQs) while node 15 "
 	       "sent %u refused requests and %u forged frames\n", ROUNDS * HONEST, ROUNDS * HONEST,
-	       ROUNDS * HONEST, ROUNDS * HONEST * 5, forged);
+	       ROUNDS * HONEST, ROUNDS * HONEST * 6, forged);
 	return T_PASS;
 }
