@@ -20,7 +20,9 @@
 static _Thread_local jmp_buf *lib_jmp;
 static _Thread_local char lib_msg[160];
 
-static _Noreturn void lib_error(char *fmt, ...)
+static void lib_error(char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+static void lib_error(char *fmt, ...)
 {
 	va_list ap;
 
