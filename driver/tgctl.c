@@ -325,26 +325,23 @@ static int cmd_show(const char *dev, int counters_too)
 	csr = open_csr(bdf, &b, &id);
 	if (!csr)
 		return 1;
-	if (!counters_too) {
-		print_queues(bar_csr, (void *)csr);
-		tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
-		tg_pci_bar_close(b);
-		return 0;
+	if (counters_too) {
+		printf("device     %s\n", bdf);
+		printf("identity   ");
+		print_id(id);
+		printf("\nnode       %llu\n", (unsigned long long)csr[TG_CSR_REG_NODE_ID / 8u]);
+		mac = csr[TG_CSR_REG_MAC / 8u];
+		printf("mac        %02x:%02x:%02x:%02x:%02x:%02x\n", (unsigned)(mac >> 40) & 0xffu,
+		       (unsigned)(mac >> 32) & 0xffu, (unsigned)(mac >> 24) & 0xffu,
+		       (unsigned)(mac >> 16) & 0xffu, (unsigned)(mac >> 8) & 0xffu,
+		       (unsigned)mac & 0xffu);
+		printf("config     0x%llx\n", (unsigned long long)csr[TG_CSR_REG_CONFIG / 8u]);
+		printf("mem_size   %llu\n", (unsigned long long)csr[TG_CSR_REG_MEM_SIZE / 8u]);
+		printf("cycles     %llu\n", (unsigned long long)csr[TG_CSR_REG_CYCLES / 8u]);
+		for (size_t i = 0; i < NCOUNTERS; i++)
+			printf("%-18s %llu\n", counters[i].name,
+			       (unsigned long long)csr[counters[i].reg / 8u]);
 	}
-	printf("device     %s\n", bdf);
-	printf("identity   ");
-	print_id(id);
-	printf("\nnode       %llu\n", (unsigned long long)csr[TG_CSR_REG_NODE_ID / 8u]);
-	mac = csr[TG_CSR_REG_MAC / 8u];
-	printf("mac        %02x:%02x:%02x:%02x:%02x:%02x\n", (unsigned)(mac >> 40) & 0xffu,
-	       (unsigned)(mac >> 32) & 0xffu, (unsigned)(mac >> 24) & 0xffu,
-	       (unsigned)(mac >> 16) & 0xffu, (unsigned)(mac >> 8) & 0xffu, (unsigned)mac & 0xffu);
-	printf("config     0x%llx\n", (unsigned long long)csr[TG_CSR_REG_CONFIG / 8u]);
-	printf("mem_size   %llu\n", (unsigned long long)csr[TG_CSR_REG_MEM_SIZE / 8u]);
-	printf("cycles     %llu\n", (unsigned long long)csr[TG_CSR_REG_CYCLES / 8u]);
-	for (size_t i = 0; i < NCOUNTERS; i++)
-		printf("%-18s %llu\n", counters[i].name,
-		       (unsigned long long)csr[counters[i].reg / 8u]);
 	print_queues(bar_csr, (void *)csr);
 	tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
 	tg_pci_bar_close(b);

@@ -7,20 +7,6 @@
 #include "tg/tg_sim_proto.h"
 #include "tg_test.h"
 
-/* tg_open(s) fails with want, and tg_open_error() names s and says why
- * (NULL: any text). */
-static void bad_open(const char *s, int want, const char *why)
-{
-	struct tg_dev *d = tg_open(s, 0);
-
-	CHECK(!d && errno == want, "tg_open(\"%s\"): %s, want %s", s,
-	      d ? "opened" : tg_strerror(-errno), tg_strerror(-want));
-	CHECK(strstr(tg_open_error(), s) && (!why || strstr(tg_open_error(), why)),
-	      "tg_open(\"%s\"): the reason is \"%s\", want \"%s\"", s, tg_open_error(),
-	      why ? why : "");
-	tg_close(d);
-}
-
 int main(void)
 {
 	struct tg_sim *sim = t_sim(2);
@@ -28,17 +14,17 @@ int main(void)
 	char name[96];
 	unsigned n;
 
-	bad_open("", EINVAL, "is not a device: sim:NODE");
-	bad_open("pci:0", EINVAL, "not a PCI address");
-	bad_open("sim:", EINVAL, "is not a device");
-	bad_open("sim:x:", EINVAL, NULL);
-	bad_open("sim::0", EINVAL, NULL);
-	bad_open("sim:a/b:0", EINVAL, NULL);
-	bad_open("sim:-1", EINVAL, NULL);
-	bad_open("sim:1x", EINVAL, NULL);
-	bad_open("sim:99999999999", EINVAL, NULL);
+	t_bad_open("", EINVAL, "is not a device: sim:NODE");
+	t_bad_open("pci:0", EINVAL, "not a PCI address");
+	t_bad_open("sim:", EINVAL, "is not a device");
+	t_bad_open("sim:x:", EINVAL, NULL);
+	t_bad_open("sim::0", EINVAL, NULL);
+	t_bad_open("sim:a/b:0", EINVAL, NULL);
+	t_bad_open("sim:-1", EINVAL, NULL);
+	t_bad_open("sim:1x", EINVAL, NULL);
+	t_bad_open("sim:99999999999", EINVAL, NULL);
 	snprintf(name, sizeof(name), "sim:no-such-sim-%d:0", (int)getpid());
-	bad_open(name, ENXIO, "no simulator named 'no-such-sim-");
+	t_bad_open(name, ENXIO, "no simulator named 'no-such-sim-");
 	CHECK(tg_open(NULL, 0) == NULL && errno == EINVAL &&
 	      strstr(tg_open_error(), "(null)"), "NULL: %s", tg_open_error());
 

@@ -178,20 +178,6 @@ static void test_bar(void)
 	      errno == ENOENT, "missing resource file");
 }
 
-/* tg_open(s) fails with want, and tg_open_error() names the device and
- * says `why` (NULL: any text). */
-static void bad_open(const char *s, int want, const char *why)
-{
-	struct tg_dev *d = tg_open(s, 0);
-
-	CHECK(!d && errno == want, "tg_open(\"%s\"): %s, want %s", s,
-	      d ? "opened" : tg_strerror(-errno), tg_strerror(-want));
-	CHECK(strstr(tg_open_error(), s) && (!why || strstr(tg_open_error(), why)),
-	      "tg_open(\"%s\"): the reason is \"%s\", want \"%s\"", s, tg_open_error(),
-	      why ? why : "");
-	tg_close(d);
-}
-
 /* The pci: provider against the file. */
 static void test_provider(void)
 {
@@ -236,7 +222,7 @@ static void test_provider(void)
 		CHECK(d[i] && tg_context(d[i]) == (int)i, "context %u: %s", i,
 		      d[i] ? "other" : tg_strerror(-errno));
 	}
-	bad_open("pci:" BDF, EBUSY, "all 4 contexts are taken");
+	t_bad_open("pci:" BDF, EBUSY, "all 4 contexts are taken");
 	if (d[2]) {
 		CHECK_RC(tg_write(d[2], 1, 0x80, &v, 8), 0);
 		CHECK(get64(tg_bar_data_addr(TG_WIN_REMOTE, 2, 1, 0x80)) == v, "ctx 2's slice");
@@ -265,21 +251,21 @@ static void test_provider(void)
 	drv = tg_open("pci:", 0);
 	CHECK(drv && tg_node_id(drv) == NODE, "tg_open(\"pci:\"): %s", tg_open_error());
 	tg_close(drv);
-	bad_open("pci:0", EINVAL, "not a PCI address");
-	bad_open("pci:0000:03:00.0:1", EINVAL, "not a PCI address");
-	bad_open("pci:0000:09:00.0", ENODEV, "no PCI function at 0000:09:00.0");
+	t_bad_open("pci:0", EINVAL, "not a PCI address");
+	t_bad_open("pci:0000:03:00.0:1", EINVAL, "not a PCI address");
+	t_bad_open("pci:0000:09:00.0", ENODEV, "no PCI function at 0000:09:00.0");
 	snprintf(path, sizeof(path), "%s/device", devdir);
 	put_file(path, "0x9038\n");
-	bad_open("pci:" BDF, ENODEV, "is 10ee:9038, not a Telegraphos NIC");
-	bad_open("pci:", ENODEV, "no Telegraphos NIC (PCI ID 10ee:7447)");
+	t_bad_open("pci:" BDF, ENODEV, "is 10ee:9038, not a Telegraphos NIC");
+	t_bad_open("pci:", ENODEV, "no Telegraphos NIC (PCI ID 10ee:7447)");
 	put_file(path, "0x7447\n");
 	put64(tg_bar_csr_addr(TG_CSR_REG_ID), TG_ID_MAGIC << 32 | (TG_VERSION_MAJOR + 1) << 16);
-	bad_open("pci:" BDF, EPROTO, "version 2.0, this software needs");
+	t_bad_open("pci:" BDF, EPROTO, "version 2.0, this software needs");
 	put64(tg_bar_csr_addr(TG_CSR_REG_ID), good_id());
 	/* a bridge configured with a BAR smaller than the host port */
 	snprintf(path, sizeof(path), "%s/resource", devdir);
 	t_fakepci_bar_size(path, 1ULL << 20);
-	bad_open("pci:" BDF, EPROTO, "BAR 0 is 1048576 bytes");
+	t_bad_open("pci:" BDF, EPROTO, "BAR 0 is 1048576 bytes");
 	t_fakepci_bar_size(path, 1ULL << TG_BAR_ADDR_BITS);
 	CHECK(tg_open("pci:" BDF, 0x80) == NULL && errno == EINVAL &&
 	      strstr(tg_open_error(), "only TG_OPEN_DRIVER"), "bad flags: %s", tg_open_error());
@@ -293,7 +279,7 @@ static void test_provider(void)
 		char msg[512];
 
 		REQUIRE(chmod(res, 0) == 0, "chmod");
-		bad_open("pci:" BDF, EACCES, "docs/hardware.md");
+		t_bad_open("pci:" BDF, EACCES, "docs/hardware.md");
 		b = tg_pci_bar_open(res, msg, sizeof(msg));
 		CHECK(!b && errno == EACCES && strstr(msg, "docs/hardware.md"), "msg: %s", msg);
 		tg_pci_bar_close(b);

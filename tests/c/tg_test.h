@@ -218,6 +218,20 @@ static inline int t_wait_ready(int fd)
 	return -1;
 }
 
+/* tg_open(s) fails with errno want, and tg_open_error() names s and says
+ * why (NULL: any text). */
+static inline void t_bad_open(const char *s, int want, const char *why)
+{
+	struct tg_dev *d = tg_open(s, 0);
+
+	CHECK(!d && errno == want, "tg_open(\"%s\"): %s, want %s", s,
+	      d ? "opened" : tg_strerror(-errno), tg_strerror(-want));
+	CHECK(strstr(tg_open_error(), s) && (!why || strstr(tg_open_error(), why)),
+	      "tg_open(\"%s\"): the reason is \"%s\", want \"%s\"", s, tg_open_error(),
+	      why ? why : "");
+	tg_close(d);
+}
+
 static inline int t_done(const char *name)
 {
 	if (t_failed) {

@@ -54,16 +54,19 @@ struct Model {
 
     void reset() { *this = Model(); }
 
+    static uint64_t qcfg(const Ent &q)
+    {
+        return q.size | ((uint64_t)q.esize << QCFG_ESIZE_SHIFT) | (q.en ? TG_QCFG_ENABLE : 0) |
+               (q.full ? TG_QCFG_FULL : 0);
+    }
+
     bool reg_value(uint64_t off, uint64_t &v) const
     {
         const Ent &s = e[sel];
         switch (off) {
         case TG_CSR_REG_QSEL: v = sel | ((uint64_t)NUM_QUEUES << 8); return true;
         case TG_CSR_REG_QBASE: v = s.base; return true;
-        case TG_CSR_REG_QCFG:
-            v = s.size | ((uint64_t)s.esize << QCFG_ESIZE_SHIFT) | (s.en ? TG_QCFG_ENABLE : 0) |
-                (s.full ? TG_QCFG_FULL : 0);
-            return true;
+        case TG_CSR_REG_QCFG: v = qcfg(s); return true;
         case TG_CSR_REG_QTAIL: v = s.tail; return true;
         case TG_CSR_REG_IRQ_STATUS: v = st; return true;
         case TG_CSR_REG_IRQ_MASK: v = mask; return true;
@@ -73,10 +76,7 @@ struct Model {
             const Ent &q = e[(off - TG_CSR_QVIEW_BASE) / TG_CSR_QVIEW_STRIDE];
             switch ((off - TG_CSR_QVIEW_BASE) % TG_CSR_QVIEW_STRIDE) {
             case TG_QVIEW_QBASE: v = q.base; break;
-            case TG_QVIEW_QCFG:
-                v = q.size | ((uint64_t)q.esize << QCFG_ESIZE_SHIFT) | (q.en ? TG_QCFG_ENABLE : 0) |
-                    (q.full ? TG_QCFG_FULL : 0);
-                break;
+            case TG_QVIEW_QCFG: v = qcfg(q); break;
             case TG_QVIEW_QTAIL: v = q.tail; break;
             case TG_QVIEW_QHEAD: v = q.hv ? (1ull << 63 | q.hc) : 0; break;
             default: v = 0;   // the byte lanes inside a word read as the word: not used
