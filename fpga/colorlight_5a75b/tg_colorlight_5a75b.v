@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Board top for the Colorlight 5A-75B v8.0 (LFE5U-25F-6BG256C): PLL to
-// 125 MHz, power-on reset, the FPGA node with the Telegraphos network on
-// Ethernet port 0 (U11) and the host bridge on port 1 (U13).
+// 125 MHz for the Ethernet side and 31.25 MHz for the NIC core, power-on
+// reset, the FPGA node with the Telegraphos network on Ethernet port 0
+// (U11) and the host bridge on port 1 (U13).
 `default_nettype none
 
 module tg_colorlight_5a75b #(
@@ -44,8 +45,10 @@ end
 localparam [15:0] NODE = NODE_ID;
 
 // ---------------------------------------------------------------- clock and reset
-// 25 MHz x 5 = 125 MHz (VCO 625 MHz)
-wire clk;
+// VCO 625 MHz = 25 MHz x 25: CLKOP / 5 = 125 MHz (MACs, bridge, GMII
+// transmit), CLKOS / 20 = 31.25 MHz (NIC core and host memory: its 64-bit
+// datapath needs 15.6 MHz for the line rate)
+wire clk, core_clk;
 wire pll_lock;
 
 EHXPLLL #(
@@ -55,12 +58,17 @@ EHXPLLL #(
     .CLKOP_CPHASE (2),
     .CLKOP_FPHASE (0),
     .CLKOP_ENABLE ("ENABLED"),
+    .CLKOS_DIV    (20),
+    .CLKOS_CPHASE (9),
+    .CLKOS_FPHASE (0),
+    .CLKOS_ENABLE ("ENABLED"),
     .FEEDBK_PATH  ("CLKOP")
 ) pll_inst (
     .CLKI  (clk25),
     .CLKFB (clk),
     .RST   (1'b0),
     .CLKOP (clk),
+    .CLKOS (core_clk),
     .LOCK  (pll_lock)
 );
 
@@ -133,6 +141,7 @@ tg_fpga_node #(
 ) tg_fpga_node_inst (
     .clk           (clk),
     .rst           (rst),
+    .core_clk      (core_clk),
     .cfg_node_id   (NODE),
     .net_txd       (net_txd),
     .net_tx_en     (net_tx_en),

@@ -63,6 +63,7 @@ tg_fpga_node #(
 ) tg_fpga_node_inst (
     .clk           (clk),
     .rst           (rst),
+    .core_clk      (clk),       // one clock: this top is an area study
     .cfg_node_id   (NODE),
     .net_txd       (net_txd),
     .net_tx_en     (net_tx_en),

@@ -5,7 +5,7 @@
 `default_nettype none
 
 module tg_async_fifo #(
-    parameter WIDTH  = 10, // bits per entry (1..64)
+    parameter WIDTH  = 10, // bits per entry (1..256)
     parameter ADDR_W = 4   // log2 of the entries (2..8)
 ) (
     // write side
@@ -25,7 +25,7 @@ module tg_async_fifo #(
 localparam DEPTH = 1 << ADDR_W;
 
 initial begin
-    if (WIDTH < 1 || WIDTH > 64) $error("%m: WIDTH must be 1..64");
+    if (WIDTH < 1 || WIDTH > 256) $error("%m: WIDTH must be 1..256");
     if (ADDR_W < 2 || ADDR_W > 8) $error("%m: ADDR_W must be 2..8");
 end
 

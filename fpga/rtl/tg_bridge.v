@@ -112,7 +112,8 @@ reg [7:0]  x_status_reg, x_status_next;
 reg [63:0] x_rdata_reg, x_rdata_next;
 reg [6:0]  t_idx_reg, t_idx_next;      // response byte index (preamble included)
 reg [3:0]  t_gap_reg, t_gap_next;
-reg [31:0] t_crc_reg, t_crc_next;
+reg [31:0] t_crc_reg, t_crc_next;   // CRC of the frame bytes sent before txd_reg
+reg        t_crc_en_reg, t_crc_en_next; // txd_reg holds a frame byte, not yet in t_crc_reg
 reg [7:0]  txd_reg, txd_next;
 reg        tx_en_reg, tx_en_next;
 reg [7:0]  t_byte;
@@ -276,44 +277,70 @@ assign m_mem_req_wdata = f_data_reg;
 assign m_mem_req_wstrb = f_strb_reg;
 
 // ---------------------------------------------------------------- response
-// byte k of the response frame (k = t_idx - 8); bytes 36..59 are padding
-wire [6:0] k = t_idx_reg - 7'd8;
+// The response's first 36 bytes laid out by byte index (bytes 36..59 are
+// padding), so choosing byte t_idx is one multiplexer on fields that hold
+// still while it is sent.
+function [63:0] bswap64;
+    input [63:0] v;
+    integer i;
+    begin
+        for (i = 0; i < 8; i = i + 1) bswap64[8*i +: 8] = v[8*(7-i) +: 8];
+    end
+endfunction
 
-// offsets inside the multi-byte fields (only the low bits matter)
-/* verilator lint_off UNUSEDSIGNAL */
-wire [6:0] k_src  = k - 7'd6;
-wire [6:0] k_seq  = k - O_SEQ;
-wire [6:0] k_addr = k - O_ADDR;
-wire [6:0] k_data = k - O_DATA;
-/* verilator lint_on UNUSEDSIGNAL */
+function [47:0] bswap48;
+    input [47:0] v;
+    integer i;
+    begin
+        for (i = 0; i < 6; i = i + 1) bswap48[8*i +: 8] = v[8*(5-i) +: 8];
+    end
+endfunction
+
+wire [47:0] mac_sw = bswap48(MAC);                // first byte of the address first
+wire [47:0] dst_sw = bswap48(f_src_reg);
+wire [63:0] addr_sw = bswap64(f_addr_reg);
+wire [8*36-1:0] t_frame = {
+    x_rdata_reg,                       // 28..35 (O_DATA) data, little-endian
+    8'd0,                              // 27
+    x_status_reg,                      // 26 (O_STRB) status
+    addr_sw,                           // 18..25 (O_ADDR) address, big-endian
+    f_seq_reg[7:0], f_seq_reg[15:8],   // 16..17 (O_SEQ) sequence number, big-endian
+    f_op_reg | OP_RESP,                // 15 (O_OP)
+    VERSION,                           // 14 (O_VER)
+    ETHERTYPE[7:0], ETHERTYPE[15:8],   // 12..13
+    mac_sw,                            // 6..11 this end's MAC
+    dst_sw                             // 0..5 the requester's MAC
+};
+initial begin
+    if (O_VER != 14 || O_OP != 15 || O_SEQ != 16 || O_ADDR != 18 || O_STRB != 26 || O_DATA != 28)
+        $error("%m: the response layout (t_frame) does not match the bridge offsets");
+end
+// indexed by t_idx: 8 bytes of preamble ahead of the frame, zeros after
+wire [511:0] t_vec = {160'd0, t_frame, 64'hD555_5555_5555_5555};
 
 always @* begin
-    t_byte = 8'd0;
-    if (k < 7'd6)                            t_byte = f_src_reg[8*(3'd5-k[2:0]) +: 8];
-    else if (k < 7'd12)                      t_byte = MAC[8*(3'd5-k_src[2:0]) +: 8];
-    else if (k == 7'd12)                     t_byte = ETHERTYPE[15:8];
-    else if (k == 7'd13)                     t_byte = ETHERTYPE[7:0];
-    else if (k == O_VER)                     t_byte = VERSION;
-    else if (k == O_OP)                      t_byte = f_op_reg | OP_RESP;
-    else if (k >= O_SEQ && k < O_SEQ + 7'd2) t_byte = (k_seq[0] ? f_seq_reg[7:0] : f_seq_reg[15:8]);
-    else if (k >= O_ADDR && k < O_ADDR + 7'd8) t_byte = f_addr_reg[8*(3'd7-k_addr[2:0]) +: 8];
-    else if (k == O_STRB)                    t_byte = x_status_reg;
-    else if (k >= O_DATA && k < O_DATA + 7'd8) t_byte = x_rdata_reg[8*k_data[2:0] +: 8];
+    t_byte = t_idx_reg[6] ? 8'd0 : t_vec[8*t_idx_reg[5:0] +: 8];
 end
 
+// The CRC takes in each byte the cycle after it is chosen, from txd_reg,
+// so the byte multiplexer and the CRC step are not one combinational path.
 wire [31:0] crc_tx_out;
 
 tg_crc32_d64 tg_crc32_d64_tx_inst (
     .crc_in  (t_crc_reg),
-    .data    ({56'd0, t_byte}),
+    .data    ({56'd0, txd_reg}),
     .keep    (8'h01),
     .crc_out (crc_tx_out)
 );
 
+// the CRC over every frame byte sent so far
+wire [31:0] t_crc_cur = t_crc_en_reg ? crc_tx_out : t_crc_reg;
+
 always @* begin
     t_idx_next   = t_idx_reg;
     t_gap_next   = t_gap_reg;
-    t_crc_next   = t_crc_reg;
+    t_crc_next   = t_crc_cur;
+    t_crc_en_next = 1'b0;
     txd_next     = 8'd0;
     tx_en_next   = 1'b0;
 
@@ -329,11 +356,11 @@ always @* begin
         end else if (t_idx_reg == 7'd7) begin
             txd_next = 8'hD5;
         end else if (t_idx_reg < O_END + 7'd8) begin
-            txd_next     = t_byte;
-            t_crc_next   = crc_tx_out;
+            txd_next      = t_byte;
+            t_crc_en_next = 1'b1;
         end else begin
             // FCS: the complemented register, least significant byte first
-            txd_next = ~t_crc_reg[8*(t_idx_reg[1:0]) +: 8];
+            txd_next = ~t_crc_cur[8*(t_idx_reg[1:0]) +: 8];
         end
     end else if (t_gap_reg != 4'd0) begin
         t_gap_next = t_gap_reg - 1'b1;
@@ -353,6 +380,7 @@ always @(posedge clk) begin
     t_idx_reg    <= t_idx_next;
     t_gap_reg    <= t_gap_next;
     t_crc_reg    <= t_crc_next;
+    t_crc_en_reg <= t_crc_en_next;
     txd_reg      <= txd_next;
     // the request's fields are held while it executes
     if (!busy) begin

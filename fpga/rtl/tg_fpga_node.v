@@ -2,7 +2,9 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Board-independent FPGA node: the NIC core on one GMII port (the
 // Telegraphos network), the memory-bus bridge on the other (the host), and
-// the NIC's host memory in block RAM.
+// the NIC's host memory in block RAM. The MAC and the bridge run in the
+// GMII transmit clock; the NIC core and the memory in their own, slower
+// clock, joined to them by clock-crossing FIFOs.
 `default_nettype none
 
 module tg_fpga_node #(
@@ -16,8 +18,10 @@ module tg_fpga_node #(
     parameter        RX_FIFO_DIST = 0, // network MAC's receive FIFO in distributed RAM (0..1)
     parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
-    input  wire        clk,           // 125 MHz system clock, also the GMII transmit clock
-    input  wire        rst,
+    input  wire        clk,           // 125 MHz GMII transmit clock: MAC and bridge
+    input  wire        rst,           // in clk
+    input  wire        core_clk,      // NIC core and host memory (any rate that carries 8 bytes a
+                                      // cycle at the line rate: 15.6 MHz and up for GbE)
 
     input  wire [15:0] cfg_node_id,
 
@@ -39,7 +43,7 @@ module tg_fpga_node #(
     input  wire        host_rx_dv,
     input  wire        host_rx_er,
 
-    // status
+    // status, in clk
     output wire        irq,
     output wire        ev_bridge_req,  // pulse: a bridge request was accepted
     output wire        ev_drop         // pulse: a frame was dropped (network FIFO full, bridge busy or bad frame)
@@ -90,10 +94,20 @@ tg_async_fifo #(
     .rd_data  (host_s_data)
 );
 
+// ---------------------------------------------------------------- core reset
+// rst reaches the core clock through two flops
+reg core_rst_meta_reg, core_rst_reg;
+always @(posedge core_clk) begin
+    core_rst_meta_reg <= rst;
+    core_rst_reg      <= core_rst_meta_reg;
+end
+wire core_rst = core_rst_reg;
+
 // ---------------------------------------------------------------- network MAC
-wire [63:0] rx_tdata, tx_tdata;
-wire [7:0]  rx_tkeep, tx_tkeep;
+wire [63:0] rx_tdata, tx_tdata, mac_rx_tdata, mac_tx_tdata;
+wire [7:0]  rx_tkeep, tx_tkeep, mac_rx_tkeep, mac_tx_tkeep;
 wire        rx_tvalid, rx_tready, rx_tlast, tx_tvalid, tx_tready, tx_tlast;
+wire        mac_rx_tvalid, mac_rx_tready, mac_rx_tlast, mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;
 wire        ev_mac_drop, ev_bridge_drop;
 
 tg_gmii_mac #(
@@ -109,31 +123,85 @@ tg_gmii_mac #(
     .gmii_txd         (net_txd),
     .gmii_tx_en       (net_tx_en),
     .gmii_tx_er       (net_tx_er),
-    .m_axis_rx_tdata  (rx_tdata),
-    .m_axis_rx_tkeep  (rx_tkeep),
-    .m_axis_rx_tvalid (rx_tvalid),
-    .m_axis_rx_tready (rx_tready),
-    .m_axis_rx_tlast  (rx_tlast),
-    .s_axis_tx_tdata  (tx_tdata),
-    .s_axis_tx_tkeep  (tx_tkeep),
-    .s_axis_tx_tvalid (tx_tvalid),
-    .s_axis_tx_tready (tx_tready),
-    .s_axis_tx_tlast  (tx_tlast),
+    .m_axis_rx_tdata  (mac_rx_tdata),
+    .m_axis_rx_tkeep  (mac_rx_tkeep),
+    .m_axis_rx_tvalid (mac_rx_tvalid),
+    .m_axis_rx_tready (mac_rx_tready),
+    .m_axis_rx_tlast  (mac_rx_tlast),
+    .s_axis_tx_tdata  (mac_tx_tdata),
+    .s_axis_tx_tkeep  (mac_tx_tkeep),
+    .s_axis_tx_tvalid (mac_tx_tvalid),
+    .s_axis_tx_tready (mac_tx_tready),
+    .s_axis_tx_tlast  (mac_tx_tlast),
     .ev_rx_drop       (ev_mac_drop),
     .ev_tx_abort      (ev_tx_abort)
 );
 
+// received beats to the core as they come (the core takes gaps inside a
+// frame); frames to send are held whole, so the MAC never runs dry
+tg_axis_async_fifo #(
+    .DATA_W (64),
+    .ADDR_W (4),
+    .FRAME  (0)
+) tg_axis_async_fifo_rx_inst (
+    .s_clk         (clk),
+    .s_axis_tdata  (mac_rx_tdata),
+    .s_axis_tkeep  (mac_rx_tkeep),
+    .s_axis_tvalid (mac_rx_tvalid),
+    .s_axis_tready (mac_rx_tready),
+    .s_axis_tlast  (mac_rx_tlast),
+    .m_clk         (core_clk),
+    .m_rst         (core_rst),
+    .m_axis_tdata  (rx_tdata),
+    .m_axis_tkeep  (rx_tkeep),
+    .m_axis_tvalid (rx_tvalid),
+    .m_axis_tready (rx_tready),
+    .m_axis_tlast  (rx_tlast)
+);
+
+tg_axis_async_fifo #(
+    .DATA_W (64),
+    .ADDR_W (5),             // a whole frame: at most 17 beats
+    .FRAME  (1)
+) tg_axis_async_fifo_tx_inst (
+    .s_clk         (core_clk),
+    .s_axis_tdata  (tx_tdata),
+    .s_axis_tkeep  (tx_tkeep),
+    .s_axis_tvalid (tx_tvalid),
+    .s_axis_tready (tx_tready),
+    .s_axis_tlast  (tx_tlast),
+    .m_clk         (clk),
+    .m_rst         (rst),
+    .m_axis_tdata  (mac_tx_tdata),
+    .m_axis_tkeep  (mac_tx_tkeep),
+    .m_axis_tvalid (mac_tx_tvalid),
+    .m_axis_tready (mac_tx_tready),
+    .m_axis_tlast  (mac_tx_tlast)
+);
+
 // ---------------------------------------------------------------- bridge
+// the bridge's two buses, in clk, and their ends in the core clock
+wire        br_host_req_valid, br_host_req_ready, br_host_req_write, br_host_req_last;
+wire [46:0] br_host_req_addr;
+wire [63:0] br_host_req_wdata, br_host_resp_rdata;
+wire [7:0]  br_host_req_wstrb;
+wire        br_host_resp_valid, br_host_resp_ready;
+
+wire        br_mem_req_valid, br_mem_req_ready, br_mem_req_write, br_mem_resp_valid;
+wire [31:0] br_mem_req_addr;
+wire [63:0] br_mem_req_wdata, br_mem_resp_rdata;
+wire [7:0]  br_mem_req_wstrb;
+
 wire        host_req_valid, host_req_ready, host_req_write, host_req_last;
 wire [46:0] host_req_addr;
 wire [63:0] host_req_wdata, host_resp_rdata;
 wire [7:0]  host_req_wstrb;
 wire        host_resp_valid, host_resp_ready;
 
-wire        br_mem_req_valid, br_mem_req_ready, br_mem_req_write, br_mem_resp_valid;
-wire [31:0] br_mem_req_addr;
-wire [63:0] br_mem_req_wdata, br_mem_resp_rdata;
-wire [7:0]  br_mem_req_wstrb;
+wire        mem_b_req_valid, mem_b_req_ready, mem_b_req_write, mem_b_resp_valid;
+wire [31:0] mem_b_req_addr;
+wire [63:0] mem_b_req_wdata, mem_b_resp_rdata;
+wire [7:0]  mem_b_req_wstrb;
 
 tg_bridge #(
     .MAC      (BRIDGE_MAC),
@@ -148,16 +216,16 @@ tg_bridge #(
     .gmii_txd          (host_txd),
     .gmii_tx_en        (host_tx_en),
     .gmii_tx_er        (host_tx_er),
-    .m_host_req_valid  (host_req_valid),
-    .m_host_req_ready  (host_req_ready),
-    .m_host_req_write  (host_req_write),
-    .m_host_req_addr   (host_req_addr),
-    .m_host_req_wdata  (host_req_wdata),
-    .m_host_req_wstrb  (host_req_wstrb),
-    .m_host_req_last   (host_req_last),
-    .s_host_resp_valid (host_resp_valid),
-    .s_host_resp_ready (host_resp_ready),
-    .s_host_resp_rdata (host_resp_rdata),
+    .m_host_req_valid  (br_host_req_valid),
+    .m_host_req_ready  (br_host_req_ready),
+    .m_host_req_write  (br_host_req_write),
+    .m_host_req_addr   (br_host_req_addr),
+    .m_host_req_wdata  (br_host_req_wdata),
+    .m_host_req_wstrb  (br_host_req_wstrb),
+    .m_host_req_last   (br_host_req_last),
+    .s_host_resp_valid (br_host_resp_valid),
+    .s_host_resp_ready (br_host_resp_ready),
+    .s_host_resp_rdata (br_host_resp_rdata),
     .m_mem_req_valid   (br_mem_req_valid),
     .m_mem_req_ready   (br_mem_req_ready),
     .m_mem_req_write   (br_mem_req_write),
@@ -170,11 +238,84 @@ tg_bridge #(
     .ev_drop           (ev_bridge_drop)
 );
 
+// The bridge has one request outstanding at a time and waits for a
+// memory write's response, so host-memory writes are done before any
+// later host-port request reaches the core; four entries per direction
+// are plenty, and a response FIFO can never be full.
+wire br_host_req_full, host_resp_full, br_mem_req_full;
+/* verilator lint_off UNUSEDSIGNAL */
+wire mem_b_resp_full;
+/* verilator lint_on UNUSEDSIGNAL */
+
+tg_async_fifo #(
+    .WIDTH  (121),
+    .ADDR_W (2)
+) tg_async_fifo_host_req_inst (
+    .wr_clk   (clk),
+    .wr_en    (br_host_req_valid),
+    .wr_data  ({br_host_req_write, br_host_req_last, br_host_req_wstrb, br_host_req_wdata, br_host_req_addr}),
+    .wr_full  (br_host_req_full),
+    .rd_clk   (core_clk),
+    .rst      (core_rst),
+    .rd_valid (host_req_valid),
+    .rd_en    (host_req_ready),
+    .rd_data  ({host_req_write, host_req_last, host_req_wstrb, host_req_wdata, host_req_addr})
+);
+assign br_host_req_ready = !br_host_req_full;
+
+tg_async_fifo #(
+    .WIDTH  (64),
+    .ADDR_W (2)
+) tg_async_fifo_host_resp_inst (
+    .wr_clk   (core_clk),
+    .wr_en    (host_resp_valid),
+    .wr_data  (host_resp_rdata),
+    .wr_full  (host_resp_full),
+    .rd_clk   (clk),
+    .rst      (rst),
+    .rd_valid (br_host_resp_valid),
+    .rd_en    (br_host_resp_ready),
+    .rd_data  (br_host_resp_rdata)
+);
+assign host_resp_ready = !host_resp_full;
+
+tg_async_fifo #(
+    .WIDTH  (105),
+    .ADDR_W (2)
+) tg_async_fifo_mem_req_inst (
+    .wr_clk   (clk),
+    .wr_en    (br_mem_req_valid),
+    .wr_data  ({br_mem_req_write, br_mem_req_wstrb, br_mem_req_wdata, br_mem_req_addr}),
+    .wr_full  (br_mem_req_full),
+    .rd_clk   (core_clk),
+    .rst      (core_rst),
+    .rd_valid (mem_b_req_valid),
+    .rd_en    (mem_b_req_ready),
+    .rd_data  ({mem_b_req_write, mem_b_req_wstrb, mem_b_req_wdata, mem_b_req_addr})
+);
+assign br_mem_req_ready = !br_mem_req_full;
+
+tg_async_fifo #(
+    .WIDTH  (64),
+    .ADDR_W (2)
+) tg_async_fifo_mem_resp_inst (
+    .wr_clk   (core_clk),
+    .wr_en    (mem_b_resp_valid),
+    .wr_data  (mem_b_resp_rdata),
+    .wr_full  (mem_b_resp_full),
+    .rd_clk   (clk),
+    .rst      (rst),
+    .rd_valid (br_mem_resp_valid),
+    .rd_en    (1'b1),
+    .rd_data  (br_mem_resp_rdata)
+);
+
 // ---------------------------------------------------------------- NIC core
 wire        mem_req_valid, mem_req_ready, mem_req_write, mem_resp_valid;
 wire [31:0] mem_req_addr;
 wire [63:0] mem_req_wdata, mem_resp_rdata;
 wire [7:0]  mem_req_wstrb;
+wire        core_irq;
 
 tg_nic #(
     .NUM_CTX    (NUM_CTX),
@@ -185,8 +326,8 @@ tg_nic #(
     .NUM_REGIONS (NUM_REGIONS),
     .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
 ) tg_nic_inst (
-    .clk               (clk),
-    .rst               (rst),
+    .clk               (core_clk),
+    .rst               (core_rst),
     .cfg_node_id       (cfg_node_id),
     .s_host_req_valid  (host_req_valid),
     .s_host_req_ready  (host_req_ready),
@@ -216,15 +357,15 @@ tg_nic #(
     .s_axis_rx_tvalid  (rx_tvalid),
     .s_axis_rx_tready  (rx_tready),
     .s_axis_rx_tlast   (rx_tlast),
-    .irq               (irq)
+    .irq               (core_irq)
 );
 
 // ---------------------------------------------------------------- host memory
 tg_bram_mem #(
     .MEM_LOG2 (MEM_LOG2)
 ) tg_bram_mem_inst (
-    .clk            (clk),
-    .rst            (rst),
+    .clk            (core_clk),
+    .rst            (core_rst),
     .s_a_req_valid  (mem_req_valid),
     .s_a_req_ready  (mem_req_ready),
     .s_a_req_write  (mem_req_write),
@@ -233,15 +374,23 @@ tg_bram_mem #(
     .s_a_req_wstrb  (mem_req_wstrb),
     .m_a_resp_valid (mem_resp_valid),
     .m_a_resp_rdata (mem_resp_rdata),
-    .s_b_req_valid  (br_mem_req_valid),
-    .s_b_req_ready  (br_mem_req_ready),
-    .s_b_req_write  (br_mem_req_write),
-    .s_b_req_addr   (br_mem_req_addr),
-    .s_b_req_wdata  (br_mem_req_wdata),
-    .s_b_req_wstrb  (br_mem_req_wstrb),
-    .m_b_resp_valid (br_mem_resp_valid),
-    .m_b_resp_rdata (br_mem_resp_rdata)
+    .s_b_req_valid  (mem_b_req_valid),
+    .s_b_req_ready  (mem_b_req_ready),
+    .s_b_req_write  (mem_b_req_write),
+    .s_b_req_addr   (mem_b_req_addr),
+    .s_b_req_wdata  (mem_b_req_wdata),
+    .s_b_req_wstrb  (mem_b_req_wstrb),
+    .m_b_resp_valid (mem_b_resp_valid),
+    .m_b_resp_rdata (mem_b_resp_rdata)
 );
+
+// the interrupt line, a level, reaches clk through two flops
+reg irq_meta_reg, irq_reg;
+always @(posedge clk) begin
+    irq_meta_reg <= core_irq;
+    irq_reg      <= irq_meta_reg;
+end
+assign irq = irq_reg;
 
 assign ev_drop = ev_mac_drop || ev_bridge_drop;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Simulation model of the ECP5 PLL as used by the board tops: CLKOP
-// follows CLKI (the bench supplies the system clock directly) and LOCK
+// follows CLKI (the bench supplies the system clock directly), CLKOS is
+// CLKI divided by CLKOS_DIV / CLKOP_DIV (1 or an even ratio), and LOCK
 // rises a few input cycles after reset.
 `default_nettype none
 
@@ -14,6 +15,10 @@ module EHXPLLL #(
     parameter CLKOP_CPHASE = 0,
     parameter CLKOP_FPHASE = 0,
     parameter CLKOP_ENABLE = "ENABLED",
+    parameter CLKOS_DIV    = 8,
+    parameter CLKOS_CPHASE = 0,
+    parameter CLKOS_FPHASE = 0,
+    parameter CLKOS_ENABLE = "DISABLED",
     parameter FEEDBK_PATH  = "CLKOP"
 ) (
 /* verilator lint_on UNUSEDPARAM */
@@ -21,8 +26,16 @@ module EHXPLLL #(
     input  wire CLKFB,
     input  wire RST,
     output wire CLKOP,
+    output wire CLKOS,
     output wire LOCK
 );
+
+localparam RATIO = CLKOS_DIV / CLKOP_DIV;
+
+initial begin
+    if (CLKOS_DIV % CLKOP_DIV != 0 || (RATIO != 1 && RATIO % 2 != 0) || RATIO > 64)
+        $error("%m: the model needs CLKOS_DIV / CLKOP_DIV to be 1 or even, at most 64");
+end
 
 reg [3:0] lock_cnt_reg = 4'd0;
 
@@ -33,6 +46,24 @@ end
 
 assign CLKOP = CLKI;
 assign LOCK  = (lock_cnt_reg == 4'hF);
+
+generate
+if (RATIO > 1) begin : g_div
+    reg [4:0] div_cnt_reg = 5'd0;
+    reg       clkos_reg = 1'b0;
+    always @(posedge CLKI) begin
+        if (div_cnt_reg == RATIO / 2 - 1) begin
+            div_cnt_reg <= 5'd0;
+            clkos_reg   <= !clkos_reg;
+        end else begin
+            div_cnt_reg <= div_cnt_reg + 1'b1;
+        end
+    end
+    assign CLKOS = clkos_reg;
+end else begin : g_same
+    assign CLKOS = CLKI;
+end
+endgenerate
 
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_fb = CLKFB;

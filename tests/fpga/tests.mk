@@ -11,6 +11,10 @@ FPGA_TEST_BINS := $(foreach m,$(FPGA_TEST_MODS),$(BUILD)/tests/fpga/$(m)/test_$(
 FPGA_TB_FLAGS  := $(RTL_TB_FLAGS) \
                   -CFLAGS "-I$(abspath tests/fpga/common)"
 
+# benches of a module built with other than its default parameters
+FPGA_TB_PARAMS :=
+$(BUILD)/tests/fpga/tg_axis_async_fifo/test_tg_axis_async_fifo: FPGA_TB_PARAMS := -GFRAME=1
+
 # and a script that checks the FPGA flow's commands, reports and baselines
 TEST_PROGS += $(FPGA_TEST_BINS) tests/fpga/test_fpga_flow.sh
 
@@ -21,6 +25,6 @@ test-fpga: $(FPGA_TEST_BINS)
 $(FPGA_TEST_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
 		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
+	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(FPGA_TB_PARAMS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
 		-Mdir $(dir $@)obj $(FPGA_LINT_SRCS) $(abspath tests/fpga/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
