@@ -82,7 +82,7 @@ reg [31:0] r_crc_reg, r_crc_next;
 reg        r_err_reg, r_err_next;
 reg        r_uni_reg, r_uni_next;      // destination is our MAC so far
 reg        r_bc_reg, r_bc_next;        // destination is broadcast so far
-reg        ev_req_reg, ev_drop_reg;
+reg        go_reg, ev_drop_reg;        // go a cycle later: execution starts from it
 reg [15:0] r_type_reg, r_type_next;
 reg [7:0]  r_ver_reg, r_ver_next;
 reg [47:0] f_src_reg, f_src_next;      // fields of the request being received
@@ -213,7 +213,7 @@ always @* begin
 
     case (x_state_reg)
     X_IDLE: begin
-        if (go) begin
+        if (go_reg) begin
             x_status_next = ST_OK;
             x_rdata_next  = 64'd0;
             case (f_op_reg)
@@ -395,13 +395,13 @@ always @(posedge clk) begin
         r_state_reg <= R_IDLE;
         x_state_reg <= X_IDLE;
         tx_en_reg   <= 1'b0;
-        ev_req_reg  <= 1'b0;
+        go_reg  <= 1'b0;
         ev_drop_reg <= 1'b0;
     end else begin
         r_state_reg <= r_state_next;
         x_state_reg <= x_state_next;
         tx_en_reg   <= tx_en_next;
-        ev_req_reg  <= go;
+        go_reg  <= go;
         ev_drop_reg <= drop;
     end
 end
@@ -409,7 +409,7 @@ end
 assign gmii_txd   = txd_reg;
 assign gmii_tx_en = tx_en_reg;
 assign gmii_tx_er = 1'b0;
-assign ev_req     = ev_req_reg;
+assign ev_req     = go_reg;
 assign ev_drop    = ev_drop_reg;
 
 endmodule

@@ -245,21 +245,27 @@ tg_bridge #(
 wire br_host_req_full, host_resp_full, br_mem_req_full;
 /* verilator lint_off UNUSEDSIGNAL */
 wire mem_b_resp_full;
+wire br_host_req_last_unused = br_host_req_last;
 /* verilator lint_on UNUSEDSIGNAL */
 
+// The bridge sends one beat per host-port request (its m_host_req_last is
+// tied high): the core sees that as a constant, so synthesis drops the
+// host port's burst gathering, as it did with the two side by side.
+assign host_req_last = 1'b1;
+
 tg_async_fifo #(
-    .WIDTH  (121),
+    .WIDTH  (120),
     .ADDR_W (2)
 ) tg_async_fifo_host_req_inst (
     .wr_clk   (clk),
     .wr_en    (br_host_req_valid),
-    .wr_data  ({br_host_req_write, br_host_req_last, br_host_req_wstrb, br_host_req_wdata, br_host_req_addr}),
+    .wr_data  ({br_host_req_write, br_host_req_wstrb, br_host_req_wdata, br_host_req_addr}),
     .wr_full  (br_host_req_full),
     .rd_clk   (core_clk),
     .rst      (core_rst),
     .rd_valid (host_req_valid),
     .rd_en    (host_req_ready),
-    .rd_data  ({host_req_write, host_req_last, host_req_wstrb, host_req_wdata, host_req_addr})
+    .rd_data  ({host_req_write, host_req_wstrb, host_req_wdata, host_req_addr})
 );
 assign br_host_req_ready = !br_host_req_full;
 
