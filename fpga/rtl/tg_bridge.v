@@ -203,8 +203,14 @@ always @* begin
 end
 
 // ---------------------------------------------------------------- execution
-wire mem_in_range = (f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}});
-wire addr_aligned = (f_addr_reg[2:0] == 3'd0);
+// The address checks, registered: the address is complete long before
+// the frame ends (its FCS and padding follow), so they are settled by the
+// time go_reg starts execution.
+reg mem_ok_reg, host_ok_reg;
+always @(posedge clk) begin
+    mem_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
+    host_ok_reg <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0;
+end
 
 always @* begin
     x_state_next  = x_state_reg;
@@ -227,7 +233,7 @@ always @* begin
         end
     end
     X_HOST: begin
-        if (!addr_aligned || f_addr_reg[63:47] != 17'd0) begin
+        if (!host_ok_reg) begin
             x_status_next = ST_RANGE;
             x_state_next  = X_SEND;
         end else if (m_host_req_ready) begin
@@ -241,7 +247,7 @@ always @* begin
         end
     end
     X_MEM: begin
-        if (!addr_aligned || !mem_in_range) begin
+        if (!mem_ok_reg) begin
             x_status_next = ST_RANGE;
             x_state_next  = X_SEND;
         end else if (m_mem_req_ready) begin
@@ -260,9 +266,8 @@ always @* begin
     endcase
 end
 
-wire host_ok = addr_aligned && f_addr_reg[63:47] == 17'd0;
 
-assign m_host_req_valid  = (x_state_reg == X_HOST) && host_ok;
+assign m_host_req_valid  = (x_state_reg == X_HOST) && host_ok_reg;
 assign m_host_req_write  = (f_op_reg == OP_BAR_WRITE);
 assign m_host_req_addr   = f_addr_reg[46:0];
 assign m_host_req_wdata  = f_data_reg;
@@ -270,7 +275,7 @@ assign m_host_req_wstrb  = f_strb_reg;
 assign m_host_req_last   = 1'b1;
 assign s_host_resp_ready = (x_state_reg == X_HOST_WAIT);
 
-assign m_mem_req_valid = (x_state_reg == X_MEM) && addr_aligned && mem_in_range;
+assign m_mem_req_valid = (x_state_reg == X_MEM) && mem_ok_reg;
 assign m_mem_req_write = (f_op_reg == OP_MEM_WRITE);
 assign m_mem_req_addr  = f_addr_reg[31:0];
 assign m_mem_req_wdata = f_data_reg;
