@@ -120,9 +120,11 @@ reg [7:0]  t_byte;
 
 // a new request may start arriving once the response's fields have been
 // sent (FCS and gap remain): it takes longer than they do, so execution is
-// idle again when it ends
-wire busy = (x_state_reg != X_IDLE) &&
-            !(x_state_reg == X_SEND && t_idx_reg >= O_END + 7'd8);
+// idle again when it ends (registered: it gates the field registers' enables)
+reg  busy_reg;
+wire busy = busy_reg;
+wire busy_next = (x_state_next != X_IDLE) &&
+                 !(x_state_next == X_SEND && t_idx_next >= O_END + 7'd8);
 
 always @* begin
     r_state_next = r_state_reg;
@@ -399,12 +401,14 @@ always @(posedge clk) begin
     if (rst) begin
         r_state_reg <= R_IDLE;
         x_state_reg <= X_IDLE;
+        busy_reg    <= 1'b0;
         tx_en_reg   <= 1'b0;
         go_reg  <= 1'b0;
         ev_drop_reg <= 1'b0;
     end else begin
         r_state_reg <= r_state_next;
         x_state_reg <= x_state_next;
+        busy_reg    <= busy_next;
         tx_en_reg   <= tx_en_next;
         go_reg  <= go;
         ev_drop_reg <= drop;
