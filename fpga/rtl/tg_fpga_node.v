@@ -94,6 +94,23 @@ tg_async_fifo #(
     .rd_data  (host_s_data)
 );
 
+// one register stage after each FIFO's read, so its distributed-RAM read
+// and the synchronized pointers do not lead straight into the MAC's and
+// the bridge's receive logic
+reg        net_q_valid_reg, host_q_valid_reg;
+reg [9:0]  net_q_data_reg, host_q_data_reg;
+always @(posedge clk) begin
+    net_q_data_reg  <= net_s_data;
+    host_q_data_reg <= host_s_data;
+    if (rst) begin
+        net_q_valid_reg  <= 1'b0;
+        host_q_valid_reg <= 1'b0;
+    end else begin
+        net_q_valid_reg  <= net_s_valid;
+        host_q_valid_reg <= host_s_valid;
+    end
+end
+
 // ---------------------------------------------------------------- core reset
 // rst reaches the core clock through two flops
 reg core_rst_meta_reg, core_rst_reg;
@@ -116,10 +133,10 @@ tg_gmii_mac #(
 ) tg_gmii_mac_inst (
     .clk              (clk),
     .rst              (rst),
-    .gmii_rx_valid    (net_s_valid),
-    .gmii_rx_dv       (net_s_data[9]),
-    .gmii_rx_er       (net_s_data[8]),
-    .gmii_rxd         (net_s_data[7:0]),
+    .gmii_rx_valid    (net_q_valid_reg),
+    .gmii_rx_dv       (net_q_data_reg[9]),
+    .gmii_rx_er       (net_q_data_reg[8]),
+    .gmii_rxd         (net_q_data_reg[7:0]),
     .gmii_txd         (net_txd),
     .gmii_tx_en       (net_tx_en),
     .gmii_tx_er       (net_tx_er),
@@ -209,10 +226,10 @@ tg_bridge #(
 ) tg_bridge_inst (
     .clk               (clk),
     .rst               (rst),
-    .gmii_rx_valid     (host_s_valid),
-    .gmii_rx_dv        (host_s_data[9]),
-    .gmii_rx_er        (host_s_data[8]),
-    .gmii_rxd          (host_s_data[7:0]),
+    .gmii_rx_valid     (host_q_valid_reg),
+    .gmii_rx_dv        (host_q_data_reg[9]),
+    .gmii_rx_er        (host_q_data_reg[8]),
+    .gmii_rxd          (host_q_data_reg[7:0]),
     .gmii_txd          (host_txd),
     .gmii_tx_en        (host_tx_en),
     .gmii_tx_er        (host_tx_er),
