@@ -286,6 +286,9 @@ tg_async_fifo #(
 );
 assign br_host_req_ready = !br_host_req_full;
 
+wire        host_resp_x_valid, host_resp_x_take;
+wire [63:0] host_resp_x_rdata;
+
 tg_async_fifo #(
     .WIDTH  (64),
     .ADDR_W (2)
@@ -296,11 +299,34 @@ tg_async_fifo #(
     .wr_full  (host_resp_full),
     .rd_clk   (clk),
     .rst      (rst),
-    .rd_valid (br_host_resp_valid),
-    .rd_en    (br_host_resp_ready),
-    .rd_data  (br_host_resp_rdata)
+    .rd_valid (host_resp_x_valid),
+    .rd_en    (host_resp_x_take),
+    .rd_data  (host_resp_x_rdata)
 );
 assign host_resp_ready = !host_resp_full;
+
+// the responses reach the bridge from registers (a held one waits for ready)
+reg         br_host_resp_valid_reg, br_mem_resp_valid_reg;
+reg  [63:0] br_host_resp_rdata_reg, br_mem_resp_rdata_reg;
+assign host_resp_x_take = !br_host_resp_valid_reg || br_host_resp_ready;
+wire        mem_resp_x_valid;
+wire [63:0] mem_resp_x_rdata;
+
+always @(posedge clk) begin
+    if (host_resp_x_take) br_host_resp_rdata_reg <= host_resp_x_rdata;
+    br_mem_resp_rdata_reg <= mem_resp_x_rdata;
+    if (rst) begin
+        br_host_resp_valid_reg <= 1'b0;
+        br_mem_resp_valid_reg  <= 1'b0;
+    end else begin
+        if (host_resp_x_take) br_host_resp_valid_reg <= host_resp_x_valid;
+        br_mem_resp_valid_reg <= mem_resp_x_valid;
+    end
+end
+assign br_host_resp_valid = br_host_resp_valid_reg;
+assign br_host_resp_rdata = br_host_resp_rdata_reg;
+assign br_mem_resp_valid  = br_mem_resp_valid_reg;
+assign br_mem_resp_rdata  = br_mem_resp_rdata_reg;
 
 tg_async_fifo #(
     .WIDTH  (105),
@@ -328,9 +354,9 @@ tg_async_fifo #(
     .wr_full  (mem_b_resp_full),
     .rd_clk   (clk),
     .rst      (rst),
-    .rd_valid (br_mem_resp_valid),
+    .rd_valid (mem_resp_x_valid),
     .rd_en    (1'b1),
-    .rd_data  (br_mem_resp_rdata)
+    .rd_data  (mem_resp_x_rdata)
 );
 
 // ---------------------------------------------------------------- NIC core
