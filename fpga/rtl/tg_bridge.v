@@ -208,10 +208,17 @@ end
 // The address checks, registered: the address is complete long before
 // the frame ends (its FCS and padding follow), so they are settled by the
 // time go_reg starts execution.
+// The operation is decoded the same way: it is byte 15, so its flags
+// hold still well before the frame ends.
 reg mem_ok_reg, host_ok_reg;
+reg op_host_reg, op_mem_reg, op_read_reg, op_write_reg;
 always @(posedge clk) begin
-    mem_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
-    host_ok_reg <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0;
+    mem_ok_reg   <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
+    host_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0;
+    op_host_reg  <= f_op_reg == OP_BAR_WRITE || f_op_reg == OP_BAR_READ;
+    op_mem_reg   <= f_op_reg == OP_MEM_WRITE || f_op_reg == OP_MEM_READ;
+    op_read_reg  <= f_op_reg == OP_BAR_READ || f_op_reg == OP_MEM_READ;
+    op_write_reg <= f_op_reg == OP_BAR_WRITE || f_op_reg == OP_MEM_WRITE;
 end
 
 always @* begin
@@ -224,14 +231,14 @@ always @* begin
         if (go_reg) begin
             x_status_next = ST_OK;
             x_rdata_next  = 64'd0;
-            case (f_op_reg)
-            OP_BAR_WRITE, OP_BAR_READ: x_state_next = X_HOST;
-            OP_MEM_WRITE, OP_MEM_READ: x_state_next = X_MEM;
-            default: begin
+            if (op_host_reg) begin
+                x_state_next = X_HOST;
+            end else if (op_mem_reg) begin
+                x_state_next = X_MEM;
+            end else begin
                 x_status_next = ST_BAD_OP;
                 x_state_next  = X_SEND;
             end
-            endcase
         end
     end
     X_HOST: begin
@@ -239,7 +246,7 @@ always @* begin
             x_status_next = ST_RANGE;
             x_state_next  = X_SEND;
         end else if (m_host_req_ready) begin
-            x_state_next = (f_op_reg == OP_BAR_READ) ? X_HOST_WAIT : X_SEND;
+            x_state_next = op_read_reg ? X_HOST_WAIT : X_SEND;
         end
     end
     X_HOST_WAIT: begin
@@ -258,7 +265,7 @@ always @* begin
     end
     X_MEM_WAIT: begin
         if (s_mem_resp_valid) begin
-            if (f_op_reg == OP_MEM_READ) x_rdata_next = s_mem_resp_rdata;
+            if (op_read_reg) x_rdata_next = s_mem_resp_rdata;
             x_state_next = X_SEND;
         end
     end
@@ -270,7 +277,7 @@ end
 
 
 assign m_host_req_valid  = (x_state_reg == X_HOST) && host_ok_reg;
-assign m_host_req_write  = (f_op_reg == OP_BAR_WRITE);
+assign m_host_req_write  = op_write_reg;
 assign m_host_req_addr   = f_addr_reg[46:0];
 assign m_host_req_wdata  = f_data_reg;
 assign m_host_req_wstrb  = f_strb_reg;
@@ -278,7 +285,7 @@ assign m_host_req_last   = 1'b1;
 assign s_host_resp_ready = (x_state_reg == X_HOST_WAIT);
 
 assign m_mem_req_valid = (x_state_reg == X_MEM) && mem_ok_reg;
-assign m_mem_req_write = (f_op_reg == OP_MEM_WRITE);
+assign m_mem_req_write = op_write_reg;
 assign m_mem_req_addr  = f_addr_reg[31:0];
 assign m_mem_req_wdata = f_data_reg;
 assign m_mem_req_wstrb = f_strb_reg;
