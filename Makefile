@@ -36,6 +36,7 @@ include rtl/rtl.mk
 include tests/rtl/tests.mk
 include fpga/fpga.mk
 include tests/fpga/tests.mk
+include fpga/boardsim/boardsim.mk
 include sim/sim.mk
 include libtg/libtg.mk
 include driver/driver.mk

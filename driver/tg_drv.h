@@ -4,6 +4,7 @@
 #ifndef TG_DRV_H
 #define TG_DRV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tg/tg_hw.h"
@@ -112,12 +113,23 @@ struct tg_drv_qtable {
 };
 
 /* What the platform gives the queue code: posted MMIO writes, the node's
- * host memory as the CPU sees it, and its allocator. */
+ * host memory as the CPU sees it, and its allocator.  Memory the driver
+ * cannot map (a board behind the Ethernet bridge) has mem NULL and is
+ * reached through mem_read and mem_write instead, each access complete
+ * when it returns (so in program order), and mem_rmw, an atomic
+ * read-modify-write of an aligned word against every other access of the
+ * process that reaches the memory: a compare-and-swap (1 swapped, 0 not
+ * with *expect updated) or, with expect NULL, a clear of v's bits (*old
+ * gets the word before).  All return 0 (or 1) or -errno. */
 struct tg_drv_qenv {
 	const struct tg_drv_mmio *io;
 	uint8_t *mem;
 	uint64_t mem_size;
 	struct tg_alloc *alloc;
+	int (*mem_read)(void *arg, uint64_t paddr, void *buf, size_t len);
+	int (*mem_write)(void *arg, uint64_t paddr, const void *buf, size_t len);
+	int (*mem_rmw)(void *arg, uint64_t paddr, uint64_t *expect, uint64_t v, uint64_t *old);
+	void *mem_arg;
 };
 
 /* Create a queue: a buffer of 2^log2 bytes (TG_Q_MIN_LOG2..TG_Q_MAX_LOG2)

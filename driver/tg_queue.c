@@ -11,9 +11,70 @@
 
 #define NQ  16u
 
+/* Queue memory, word by word: through the mapping with the ordering
+ * each caller names, else through the platform's accessors (in order). */
 static uint64_t *word(const struct tg_drv_qenv *env, uint64_t buf, uint64_t off)
 {
 	return (uint64_t *)(env->mem + buf + off);
+}
+
+/* acquire: what was written before the word was published is visible */
+static int ld(const struct tg_drv_qenv *env, uint64_t buf, uint64_t off, uint64_t *v)
+{
+	if (env->mem) {
+		*v = TG_HOST_LOAD_ACQ64(word(env, buf, off));
+		return 0;
+	}
+	return env->mem_read(env->mem_arg, buf + off, v, 8);
+}
+
+/* release: everything written before goes out ahead of the word */
+static int st(const struct tg_drv_qenv *env, uint64_t buf, uint64_t off, uint64_t v)
+{
+	if (env->mem) {
+		TG_HOST_STORE_REL64(word(env, buf, off), v);
+		return 0;
+	}
+	return env->mem_write(env->mem_arg, buf + off, &v, 8);
+}
+
+/* Compare-and-swap (acquire and release): 1 swapped, 0 not (*expect
+ * reloaded), or -errno. */
+static int cas(const struct tg_drv_qenv *env, uint64_t buf, uint64_t off, uint64_t *expect,
+	       uint64_t v)
+{
+	if (env->mem)
+		return TG_HOST_CAS64(word(env, buf, off), expect, v) ? 1 : 0;
+	return env->mem_rmw(env->mem_arg, buf + off, expect, v, NULL);
+}
+
+/* Clear bits (acquire and release). */
+static int clear_bits(const struct tg_drv_qenv *env, uint64_t buf, uint64_t off, uint64_t bits)
+{
+	uint64_t old;
+
+	if (env->mem) {
+		TG_HOST_FETCH_AND64(word(env, buf, off), ~bits);
+		return 0;
+	}
+	return env->mem_rmw(env->mem_arg, buf + off, NULL, bits, &old);
+}
+
+/* Copy len bytes (a multiple of 8) from paddr src to paddr dst. */
+static int mcopy(const struct tg_drv_qenv *env, uint64_t dst, uint64_t src, uint64_t len)
+{
+	uint64_t w;
+	int rc;
+
+	if (env->mem) {
+		memcpy(env->mem + dst, env->mem + src, len);
+		return 0;
+	}
+	for (uint64_t k = 0; k < len; k += 8)
+		if ((rc = env->mem_read(env->mem_arg, src + k, &w, 8)) ||
+		    (rc = env->mem_write(env->mem_arg, dst + k, &w, 8)))
+			return rc;
+	return 0;
 }
 
 static int csr_w(const struct tg_drv_qenv *env, uint64_t reg, uint64_t v)
@@ -42,13 +103,27 @@ int tg_drv_queue_find(const struct tg_drv_qtable *t, uint64_t paddr)
 }
 
 /* Fresh header of buffer b: empty, no successor, no flags. */
-static void buf_init(const struct tg_drv_qenv *env, uint64_t b, unsigned log2, unsigned elog2)
+static int buf_init(const struct tg_drv_qenv *env, uint64_t b, unsigned log2, unsigned elog2)
 {
-	memset(env->mem + b, 0, TG_Q_SLOTS);
-	*word(env, b, TG_Q_SIZE) = (uint64_t)log2 | (uint64_t)elog2 << 8;
-	*word(env, b, TG_Q_HEAD) = TG_Q_SLOTS;
+	int rc = 0;
+
+	if (env->mem) {
+		memset(env->mem + b, 0, TG_Q_SLOTS);
+		*word(env, b, TG_Q_SIZE) = (uint64_t)log2 | (uint64_t)elog2 << 8;
+		*word(env, b, TG_Q_HEAD) = TG_Q_SLOTS;
+	} else {
+		for (uint64_t off = 0; off < TG_Q_SLOTS && !rc; off += 8) {
+			uint64_t v = off == TG_Q_SIZE ? (uint64_t)log2 | (uint64_t)elog2 << 8 :
+				     off == TG_Q_HEAD ? TG_Q_SLOTS : 0;
+
+			if (off != TG_Q_TAIL)
+				rc = env->mem_write(env->mem_arg, b + off, &v, 8);
+		}
+		if (rc)
+			return rc;
+	}
 	/* the header is complete before anyone can see the buffer's tail */
-	TG_HOST_STORE_REL64(word(env, b, TG_Q_TAIL), TG_Q_SLOTS);
+	return st(env, b, TG_Q_TAIL, TG_Q_SLOTS);
 }
 
 int tg_drv_queue_create(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, unsigned log2,
@@ -74,7 +149,11 @@ int tg_drv_queue_create(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, 
 	rc = tg_alloc_get(env->alloc, 1ULL << log2, 1ULL << log2, TG_DRV_QUEUE_OWNER(i), &b);
 	if (rc)
 		return rc;
-	buf_init(env, b, log2, elog2);
+	rc = buf_init(env, b, log2, elog2);
+	if (rc) {
+		tg_alloc_put(env->alloc, b, TG_DRV_QUEUE_OWNER(i));
+		return rc;
+	}
 	*q = (struct tg_drv_queue){ .base = b, .owner = owner, .log2 = (uint8_t)log2,
 				    .elog2 = (uint8_t)elog2 };
 	t->irq_mask |= (1ULL << i) | (1ULL << (16 + i));
@@ -145,13 +224,14 @@ static int take_over(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uns
 {
 	struct tg_drv_queue *q = &t->q[i];
 	uint64_t f = q->base, sz = 1ULL << q->log2, esz = 1ULL << q->elog2;
-	/* the NIC is stopped (QCFG_FULL) and its last tail write completed
-	 * before it refused; the head is ours while QF_DRIVER is held */
-	uint64_t h = TG_HOST_LOAD_OWN64(word(env, f, TG_Q_HEAD));
-	uint64_t tl = TG_DEV_LOAD_ACQ64(word(env, f, TG_Q_TAIL));  /* the NIC's entries below it */
-	uint64_t used, nb;
+	uint64_t h, tl, used, nb, next;
 	int rc;
 
+	/* the NIC is stopped (QCFG_FULL) and its last tail write completed
+	 * before it refused; the head is ours while QF_DRIVER is held; the
+	 * tail (acquire): the NIC's entries below it */
+	if ((rc = ld(env, f, TG_Q_HEAD, &h)) || (rc = ld(env, f, TG_Q_TAIL, &tl)))
+		return rc;
 	if (h < TG_Q_SLOTS || h >= sz || tl < TG_Q_SLOTS || tl >= sz || (h | tl) & (esz - 1))
 		return -EIO;    /* corrupt header: leave the queue closed */
 	used = used_bytes(h, tl, q->log2);
@@ -160,31 +240,36 @@ static int take_over(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uns
 		return rc;      /* full and no memory: stays closed */
 	if (!rc) {
 		/* a new buffer takes every entry, the first starts over */
-		buf_init(env, nb, q->log2, q->elog2);
-		for (uint64_t k = 0, p = h; k < used; k += esz) {
-			memcpy(env->mem + nb + TG_Q_SLOTS + k, env->mem + f + p, esz);
+		rc = buf_init(env, nb, q->log2, q->elog2);
+		for (uint64_t k = 0, p = h; k < used && !rc; k += esz) {
+			rc = mcopy(env, nb + TG_Q_SLOTS + k, f + p, esz);
 			p += esz;
 			if (p == sz)
 				p = TG_Q_SLOTS;
 		}
-		/* next pointers change only under QF_DNP or QF_DRIVER: ours now */
-		*word(env, nb, TG_Q_NEXT) = TG_HOST_LOAD_OWN64(word(env, f, TG_Q_NEXT));
-		/* entries and header of the new buffer before its tail ... */
-		TG_HOST_STORE_REL64(word(env, nb, TG_Q_TAIL), TG_Q_SLOTS + used);
-		/* ... and all of it before the link that makes it reachable */
-		TG_HOST_STORE_REL64(word(env, f, TG_Q_NEXT), nb);
-		/* the first buffer starts over empty: head and tail are
-		 * published after the link (the NIC reads the head only once
-		 * reopened, below) */
-		TG_HOST_STORE_REL64(word(env, f, TG_Q_HEAD), TG_Q_SLOTS);
-		TG_HOST_STORE_REL64(word(env, f, TG_Q_TAIL), TG_Q_SLOTS);
+		/* next pointers change only under QF_DNP or QF_DRIVER: ours now;
+		 * entries and header of the new buffer before its tail, and all
+		 * of it before the link that makes it reachable; the first
+		 * buffer starts over empty: head and tail are published after
+		 * the link (the NIC reads the head only once reopened, below) */
+		if (rc || (rc = ld(env, f, TG_Q_NEXT, &next)) || (rc = st(env, nb, TG_Q_NEXT, next)) ||
+		    (rc = st(env, nb, TG_Q_TAIL, TG_Q_SLOTS + used)) ||
+		    (rc = st(env, f, TG_Q_NEXT, nb)) || (rc = st(env, f, TG_Q_HEAD, TG_Q_SLOTS)) ||
+		    (rc = st(env, f, TG_Q_TAIL, TG_Q_SLOTS))) {
+			tg_alloc_put(env->alloc, nb, TG_DRV_QUEUE_OWNER(i));
+			return rc;
+		}
 		rc = csr_w(env, TG_CSR_REG_QSEL, i);
 		if (!rc)
 			rc = csr_w(env, TG_CSR_REG_QTAIL, TG_Q_SLOTS);
 		t->grows++;
 	} else {
-		/* empty (or no memory but room): the NIC's tail is still right */
+		/* empty (or no memory but room): the NIC's tail is memory's
+		 * (written again: a takeover whose register writes failed left
+		 * the NIC with the old tail) */
 		rc = csr_w(env, TG_CSR_REG_QSEL, i);
+		if (!rc)
+			rc = csr_w(env, TG_CSR_REG_QTAIL, tl);
 		t->reopens++;
 	}
 	/* memory is reset before the NIC may read the head again: the
@@ -200,17 +285,20 @@ static int take_over(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, uns
  * progress, in which case mark it QF_FULL for the dequeuer. */
 static int closed_queue(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, unsigned i)
 {
-	uint64_t *flags = word(env, t->q[i].base, TG_Q_FLAGS);
-	uint64_t f = TG_HOST_LOAD_ACQ64(flags);  /* current owner bits */
-	int rc;
+	uint64_t b = t->q[i].base, f;
+	int rc, c, m;
 
 	t->q[i].closed = 1;
+	if ((rc = ld(env, b, TG_Q_FLAGS, &f)))  /* current owner bits */
+		return rc;
 	for (;;) {
 		if (!(f & TG_QF_DNP)) {
 			/* no dequeuer inside: the takeover is ours */
-			if (TG_HOST_CAS64(flags, &f, f | TG_QF_DRIVER))
+			if ((c = cas(env, b, TG_Q_FLAGS, &f, f | TG_QF_DRIVER)))
 				break;
-		} else if (TG_HOST_CAS64(flags, &f, f | TG_QF_FULL)) {  /* only while QF_DNP */
+		} else if ((c = cas(env, b, TG_Q_FLAGS, &f, f | TG_QF_FULL))) {  /* only while QF_DNP */
+			if (c < 0)
+				return c;
 			/* the dequeuer still holds QF_DNP, so its clearing
 			 * sees QF_FULL and it asks us to grow */
 			t->full_marks++;
@@ -218,10 +306,27 @@ static int closed_queue(const struct tg_drv_qenv *env, struct tg_drv_qtable *t, 
 		}
 		/* f changed under us (dequeuer entered or left): look again */
 	}
+	if (c < 0)
+		return c;
 	rc = take_over(env, t, i);
+	/* a queue left closed (full, no memory) is marked QF_FULL while we
+	 * still hold QF_DRIVER: the next dequeuer to release QF_DNP asks us
+	 * to look again once it has made room */
+	m = 0;
+	if (rc == -ENOMEM && !(m = ld(env, b, TG_Q_FLAGS, &f)))
+		while (!(m = cas(env, b, TG_Q_FLAGS, &f, f | TG_QF_FULL)))
+			;
 	/* release: the moved buffers and reset head are published with
-	 * the flags (QF_FULL stays set if the queue is still closed) */
-	TG_HOST_FETCH_AND64(flags, ~(TG_QF_DRIVER | (rc ? 0 : TG_QF_FULL)));
+	 * the flags (QF_FULL stays set if the queue is still closed); a
+	 * failed access is tried again, since dequeuers wait while
+	 * QF_DRIVER is set */
+	for (unsigned k = 0; k < 3u; k++)
+		if (!(c = clear_bits(env, b, TG_Q_FLAGS, TG_QF_DRIVER | (rc ? 0 : TG_QF_FULL))))
+			break;
+	if (!rc)
+		rc = c;
+	else if (m < 0)
+		rc = m;
 	return rc == -ENOMEM ? 0 : rc;
 }
 

@@ -95,19 +95,18 @@ int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
 	return rc ? rc : window_load(dev, TG_WIN_CAS, node, raddr, old);
 }
 
-/* The 16-byte result record at off of mr, or NULL. */
-static uint8_t *record(const struct tg_dev *dev, const struct tg_mr *mr, size_t off)
+/* The paddr of the 16-byte result record at off of mr, or 0. */
+static uint64_t record(const struct tg_dev *dev, const struct tg_mr *mr, size_t off)
 {
 	if (!dev || !mr || mr->dev != dev || off % 8u || off > mr->len || mr->len - off < 16)
-		return NULL;
-	return dev->mem + mr->paddr + off;
+		return 0;
+	return mr->paddr + off;
 }
 
 int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
 		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off)
 {
-	uint8_t *rec = record(dev, mr, off);
-	uint64_t laddr, go;
+	uint64_t rec = record(dev, mr, off), laddr, go;
 	int rc = word_args(dev, node, raddr);
 
 	if (rc)
@@ -116,7 +115,8 @@ int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned a
 		return -EINVAL;
 	laddr = mr->paddr + off;
 	/* the completion word is clear before the doorbell can set it */
-	TG_HOST_STORE_REL64(rec + 8, 0);
+	if ((rc = tg__hm_store(dev, rec + 8, 0)))
+		return rc;
 	TG_WMB();
 	if ((rc = tg__ctx_reg_set(dev, TG__CREG_LADDR, laddr)) ||
 	    (rc = tg__ctx_reg_set(dev, TG__CREG_CPL, laddr + 8)) ||
@@ -128,35 +128,37 @@ int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned a
 	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_ATOMIC_GO), &go, NULL, 1);
 }
 
-static int record_test(const uint8_t *rec, uint64_t *old)
+static int record_test(struct tg_dev *dev, uint64_t rec, uint64_t *old)
 {
+	uint64_t w;
 	/* acquire: the old value, written before the completion word, is visible */
-	uint64_t w = TG_DEV_LOAD_ACQ64(rec + 8);
-	int rc;
+	int rc = tg__hm_load(dev, rec + 8, &w);
 
+	if (rc)
+		return rc;
 	if (!(w & TG_FETCH_CPL_DONE))
 		return -EAGAIN;
 	rc = tg_status_errno((unsigned)(w >> 8) & 0xffu);
 	if (!rc && old)
-		*old = TG_DEV_LOAD_ACQ64(rec);
+		rc = tg__hm_load(dev, rec, old);
 	return rc;
 }
 
 int tg_atomic_test(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
 {
-	const uint8_t *rec = record(dev, mr, off);
+	uint64_t rec = record(dev, mr, off);
 
-	return rec ? record_test(rec, old) : -EINVAL;
+	return rec ? record_test(dev, rec, old) : -EINVAL;
 }
 
 int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
 {
-	const uint8_t *rec = record(dev, mr, off);
+	uint64_t rec = record(dev, mr, off);
 	int rc;
 
 	if (!rec)
 		return -EINVAL;
-	while ((rc = record_test(rec, old)) == -EAGAIN)
+	while ((rc = record_test(dev, rec, old)) == -EAGAIN)
 		if ((rc = tg__wait(dev)))
 			return rc;
 	return rc;

@@ -137,6 +137,7 @@ void tg__detach(struct tg_dev *dev)
 	free(dev->bounce);
 	dev->bounce = NULL;
 	tg__pci_close(dev);
+	tg__eth_close(dev);
 	if (dev->slot) {
 		/* everything we posted is in the ring before we leave; the
 		 * simulator sends it, then frees the slot and its memory */
@@ -226,7 +227,8 @@ const char *tg_open_error(void)
 	return open_msg;
 }
 
-static struct tg_dev *open_pci(const char *devstr, unsigned flags)
+/* A device this process drives over PCI or the board's bridge. */
+static struct tg_dev *open_local(const char *devstr, unsigned flags)
 {
 	char msg[sizeof(open_msg) - 64];
 	struct tg_dev *dev = calloc(1, sizeof(*dev));
@@ -238,7 +240,12 @@ static struct tg_dev *open_pci(const char *devstr, unsigned flags)
 		return NULL;
 	}
 	msg[0] = 0;
-	rc = tg__pci_open(dev, devstr + 4, flags, msg, sizeof(msg));
+	if (!strncmp(devstr, "pci:", 4))
+		rc = tg__pci_open(dev, devstr + 4, flags, msg, sizeof(msg));
+	else if (!strncmp(devstr, "ethsim:", 7))
+		rc = tg__eth_open(dev, devstr + 7, 1, flags, msg, sizeof(msg));
+	else
+		rc = tg__eth_open(dev, devstr + 4, 0, flags, msg, sizeof(msg));
 	if (rc) {
 		tg_close(dev);
 		tg__open_fail("%s: %s", devstr, msg[0] ? msg : tg_strerror(rc));
@@ -257,12 +264,13 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	int err, rc;
 
 	open_msg[0] = 0;
-	if (devstr && !strncmp(devstr, "pci:", 4))
-		return open_pci(devstr, flags);
+	if (devstr && (!strncmp(devstr, "pci:", 4) || !strncmp(devstr, "eth:", 4) ||
+		       !strncmp(devstr, "ethsim:", 7)))
+		return open_local(devstr, flags);
 	rc = tg__parse_sim_dev(devstr, name, sizeof(name), &node);
 	if (rc) {
-		tg__open_fail("'%s' is not a device: sim:NODE, sim:NAME:NODE or pci:[ADDRESS]",
-			      devstr ? devstr : "(null)");
+		tg__open_fail("'%s' is not a device: sim:NODE, sim:NAME:NODE, pci:[ADDRESS], "
+			      "eth:IFNAME[:NODE] or ethsim:PATH", devstr ? devstr : "(null)");
 		errno = -rc;
 		return NULL;
 	}
@@ -451,7 +459,39 @@ struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 
 void *tg_mr_ptr(const struct tg_mr *mr)
 {
-	return mr ? mr->dev->mem + mr->paddr : NULL;
+	return mr && mr->dev->mem ? mr->dev->mem + mr->paddr : NULL;
+}
+
+static int mr_span_ok(const struct tg_mr *mr, size_t off, const void *buf, size_t len)
+{
+	return mr && buf && off <= mr->len && len <= mr->len - off;
+}
+
+int tg_mr_read(const struct tg_mr *mr, size_t off, void *buf, size_t len)
+{
+	if (!mr_span_ok(mr, off, buf, len))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	/* acquire: what the NIC wrote before its last word is visible */
+	if (mr->dev->mem)
+		atomic_thread_fence(memory_order_acquire);
+	return tg__hm_read(mr->dev, mr->paddr + off, buf, len);
+}
+
+int tg_mr_write(struct tg_mr *mr, size_t off, const void *buf, size_t len)
+{
+	int rc;
+
+	if (!mr_span_ok(mr, off, buf, len))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	rc = tg__hm_write(mr->dev, mr->paddr + off, buf, len);
+	/* release: the bytes are out before a later doorbell */
+	if (!rc && mr->dev->mem)
+		atomic_thread_fence(memory_order_release);
+	return rc;
 }
 
 uint64_t tg_mr_paddr(const struct tg_mr *mr)

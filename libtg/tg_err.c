@@ -2,9 +2,28 @@
 /* Copyright (c) 2026 The Telegraphos NIC authors */
 /* NIC status codes as errno values, and readable reasons. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "tg/tg.h"
+#include "tg_internal.h"
+
+void tg__say(char *msg, size_t msg_sz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, msg_sz, fmt, ap);
+	va_end(ap);
+}
+
+int tg__env_is_1(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && v[0] == '1' && !v[1];
+}
 
 int tg_status_errno(unsigned status)
 {
@@ -42,7 +61,7 @@ const char *tg_strerror(int err)
 	case ENODEV:       return "no such node";
 	case EBUSY:        return "every context of the node is taken";
 	case ENOTCONN:     return "the simulator stopped";
-	case ETIMEDOUT:    return "the simulator did not answer";
+	case ETIMEDOUT:    return "no answer in time (the simulator, or the board's bridge)";
 	case ENOMEM:       return "out of memory (host, or the node's exported memory)";
 	default:           return "unknown error";
 	}

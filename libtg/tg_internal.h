@@ -4,10 +4,12 @@
 #ifndef TG_INTERNAL_H
 #define TG_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tg/tg.h"
 #include "tg/tg_sim_proto.h"
+#include "../driver/tg_drv.h"
 
 #define TG_READ_SLOTS     8u     /* fetches in flight in tg_read */
 #define TG_READ_SLOT_SZ   128u   /* 64 bytes + alignment shift, rounded */
@@ -45,6 +47,8 @@ struct tg_dev {
 	unsigned creg_known;
 	/* PCI provider (tg_pci.c): the mapped BAR; NULL on the simulator */
 	struct tg_pcidev *pci;
+	/* Ethernet provider (tg_eth.c): the board's bridge; NULL otherwise */
+	struct tg_ethdev *eth;
 };
 
 /* Context registers tg__ctx_reg_set caches. */
@@ -117,6 +121,12 @@ int tg__async_err(struct tg_dev *dev);
 int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg,
 		 size_t msg_sz);
 
+/* A reason in words, cut to the buffer (the providers' open messages). */
+void tg__say(char *msg, size_t msg_sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* 1 if environment variable name is exactly "1". */
+int tg__env_is_1(const char *name);
+
 /* Say why this thread's tg_open / tg_open_sim failed (tg_open_error). */
 void tg__open_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -140,18 +150,103 @@ uint64_t tg__pci_cycles(const struct tg_dev *dev);
 int tg__pci_dma(struct tg_dev *dev);
 const char *tg__pci_dma_msg(const struct tg_dev *dev);
 
-/* A driver call (TG_SIMP_OP_ALLOC..QFREEBUF) served in this process. */
-int tg__pci_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out);
+/* The PCI node's in-process driver, once tg__pci_dma set it up; else NULL. */
+struct tg_ldrv *tg__pci_ldrv(struct tg_dev *dev);
 
-/* Handle pending interrupt causes now (no wait).  Returns 0 or -errno. */
-int tg__pci_irq_poll(struct tg_dev *dev);
+/* Wait at most max_ns for the NIC's interrupt (or poll IRQ_STATUS once
+ * after a short sleep when there is no interrupt line), then handle the
+ * causes.  Returns 0 or -errno. */
+int tg__pci_irq_wait(struct tg_dev *dev, uint64_t max_ns);
+
+/* ---- the node's host memory as this process reaches it (tg_hmem.c) ----
+ * Mapped (dev->mem: the simulator, PCI once the memory is set up), or
+ * through the board's bridge (Ethernet provider, dev->mem NULL), where
+ * every access is a round trip done before the next starts.  All return
+ * 0 or -errno (-EOPNOTSUPP: no memory reachable). */
+
+/* Load a word the NIC writes (acquire: what it wrote before is visible). */
+int tg__hm_load(struct tg_dev *dev, uint64_t paddr, uint64_t *v);
+
+/* Store a word (release: everything stored before goes out ahead). */
+int tg__hm_store(struct tg_dev *dev, uint64_t paddr, uint64_t v);
+
+/* Compare-and-swap a word no NIC writes: 1 swapped, 0 not (*expect gets
+ * the value found), or -errno. */
+int tg__hm_cas(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v);
+
+/* Clear bits of a word no NIC writes; *old (may be NULL) gets it before. */
+int tg__hm_clear(struct tg_dev *dev, uint64_t paddr, uint64_t bits, uint64_t *old);
+
+/* Copy len bytes out of or into memory (after or before the word that
+ * publishes them, which orders them). */
+int tg__hm_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len);
+int tg__hm_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len);
+
+/* ---- the in-process driver (tg_ldrv.c): a node whose memory this process
+ * owns (PCI, Ethernet) has its allocator, queue table, region table and
+ * interrupt handling here, as a simulated node has them in tg-sim ---- */
+struct tg_ldrv;
+
+/* Set up the driver of memory [0, span) (queue memory as env says): reset
+ * the NIC's queue table and its region table (protect: the key check on),
+ * mask and clear its interrupts.  NULL and errno on failure. */
+struct tg_ldrv *tg__ldrv_open(const struct tg_drv_qenv *env, uint64_t span, int protect);
+
+/* Forget the regions and queues of context ctx, mask interrupts, free. */
+void tg__ldrv_close(struct tg_ldrv *l, unsigned ctx);
+
+/* Its allocator (the provider takes tg_read's buffers from it). */
+struct tg_alloc *tg__ldrv_alloc(struct tg_ldrv *l);
+
+/* A driver call (TG_SIMP_OP_ALLOC..RREVOKE) for context ctx. */
+int tg__ldrv_call(struct tg_ldrv *l, unsigned ctx, uint8_t op, uint64_t addr, uint64_t data,
+		  uint64_t *out);
+
+/* Handle what IRQ_STATUS shows now.  Returns 0 or -errno. */
+int tg__ldrv_service(struct tg_ldrv *l);
 
 /* Notifications of queue-table entry idx handled so far. */
-uint32_t tg__pci_wake_count(struct tg_dev *dev, unsigned idx);
+uint32_t tg__ldrv_wake_count(struct tg_ldrv *l, unsigned idx);
 
-/* Unless the count of idx has moved from w, wait at most max_ns for the
- * interrupt (or poll IRQ_STATUS once after a short sleep when there is no
- * interrupt line), then handle the causes.  Returns 0 or -errno. */
-int tg__pci_irq_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns);
+/* The driver of dev's node in this process: PCI sets it up on first use
+ * (tg__pci_dma), Ethernet at open.  NULL with *rc (may be NULL) when
+ * there is none. */
+struct tg_ldrv *tg__ldrv_of(struct tg_dev *dev, int *rc);
+
+/* Wait at most max_ns for an interrupt of dev's node, unless the count of
+ * idx has moved from w, then handle the causes.  Returns 0 or -errno. */
+int tg__ldrv_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns);
+
+/* ---- Ethernet provider (tg_eth.c) ---- */
+
+/* Attach dev to the NIC of a board behind its memory-bus bridge:
+ * spec "IFNAME" or "IFNAME:NODE" on a Linux interface (raw socket, needs
+ * CAP_NET_RAW), or sim nonzero and spec a Unix datagram socket's path
+ * (tg-board-sim).  On failure the caller still calls tg__detach.
+ * Returns 0, or -errno with the reason in msg. */
+int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, char *msg,
+		 size_t msg_sz);
+void tg__eth_close(struct tg_dev *dev);
+
+/* Host-port access, one bridge request a beat, as tg__mmio_read/write. */
+int tg__eth_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val);
+int tg__eth_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+		       const uint8_t *strb, unsigned n);
+
+/* Host memory through the bridge, any alignment. */
+int tg__eth_mem_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len);
+int tg__eth_mem_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len);
+
+/* Read-modify-write of an aligned word, the bridge held throughout: a
+ * compare-and-swap (returns 1, or 0 with *expect updated) or, with
+ * expect NULL, a clear of `v`'s bits (*old gets the word before). */
+int tg__eth_mem_rmw(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v,
+		    uint64_t *old);
+
+/* The node's in-process driver. */
+struct tg_ldrv *tg__eth_ldrv(struct tg_dev *dev);
+
+/* CSR CYCLES read through the bridge (0 if the read fails). */
+uint64_t tg__eth_cycles(const struct tg_dev *dev);
 
 #endif /* TG_INTERNAL_H */

@@ -6,8 +6,6 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,46 +39,21 @@ struct tg_pcidev {
  * allocator, the queue table and the interrupt handler live here, as they
  * live in tg-sim for a simulated node (docs/hardware.md). */
 struct tg_pcidma {
-	pthread_mutex_t mu;          /* threads sharing the device */
 	struct tg_dma_mem mem;
-	struct tg_alloc *alloc;
-	struct tg_drv_qtable qt;
-	struct tg_drv_rtable rt;     /* exported regions (the NIC's table is empty after reset) */
+	struct tg_ldrv *drv;         /* allocator, queue and region tables (tg_ldrv.c) */
 	struct tg_drv_mmio io;
-	struct tg_drv_qenv env;
 	volatile uint64_t *csr;      /* the driver's CSR page */
 	int own_csr;                 /* csr is our own mapping (not p->csr) */
 	struct tg_irq *irq;          /* NULL: IRQ_STATUS is polled */
 	struct tg_vfio *vfio;        /* the IOMMU maps the memory at IOVA 0 */
 	int lock_fd;                 /* flock on the memory's lock file */
-	uint32_t wake[16];           /* notifications seen per queue-table entry */
 };
-
-static void say(char *msg, size_t msg_sz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* A reason in words, cut to the buffer. */
-static void say(char *msg, size_t msg_sz, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, msg_sz, fmt, ap);
-	va_end(ap);
-}
 
 static const char *env_or(const char *name, const char *dflt)
 {
 	const char *v = getenv(name);
 
 	return v && *v ? v : dflt;
-}
-
-static int env_is_1(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && v[0] == '1' && !v[1];
 }
 
 /* Take the first free context: one lock file per context, held with
@@ -113,23 +86,15 @@ static void dma_close(struct tg_dev *dev, struct tg_pcidev *p)
 
 	if (!d)
 		return;
-	/* the NIC forgets our regions and queues before their memory goes:
-	 * a key must not outlive the memory it opened */
-	tg_drv_region_revoke_owner(&d->io, &d->rt, dev->ctx);
-	for (unsigned i = 0; i < 16u; i++)
-		if (d->qt.q[i].base)
-			tg_drv_queue_destroy(&d->env, &d->qt, d->qt.q[i].base, d->qt.q[i].owner);
-	if (d->csr)
-		d->csr[TG_CSR_REG_IRQ_MASK / 8u] = 0;
+	/* the NIC forgets our regions and queues before their memory goes */
+	tg__ldrv_close(d->drv, dev->ctx);
 	tg_irq_close(d->irq);
 	tg_vfio_close(d->vfio);      /* the IOMMU mapping goes before the memory */
-	tg_alloc_destroy(d->alloc);
 	tg_dma_free(&d->mem);
 	if (d->own_csr)
 		tg_pci_bar_unmap((void *)d->csr, TG_PAGE_SIZE);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
-	pthread_mutex_destroy(&d->mu);
 	free(d);
 	p->dma = NULL;
 	dev->mem = NULL;
@@ -166,7 +131,7 @@ static int find_nic(const char *root, const char *addr, struct tg_pci_info *out,
 	if (n < 0)
 		return n;
 	if (n == 0) {
-		say(msg, msg_sz, "no Telegraphos NIC (PCI ID %04x:%04x) in %s", (unsigned)TG_PCI_VENDOR,
+		tg__say(msg, msg_sz, "no Telegraphos NIC (PCI ID %04x:%04x) in %s", (unsigned)TG_PCI_VENDOR,
 		    (unsigned)TG_PCI_DEVICE, root);
 		return -ENODEV;
 	}
@@ -189,7 +154,7 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	int rc;
 
 	if (flags & ~TG_OPEN_DRIVER) {
-		say(msg, msg_sz, "flags 0x%x: only TG_OPEN_DRIVER is defined", flags);
+		tg__say(msg, msg_sz, "flags 0x%x: only TG_OPEN_DRIVER is defined", flags);
 		return -EINVAL;
 	}
 	rc = find_nic(root, addr, &info, msg, msg_sz);
@@ -198,7 +163,7 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	/* the host port is the whole BAR: a smaller one cannot reach every
 	 * context and window (docs/hardware.md, BAR size) */
 	if (info.bar_size && info.bar_size < (1ULL << TG_BAR_ADDR_BITS)) {
-		say(msg, msg_sz, "%s: BAR %u is %llu bytes, the host port needs 2^%u "
+		tg__say(msg, msg_sz, "%s: BAR %u is %llu bytes, the host port needs 2^%u "
 		    "(docs/hardware.md)", info.bdf, (unsigned)TG_PCI_BAR,
 		    (unsigned long long)info.bar_size, (unsigned)TG_BAR_ADDR_BITS);
 		return -EPROTO;
@@ -220,7 +185,7 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	csr = tg_pci_bar_map(p->bar, tg_bar_csr_addr(0), TG_PAGE_SIZE);
 	if (!csr) {
 		rc = -errno;
-		say(msg, msg_sz, "%s: mapping the CSR page: %s", path, strerror(-rc));
+		tg__say(msg, msg_sz, "%s: mapping the CSR page: %s", path, strerror(-rc));
 		return rc;
 	}
 	dev->node = (unsigned)csr[TG_CSR_REG_NODE_ID / 8u];
@@ -240,16 +205,16 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	rc = take_ctx(dev, p, p->bdf, nctx);
 	if (rc) {
 		if (rc == -EBUSY)
-			say(msg, msg_sz, "%s: all %u contexts are taken by other processes",
+			tg__say(msg, msg_sz, "%s: all %u contexts are taken by other processes",
 			    p->bdf, nctx);
 		else
-			say(msg, msg_sz, "%s: a context's lock file: %s", p->bdf, strerror(-rc));
+			tg__say(msg, msg_sz, "%s: a context's lock file: %s", p->bdf, strerror(-rc));
 		return rc;
 	}
 	p->ctxp = tg_pci_bar_map(p->bar, tg_bar_ctx_addr(dev->ctx, 0), TG_PAGE_SIZE);
 	if (!p->ctxp) {
 		rc = -errno;
-		say(msg, msg_sz, "%s: mapping context page %u: %s", p->bdf, dev->ctx, strerror(-rc));
+		tg__say(msg, msg_sz, "%s: mapping context page %u: %s", p->bdf, dev->ctx, strerror(-rc));
 		return rc;
 	}
 	/* a former owner's sticky status: any write clears it */
@@ -389,14 +354,14 @@ static int open_irq(struct tg_pcidma *d, const char *root, const char *bdf, char
 		if (!strcmp(v, "none"))
 			return 0;
 		if (strncmp(v, "uio:", 4)) {
-			say(msg, msg_sz, "TG_PCI_IRQ=%s: want uio:PATH or none", v);
+			tg__say(msg, msg_sz, "TG_PCI_IRQ=%s: want uio:PATH or none", v);
 			return -EINVAL;
 		}
 		d->irq = tg_irq_open_uio(v + 4);
 		if (!d->irq) {
 			int rc = -errno;
 
-			say(msg, msg_sz, "%s: %s", v + 4, strerror(errno));
+			tg__say(msg, msg_sz, "%s: %s", v + 4, strerror(errno));
 			return rc;
 		}
 		return 0;
@@ -417,7 +382,7 @@ static int open_irq(struct tg_pcidma *d, const char *root, const char *bdf, char
 	if (!d->irq) {
 		int rc = -errno;
 
-		say(msg, msg_sz, "%s (the function's UIO device): %s", path, strerror(errno));
+		tg__say(msg, msg_sz, "%s (the function's UIO device): %s", path, strerror(errno));
 		return rc;
 	}
 	return 0;
@@ -436,13 +401,13 @@ static int bus_master(const char *root, const char *bdf, char *msg, size_t msg_s
 		if (errno == ENOENT)
 			return 0;
 		rc = -errno;
-		say(msg, msg_sz, "%s (to enable bus mastering): %s", path, strerror(errno));
+		tg__say(msg, msg_sz, "%s (to enable bus mastering): %s", path, strerror(errno));
 		return rc;
 	}
 	rc = tg_pci_cfg_bus_master(fd, 0);
 	close(fd);
 	if (rc)
-		say(msg, msg_sz, "%s: bus mastering: %s", path, strerror(-rc));
+		tg__say(msg, msg_sz, "%s: bus mastering: %s", path, strerror(-rc));
 	return rc;
 }
 
@@ -461,11 +426,12 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	const char *how = env_or("TG_PCI_DMA", "auto");
 	const char *hp = getenv("TG_PCI_HUGEPAGE");
 	char path[PATH_MAX], drv[64];
+	struct tg_drv_qenv env;
 	uint64_t page;
 	int rc;
 
 	if (p->span < 2u * TG_DRV_GRAN) {
-		say(msg, msg_sz, "MEM_SIZE is %llu: the NIC exports no host memory "
+		tg__say(msg, msg_sz, "MEM_SIZE is %llu: the NIC exports no host memory "
 		    "(program MEM_SIZE first)", (unsigned long long)dev->mem_size);
 		return -ENOMEM;
 	}
@@ -474,11 +440,11 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (d->lock_fd < 0) {
 		rc = -errno;
-		say(msg, msg_sz, "%s: %s", path, strerror(errno));
+		tg__say(msg, msg_sz, "%s: %s", path, strerror(errno));
 		return rc;
 	}
 	if (flock(d->lock_fd, LOCK_EX | LOCK_NB)) {
-		say(msg, msg_sz, "another process owns the NIC's host memory (%s)", path);
+		tg__say(msg, msg_sz, "another process owns the NIC's host memory (%s)", path);
 		return -EBUSY;
 	}
 	if (!strcmp(how, "auto"))
@@ -490,7 +456,7 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 	else if (hp && !strcmp(hp, "1G"))
 		page = TG_HUGE_1G;
 	if (!strcmp(how, "none")) {
-		say(msg, msg_sz, "TG_PCI_DMA=none: no DMA memory on this device");
+		tg__say(msg, msg_sz, "TG_PCI_DMA=none: no DMA memory on this device");
 		rc = -EOPNOTSUPP;
 	} else if (!strcmp(how, "vfio")) {
 		/* the IOMMU maps page by page: 2 MiB pages unless asked */
@@ -500,7 +466,7 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 		rc = d->vfio ? tg_dma_hugepage_map(p->span, page, &d->mem, msg, msg_sz) : -errno;
 		/* IOVA 0: the NIC's paddr is the offset into the memory */
 		if (!rc && (rc = tg_vfio_map(d->vfio, d->mem.va, d->mem.len, 0)))
-			say(msg, msg_sz, "VFIO_IOMMU_MAP_DMA of %llu bytes at IOVA 0: %s",
+			tg__say(msg, msg_sz, "VFIO_IOMMU_MAP_DMA of %llu bytes at IOVA 0: %s",
 			    (unsigned long long)d->mem.len, strerror(-rc));
 	} else if (!strncmp(how, "file:", 5)) {
 		rc = tg_dma_file_map(how + 5, p->span, &d->mem, msg, msg_sz);
@@ -508,7 +474,7 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 		rc = tg_dma_hugepage_alloc(p->span, page, getenv("TG_PCI_PAGEMAP"), &d->mem,
 					   msg, msg_sz);
 	} else {
-		say(msg, msg_sz, "TG_PCI_DMA=%s: want auto, hugepage, vfio, file:PATH or none",
+		tg__say(msg, msg_sz, "TG_PCI_DMA=%s: want auto, hugepage, vfio, file:PATH or none",
 		    how);
 		rc = -EINVAL;
 	}
@@ -516,9 +482,6 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 		return rc;
 	if (!d->vfio && (rc = bus_master(root, p->bdf, msg, msg_sz)))
 		return rc;
-	d->alloc = tg_alloc_create(TG_DRV_GRAN, p->span - TG_DRV_GRAN, TG_DRV_GRAN);
-	if (!d->alloc)
-		return -errno;
 	if (p->csr) {
 		d->csr = p->csr;
 	} else {
@@ -528,32 +491,26 @@ static int dma_setup(struct tg_dev *dev, struct tg_pcidev *p, struct tg_pcidma *
 		d->own_csr = 1;
 	}
 	d->io = (struct tg_drv_mmio){ csr_io_read, csr_io_write, d };
-	d->env = (struct tg_drv_qenv){ &d->io, d->mem.va, p->span, d->alloc };
 	if (d->vfio && !getenv("TG_PCI_IRQ")) {
 		/* MSI 0 of the function, signalled on an eventfd */
 		d->irq = tg_irq_open_vfio(tg_vfio_device_fd(d->vfio));
 		if (!d->irq) {
 			rc = -errno;
-			say(msg, msg_sz, "VFIO_DEVICE_SET_IRQS (MSI 0): %s", strerror(errno));
+			tg__say(msg, msg_sz, "VFIO_DEVICE_SET_IRQS (MSI 0): %s", strerror(errno));
 			return rc;
 		}
 	} else if ((rc = open_irq(d, root, p->bdf, msg, msg_sz))) {
 		return rc;
 	}
-	/* a former owner's queues point into memory that is gone, and its
-	 * regions' keys must not open the memory handed out again: clear
-	 * both tables ($TG_PCI_PROTECT=1 also turns the key check on) */
-	for (unsigned i = 0; i < 16u; i++) {
-		d->csr[TG_CSR_REG_QSEL / 8u] = i;
-		d->csr[TG_CSR_REG_QCFG / 8u] = 0;
-	}
-	rc = tg_drv_prot_setup(&d->io, &d->rt, TG_REGIONS, env_is_1("TG_PCI_PROTECT"));
-	if (rc) {
-		say(msg, msg_sz, "clearing the region table: %s", strerror(-rc));
+	/* the driver clears the NIC's queue and region tables
+	 * ($TG_PCI_PROTECT=1 also turns the key check on) */
+	env = (struct tg_drv_qenv){ .io = &d->io, .mem = d->mem.va, .mem_size = p->span };
+	d->drv = tg__ldrv_open(&env, p->span, tg__env_is_1("TG_PCI_PROTECT"));
+	if (!d->drv) {
+		rc = -errno;
+		tg__say(msg, msg_sz, "clearing the NIC's queue and region tables: %s", strerror(-rc));
 		return rc;
 	}
-	d->csr[TG_CSR_REG_IRQ_MASK / 8u] = 0;
-	d->csr[TG_CSR_REG_IRQ_STATUS / 8u] = 0xffffffffu;
 	return 0;
 }
 
@@ -594,17 +551,13 @@ int tg__pci_dma(struct tg_dev *dev)
 	if (!d)
 		return -ENOMEM;
 	d->lock_fd = -1;
-	if (pthread_mutex_init(&d->mu, NULL)) {
-		free(d);
-		return -ENOMEM;
-	}
 	p->dma = d;
 	rc = dma_setup(dev, p, d);
 	/* tg_read's fetch buffers, as tg__attach takes them on the simulator */
 	if (!rc && !(dev->bounce = calloc(1, sizeof(*dev->bounce))))
 		rc = -ENOMEM;
 	if (!rc)
-		rc = tg_alloc_get(d->alloc, blen, 0, dev->ctx, &paddr);
+		rc = tg_alloc_get(tg__ldrv_alloc(d->drv), blen, 0, dev->ctx, &paddr);
 	if (rc) {
 		free(dev->bounce);
 		dev->bounce = NULL;
@@ -628,117 +581,20 @@ const char *tg__pci_dma_msg(const struct tg_dev *dev)
 	return dev->pci->dma_msg;
 }
 
-/* Handle what IRQ_STATUS shows (d->mu held): overflows through the queue
- * code, notifications counted per queue.  Returns 0 or -errno. */
-static int irq_service(struct tg_pcidma *d)
+struct tg_ldrv *tg__pci_ldrv(struct tg_dev *dev)
 {
-	uint64_t st = d->csr[TG_CSR_REG_IRQ_STATUS / 8u] & d->qt.irq_mask;
-	uint32_t woke = 0;
-	int rc;
-
-	if (!st)
-		return 0;
-	rc = tg_drv_queue_irq(&d->env, &d->qt, st, &woke);
-	for (unsigned i = 0; i < 16u; i++)
-		if (woke & (1u << i))
-			d->wake[i]++;
-	return rc;
-}
-
-int tg__pci_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
-{
-	struct tg_pcidma *d;
-	uint64_t pa = 0;
-	unsigned idx = 0;
-	int rc = tg__pci_dma(dev);
-
-	if (rc)
-		return rc;
-	d = dev->pci->dma;
-	pthread_mutex_lock(&d->mu);
-	switch (op) {
-	case TG_SIMP_OP_ALLOC:
-		rc = tg_alloc_get(d->alloc, addr, data, dev->ctx, &pa);
-		if (!rc && out)
-			*out = pa;
-		break;
-	case TG_SIMP_OP_FREE:
-		rc = tg_alloc_put(d->alloc, addr, dev->ctx);
-		break;
-	case TG_SIMP_OP_QCREATE:
-		rc = tg_drv_queue_create(&d->env, &d->qt, (unsigned)(addr & 0xffu),
-					 (unsigned)(addr >> 8 & 0xffu), dev->ctx, &pa, &idx);
-		if (!rc && out)
-			*out = pa | (uint64_t)idx << 32;
-		break;
-	case TG_SIMP_OP_QDESTROY:
-		rc = tg_drv_queue_destroy(&d->env, &d->qt, addr, dev->ctx);
-		break;
-	case TG_SIMP_OP_QGROW:
-		/* an overflow not handled yet is what the dequeuer met */
-		rc = irq_service(d);
-		if (!rc)
-			rc = tg_drv_queue_grow(&d->env, &d->qt, addr);
-		if (out)
-			*out = (uint64_t)tg_drv_queue_find(&d->qt, addr) & 15u;
-		break;
-	case TG_SIMP_OP_QARM:
-		rc = tg_drv_queue_arm(&d->env, &d->qt, addr);
-		break;
-	case TG_SIMP_OP_QFREEBUF:
-		rc = tg_drv_queue_freebuf(&d->env, &d->qt, addr, data);
-		break;
-	case TG_SIMP_OP_REXPORT:
-		rc = tg_drv_region_export_owned(&d->env, &d->qt, &d->rt, addr & 0xffffffffu, data,
-						(unsigned)(addr >> 32 & 0xffu), dev->ctx, out ? out : &pa);
-		break;
-	case TG_SIMP_OP_RREVOKE:
-		rc = tg_drv_region_revoke(&d->io, &d->rt, addr, dev->ctx);
-		break;
-	default:
-		rc = -EOPNOTSUPP;
-	}
-	pthread_mutex_unlock(&d->mu);
-	return rc;
-}
-
-int tg__pci_irq_poll(struct tg_dev *dev)
-{
-	struct tg_pcidma *d = dev->pci->dma;
-	int rc;
-
-	if (!d)
-		return 0;
-	pthread_mutex_lock(&d->mu);
-	rc = irq_service(d);
-	pthread_mutex_unlock(&d->mu);
-	return rc;
-}
-
-uint32_t tg__pci_wake_count(struct tg_dev *dev, unsigned idx)
-{
-	struct tg_pcidma *d = dev->pci->dma;
-	uint32_t w;
-
-	if (!d)
-		return 0;
-	pthread_mutex_lock(&d->mu);
-	w = d->wake[idx & 15u];
-	pthread_mutex_unlock(&d->mu);
-	return w;
+	return dev->pci && dev->pci->dma ? dev->pci->dma->drv : NULL;
 }
 
 #define IRQ_POLL_NS  50000ull     /* no interrupt line: IRQ_STATUS read this often */
 
-int tg__pci_irq_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns)
+int tg__pci_irq_wait(struct tg_dev *dev, uint64_t max_ns)
 {
 	struct tg_pcidma *d = dev->pci->dma;
 	int rc = 0;
 
 	if (!d)
 		return -ENXIO;
-	if (tg__pci_wake_count(dev, idx) != w)
-		return 0;
 	if (d->irq) {
 		/* round up: a wait of 0 ms would only poll */
 		uint64_t ms = (max_ns + 999999u) / 1000000u;
@@ -754,9 +610,7 @@ int tg__pci_irq_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_
 
 		nanosleep(&ts, NULL);
 	}
-	pthread_mutex_lock(&d->mu);
-	rc = irq_service(d);
-	pthread_mutex_unlock(&d->mu);
+	rc = tg__ldrv_service(d->drv);
 	/* the causes are cleared: the next interrupt may come */
 	if (!rc && d->irq)
 		rc = tg_irq_unmask(d->irq);

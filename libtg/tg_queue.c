@@ -19,6 +19,7 @@
 #define WALK_MAX       (1u << 20)     /* buffers in a chain, at most (guards a corrupt one) */
 #define NAP_NS         1000000ull     /* longest futex sleep before re-checking */
 #define STEP_CHUNK     16u            /* in-process: cycles simulated per wait round */
+#define RELEASE_TRIES  3u             /* tg_deq's releases of QF_DNP and the lock word */
 
 struct tg_queue {
 	struct tg_dev *dev;
@@ -32,11 +33,6 @@ struct tg_queue {
 	void (*hook)(struct tg_queue *q, void *arg);
 	void *hook_arg;
 };
-
-static uint64_t *qword(const struct tg_queue *q, uint64_t buf, uint64_t off)
-{
-	return (uint64_t *)(q->dev->mem + buf + off);
-}
 
 /* A next pointer we may follow: a buffer of this queue's size inside memory. */
 static int buf_ok(const struct tg_queue *q, uint64_t b)
@@ -109,16 +105,15 @@ struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!dev->mem) {
-		/* PCI: the node's memory is mapped by its owner, on first use */
-		rc = dev->pci ? tg__pci_dma(dev) : -EOPNOTSUPP;
-		if (rc) {
-			errno = -rc;
-			return NULL;
-		}
-	}
+	/* PCI: the node's memory is mapped by its owner, on first use */
+	rc = !dev->mem && dev->pci ? tg__pci_dma(dev) : 0;
 	/* written by the driver before the queue's address was handed out */
-	sz = TG_HOST_LOAD_ACQ64(dev->mem + paddr + TG_Q_SIZE);
+	if (!rc)
+		rc = tg__hm_load(dev, paddr + TG_Q_SIZE, &sz);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
 	log2 = (unsigned)(sz & 0xffu);
 	elog2 = (unsigned)(sz >> 8 & 0xffu);
 	if (log2 < TG_Q_MIN_LOG2 || log2 > TG_Q_MAX_LOG2 || elog2 < 3 || elog2 > 6 ||
@@ -201,6 +196,8 @@ uint64_t tg_cycles(const struct tg_dev *dev)
 	/* a clock reading; nothing is published with it */
 	if (dev && dev->pci)
 		return tg__pci_cycles(dev);
+	if (dev && dev->eth)
+		return tg__eth_cycles(dev);
 	return dev ? TG_ATOMIC_LOAD_CLOCK(&dev->ctl->cycles) : 0;
 }
 
@@ -215,15 +212,15 @@ int tg_queue_grow(struct tg_queue *q)
  * the lock word of the first buffer. */
 static int lock_word(struct tg_queue *q)
 {
-	uint64_t *lw = qword(q, q->paddr, TG_QSW_LOCK);
 	unsigned spins = 0;
 
 	for (;;) {
 		uint64_t expect = 0;
-
 		/* acquire: the last holder's head updates are visible */
-		if (TG_HOST_CAS64(lw, &expect, q->tag))
-			return 0;
+		int c = tg__hm_cas(q->dev, q->paddr + TG_QSW_LOCK, &expect, q->tag);
+
+		if (c)
+			return c < 0 ? c : 0;
 		if (q->dev->step) {
 			/* in-process: another handle holds it only inside its own
 			 * tg_deq, which cannot be running while we are */
@@ -236,31 +233,31 @@ static int lock_word(struct tg_queue *q)
 	}
 }
 
-static void unlock_word(struct tg_queue *q)
+static int unlock_word(struct tg_queue *q)
 {
 	/* release: our head updates go out with the free lock */
-	TG_HOST_STORE_REL64(qword(q, q->paddr, TG_QSW_LOCK), 0);
+	return tg__hm_store(q->dev, q->paddr + TG_QSW_LOCK, 0);
 }
 
 /* Set QF_DNP, waiting while the driver holds QF_DRIVER (it is moving the
  * buffers: a short, bounded step in the simulator). */
 static int take_dnp(struct tg_queue *q)
 {
-	uint64_t *flags = qword(q, q->paddr, TG_Q_FLAGS);
-	uint64_t f = TG_HOST_LOAD_ACQ64(flags);  /* current bits */
-	int rc;
+	uint64_t fa = q->paddr + TG_Q_FLAGS, f;
+	int rc = tg__hm_load(q->dev, fa, &f);  /* current bits */
 
-	for (;;) {
+	while (!rc) {
 		if (!(f & TG_QF_DRIVER)) {
 			/* acquire: whatever the driver moved is visible after */
-			if (TG_HOST_CAS64(flags, &f, f | TG_QF_DNP))
-				return 0;
+			rc = tg__hm_cas(q->dev, fa, &f, f | TG_QF_DNP);
+			if (rc)
+				return rc < 0 ? rc : 0;
 			continue;       /* f reloaded by the failed CAS */
 		}
-		if ((rc = tg__wait(q->dev)))
-			return rc;
-		f = TG_HOST_LOAD_ACQ64(flags);  /* the driver's release of QF_DRIVER */
+		if (!(rc = tg__wait(q->dev)))
+			rc = tg__hm_load(q->dev, fa, &f);  /* the driver's release of QF_DRIVER */
 	}
+	return rc;
 }
 
 /* The last (oldest) buffer of the chain and the one before it (0 if the
@@ -271,7 +268,10 @@ static int last_buffer(struct tg_queue *q, uint64_t *last, uint64_t *prev)
 
 	for (unsigned i = 0; i < WALK_MAX; i++) {
 		/* the driver released the link after filling the buffer */
-		n = TG_HOST_LOAD_ACQ64(qword(q, b, TG_Q_NEXT));
+		int rc = tg__hm_load(q->dev, b + TG_Q_NEXT, &n);
+
+		if (rc)
+			return rc;
 		if (!n) {
 			*last = b;
 			*prev = p;
@@ -295,10 +295,11 @@ static int deq_locked(struct tg_queue *q, void *buf)
 		if ((rc = last_buffer(q, &b, &prev)))
 			return rc;
 		/* head: only dequeuers (under QF_DNP) and the driver (under
-		 * QF_DRIVER, excluded now) write it */
-		h = TG_HOST_LOAD_OWN64(qword(q, b, TG_Q_HEAD));
-		/* tail: the NIC wrote the entries below it before it */
-		t = TG_DEV_LOAD_ACQ64(qword(q, b, TG_Q_TAIL));
+		 * QF_DRIVER, excluded now) write it; tail (acquire): the NIC
+		 * wrote the entries below it before it */
+		if ((rc = tg__hm_load(q->dev, b + TG_Q_HEAD, &h)) ||
+		    (rc = tg__hm_load(q->dev, b + TG_Q_TAIL, &t)))
+			return rc;
 		if (h < TG_Q_SLOTS || h >= sz || t < TG_Q_SLOTS || t >= sz || (h | t) & (esz - 1))
 			return -EIO;
 		if (h != t)
@@ -307,22 +308,23 @@ static int deq_locked(struct tg_queue *q, void *buf)
 			return -EAGAIN;
 		/* an older buffer ran empty: unlink it (release: nothing of
 		 * it is read after) and hand it back to the driver */
-		TG_HOST_STORE_REL64(qword(q, prev, TG_Q_NEXT), 0);
+		if ((rc = tg__hm_store(q->dev, prev + TG_Q_NEXT, 0)))
+			return rc;
 		tg__drv_post(q->dev, TG_SIMP_OP_QFREEBUF, q->paddr, b);
 	}
-	memcpy(buf, q->dev->mem + b + h, esz);
+	if ((rc = tg__hm_read(q->dev, b + h, buf, esz)))
+		return rc;
 	h += esz;
 	if (h == sz)
 		h = TG_Q_SLOTS;
 	/* the copy is done before the NIC may reuse the slot */
-	TG_HOST_STORE_REL64(qword(q, b, TG_Q_HEAD), h);
-	return 0;
+	return tg__hm_store(q->dev, b + TG_Q_HEAD, h);
 }
 
 int tg_deq(struct tg_queue *q, void *buf, size_t len)
 {
-	uint64_t old;
-	int rc;
+	uint64_t old = 0;
+	int rc, g, u = 0;
 
 	if (!q || !buf || len < (1u << q->elog2))
 		return -EINVAL;
@@ -336,29 +338,41 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len)
 	if (q->hook)
 		q->hook(q, q->hook_arg);
 	rc = deq_locked(q, buf);
-	/* release our head update; acquire QF_FULL the driver set meanwhile */
-	old = TG_HOST_FETCH_AND64(qword(q, q->paddr, TG_Q_FLAGS), ~TG_QF_DNP);
-	unlock_word(q);
+	/* release our head update; acquire QF_FULL the driver set meanwhile
+	 * (through a board's bridge an access may fail: try again, since a
+	 * flag or lock left set would stop the queue) */
+	for (unsigned i = 0; i < RELEASE_TRIES; i++)
+		if (!(g = tg__hm_clear(q->dev, q->paddr + TG_Q_FLAGS, TG_QF_DNP, &old)))
+			break;
+	for (unsigned i = 0; i < RELEASE_TRIES; i++)
+		if (!(u = unlock_word(q)))
+			break;
 	pthread_mutex_unlock(&q->mu);
-	/* PCI: nobody else handles the NIC's interrupt causes; an empty
-	 * queue may be one the NIC holds closed after an overflow */
-	if (rc == -EAGAIN && q->dev->pci && !(old & TG_QF_FULL)) {
-		int g = tg__pci_irq_poll(q->dev);
+	if (!g)
+		g = u;
+	/* an entry taken is the caller's, whatever failed after it */
+	if (g && rc != 0)
+		rc = g;
+	if (g)
+		return rc;
+	/* PCI, Ethernet: nobody else handles the NIC's interrupt causes; an
+	 * empty queue may be one the NIC holds closed after an overflow */
+	if (rc == -EAGAIN && (q->dev->pci || q->dev->eth) && !(old & TG_QF_FULL)) {
+		struct tg_ldrv *l = tg__ldrv_of(q->dev, NULL);
 
-		if (g)
+		if (l && (g = tg__ldrv_service(l)))
 			rc = g;
 	}
 	if (old & TG_QF_FULL) {
 		/* the buffer overflowed while we held QF_DNP: the driver left
 		 * the queue closed for us to call it */
-		int g = tg_queue_grow(q);
-
-		if (g && rc == 0)
+		g = tg_queue_grow(q);
+		if (g && rc == -EAGAIN)
 			rc = g;
 	}
 	return rc;
 out_lock:
-	unlock_word(q);
+	(void)unlock_word(q);   /* the error already returned is the one to see */
 out_mu:
 	pthread_mutex_unlock(&q->mu);
 	return rc;
@@ -372,16 +386,19 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* PCI: the notification comes as the NIC's interrupt, which this
- * process handles itself (tg__pci_irq_wait). */
-static int pci_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
+/* PCI, Ethernet: the notification comes as the NIC's interrupt (or
+ * IRQ_STATUS polled), which this process handles itself. */
+static int local_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 {
 	struct tg_dev *dev = q->dev;
 	uint64_t id, t0 = mono_ns();
-	int rc;
+	int rc = 0;
+	struct tg_ldrv *l = tg__ldrv_of(dev, &rc);
 
+	if (!l)
+		return rc;
 	for (;;) {
-		uint32_t w = tg__pci_wake_count(dev, q->idx);
+		uint32_t w = tg__ldrv_wake_count(l, q->idx);
 		uint64_t now;
 
 		rc = tg__drv_post(dev, TG_SIMP_OP_QARM, q->paddr, 0);
@@ -396,7 +413,7 @@ static int pci_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t time
 		now = mono_ns();
 		if (now - t0 >= timeout_ns)
 			return -ETIMEDOUT;
-		rc = tg__pci_irq_wait(dev, q->idx, w, timeout_ns - (now - t0));
+		rc = tg__ldrv_wait(dev, q->idx, w, timeout_ns - (now - t0));
 		if (rc)
 			return rc;
 	}
@@ -413,8 +430,8 @@ int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 	if (rc != -EAGAIN)
 		return rc;
 	dev = q->dev;
-	if (dev->pci)
-		return pci_deq_wait(q, buf, len, timeout_ns);
+	if (dev->pci || dev->eth)
+		return local_deq_wait(q, buf, len, timeout_ns);
 	/* in-process: simulated time; tg-sim: wall-clock time */
 	t0 = dev->step ? tg_cycles(dev) : mono_ns();
 	limit = timeout_ns;

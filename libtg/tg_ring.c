@@ -15,8 +15,9 @@
 
 int tg__wait(struct tg_dev *dev)
 {
-	if (dev->pci) {
-		/* loads through the BAR block: nothing to drive while polling */
+	if (dev->pci || dev->eth) {
+		/* loads through the BAR or the bridge block: nothing to drive
+		 * while polling */
 		TG_CPU_RELAX();
 		return 0;
 	}
@@ -128,8 +129,8 @@ static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data
 	uint64_t t;
 	int rc;
 
-	/* PCI: memory and queue calls are served in-process (tg__pci_drv) */
-	if (dev->pci)
+	/* PCI, Ethernet: memory and queue calls are served in-process */
+	if (dev->pci || dev->eth)
 		return -EOPNOTSUPP;
 	rc = reserve(dev, 1, &t);
 	if (rc)
@@ -151,6 +152,8 @@ int tg__mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
 
 	if (dev->pci)
 		return tg__pci_mmio_read(dev, addr, val);
+	if (dev->eth)
+		return tg__eth_mmio_read(dev, addr, val);
 	rc = post_one(dev, TG_SIMP_OP_READ, addr, 0, &seq);
 	return rc ? rc : take_answer(dev, seq, val);
 }
@@ -163,6 +166,8 @@ int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 
 	if (dev->pci)
 		return tg__pci_mmio_write(dev, addr, data, strb, n);
+	if (dev->eth)
+		return tg__eth_mmio_write(dev, addr, data, strb, n);
 	if (!n || n > TG_MAX_BURST_BYTES / 8u)
 		return -EINVAL;
 	rc = reserve(dev, n, &t);
@@ -184,14 +189,23 @@ int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 	return 0;
 }
 
+/* A driver call served by this process's driver of the node. */
+static int local_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
+{
+	int rc = 0;
+	struct tg_ldrv *l = tg__ldrv_of(dev, &rc);
+
+	return l ? tg__ldrv_call(l, dev->ctx, op, addr, data, out) : rc;
+}
+
 int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *paddr)
 {
 	uint32_t seq;
 	int rc;
 
-	/* PCI: this process is the driver of its node's memory */
-	if (dev->pci)
-		return tg__pci_drv(dev, TG_SIMP_OP_ALLOC, len, align, paddr);
+	/* PCI, Ethernet: this process is the driver of its node's memory */
+	if (dev->pci || dev->eth)
+		return local_drv(dev, TG_SIMP_OP_ALLOC, len, align, paddr);
 	rc = post_one(dev, TG_SIMP_OP_ALLOC, len, align, &seq);
 
 	return rc ? rc : take_answer(dev, seq, paddr);
@@ -201,8 +215,8 @@ int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
 {
 	uint32_t seq;
 
-	if (dev->pci)
-		return tg__pci_drv(dev, TG_SIMP_OP_FREE, paddr, 0, NULL);
+	if (dev->pci || dev->eth)
+		return local_drv(dev, TG_SIMP_OP_FREE, paddr, 0, NULL);
 	return post_one(dev, TG_SIMP_OP_FREE, paddr, 0, &seq);
 }
 
@@ -211,8 +225,8 @@ int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, u
 	uint32_t seq;
 	int rc;
 
-	if (dev->pci)
-		return tg__pci_drv(dev, op, addr, data, out);
+	if (dev->pci || dev->eth)
+		return local_drv(dev, op, addr, data, out);
 	rc = post_one(dev, op, addr, data, &seq);
 	return rc ? rc : take_answer(dev, seq, out);
 }
@@ -221,7 +235,7 @@ int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data)
 {
 	uint32_t seq;
 
-	if (dev->pci)
-		return tg__pci_drv(dev, op, addr, data, NULL);
+	if (dev->pci || dev->eth)
+		return local_drv(dev, op, addr, data, NULL);
 	return post_one(dev, op, addr, data, &seq);
 }

@@ -89,7 +89,9 @@ static int fetch_go(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t 
 	int rc;
 
 	/* the completion word is clear before the doorbell can set it */
-	TG_HOST_STORE_REL64(dev->mem + cpl_paddr, 0);
+	rc = tg__hm_store(dev, cpl_paddr, 0);
+	if (rc)
+		return rc;
 	TG_WMB();  /* the clearing store is visible before the doorbell below */
 	rc = tg__ctx_reg_set(dev, TG__CREG_LADDR, laddr);
 	if (rc)
@@ -101,21 +103,24 @@ static int fetch_go(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t 
 	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_GO), &v, NULL, 1);
 }
 
-static int cpl_test(const uint8_t *word)
+static int cpl_test(struct tg_dev *dev, uint64_t cpl_paddr)
 {
+	uint64_t w;
 	/* acquire: the fetched data the NIC wrote before the word is visible */
-	uint64_t w = TG_DEV_LOAD_ACQ64(word);
+	int rc = tg__hm_load(dev, cpl_paddr, &w);
 
+	if (rc)
+		return rc;
 	if (!(w & TG_FETCH_CPL_DONE))
 		return -EAGAIN;
 	return tg_status_errno((unsigned)(w >> 8) & 0xffu);
 }
 
-static int cpl_wait(struct tg_dev *dev, const uint8_t *word)
+static int cpl_wait(struct tg_dev *dev, uint64_t cpl_paddr)
 {
 	int rc;
 
-	while ((rc = cpl_test(word)) == -EAGAIN)
+	while ((rc = cpl_test(dev, cpl_paddr)) == -EAGAIN)
 		if ((rc = tg__wait(dev)))
 			return rc;
 	return rc;
@@ -144,25 +149,25 @@ int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr
 	return fetch_go(dev, node, raddr, laddr, len, cpl_mr->paddr + cpl_off);
 }
 
-static const uint8_t *cpl_word(const struct tg_dev *dev, const struct tg_mr *cpl_mr,
-			       size_t cpl_off)
+/* The completion word's paddr, or 0 if the arguments do not name one. */
+static uint64_t cpl_word(const struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
 	if (!dev || !cpl_mr || cpl_mr->dev != dev || cpl_off % 8u || cpl_off > cpl_mr->len ||
 	    cpl_mr->len - cpl_off < 8)
-		return NULL;
-	return dev->mem + cpl_mr->paddr + cpl_off;
+		return 0;
+	return cpl_mr->paddr + cpl_off;
 }
 
 int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
-	const uint8_t *w = cpl_word(dev, cpl_mr, cpl_off);
+	uint64_t w = cpl_word(dev, cpl_mr, cpl_off);
 
-	return w ? cpl_test(w) : -EINVAL;
+	return w ? cpl_test(dev, w) : -EINVAL;
 }
 
 int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
-	const uint8_t *w = cpl_word(dev, cpl_mr, cpl_off);
+	uint64_t w = cpl_word(dev, cpl_mr, cpl_off);
 
 	return w ? cpl_wait(dev, w) : -EINVAL;
 }
@@ -188,10 +193,10 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 {
 	struct {
 		uint8_t *dst;
-		const uint8_t *src;
+		uint64_t src;
 		size_t n;
 	} fl[TG_READ_SLOTS];
-	uint8_t *dst = buf, *base;
+	uint8_t *dst = buf;
 	uint64_t bpa;
 	unsigned head = 0, count = 0;
 	int rc = range_args(dev, node, raddr, buf, len), first_err = 0;
@@ -206,7 +211,6 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 		return rc;
 	/* pipelined fetches through the bounce buffers, oldest waited first */
 	bpa = dev->bounce->paddr;
-	base = dev->mem + bpa;
 	while (len || count) {
 		if (len && count < TG_READ_SLOTS) {
 			unsigned s = (head + count) % TG_READ_SLOTS;
@@ -224,7 +228,7 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 				continue;
 			}
 			fl[s].dst = dst;
-			fl[s].src = base + loff;
+			fl[s].src = bpa + loff;
 			fl[s].n = n;
 			count++;
 			dst += n;
@@ -232,13 +236,13 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 			len -= n;
 			continue;
 		}
-		rc = cpl_wait(dev, base + TG_READ_SLOTS * TG_READ_SLOT_SZ + 8u * head);
+		rc = cpl_wait(dev, bpa + TG_READ_SLOTS * TG_READ_SLOT_SZ + 8u * head);
 		if (rc == -ENOTCONN)
 			return rc;
+		if (!rc)
+			rc = tg__hm_read(dev, fl[head].src, fl[head].dst, fl[head].n);
 		if (rc)
 			first_err = first_err ? first_err : rc;
-		else
-			memcpy(fl[head].dst, fl[head].src, fl[head].n);
 		head = (head + 1) % TG_READ_SLOTS;
 		count--;
 	}

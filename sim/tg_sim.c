@@ -321,8 +321,8 @@ static void node_qenv(struct tg_sim *sim, unsigned n, struct drv_io *io, struct 
 {
 	*io = (struct drv_io){ sim, n };
 	*mmio = (struct tg_drv_mmio){ drv_read, drv_write, io };
-	*env = (struct tg_drv_qenv){ mmio, sim->node[n].mem, sim->cfg.mem_size,
-				     sim->node[n].alloc };
+	*env = (struct tg_drv_qenv){ .io = mmio, .mem = sim->node[n].mem,
+				     .mem_size = sim->cfg.mem_size, .alloc = sim->node[n].alloc };
 }
 
 /* Interrupt handler of node n, run every cycle while its irq is high or a

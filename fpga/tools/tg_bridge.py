@@ -3,7 +3,9 @@
 # Copyright (c) 2026 The Telegraphos NIC authors
 """Host side of the memory-bus bridge (docs/fpga.md): sends one bridge
 request through a raw Ethernet socket (Linux AF_PACKET, needs
-CAP_NET_RAW) and prints the answer. --dump prints the request frame in hex
+CAP_NET_RAW) and prints the answer. With unix:PATH in place of IFNAME the
+frame goes instead as one datagram to the Unix socket PATH, a simulated
+board's host port (tg-board-sim). --dump prints the request frame in hex
 instead of sending it. Field offsets and codes are read from
 include/tg/tg_hw.h, the header the RTL's definitions come from.
 
@@ -70,10 +72,30 @@ def parse(frame, node, op, seq):
     return frame[D["BRIDGE_OFF_STRB"]], data
 
 
-def call(ifname, node, op, addr, data, strb, timeout=0.5, tries=3):
+# source MAC of frames sent to a simulated board (locally administered)
+UNIX_SRC_MAC = bytes([0x02, 0x00, 0x00, 0x00, 0x00, 0x01])
+
+
+def open_port(ifname):
+    """(socket, source MAC) reaching the bridge: a raw socket on interface
+    IFNAME, or for unix:PATH a datagram socket connected to PATH and
+    autobound (an abstract address), so that the answers come back to it."""
+    if ifname.startswith("unix:"):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            s.bind("")
+            s.connect(ifname[len("unix:"):])
+        except OSError:
+            s.close()
+            raise
+        return s, UNIX_SRC_MAC
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(D["BRIDGE_ETHERTYPE"]))
     s.bind((ifname, 0))
-    src = s.getsockname()[4][:6]
+    return s, s.getsockname()[4][:6]
+
+
+def call(ifname, node, op, addr, data, strb, timeout=0.5, tries=3):
+    s, src = open_port(ifname)
     seq = int(time.time() * 1000) & 0xFFFF
     try:
         for _ in range(tries):
@@ -111,7 +133,13 @@ def main():
     if a.dump:
         print(request(a.node, b"\x00" * 6, op, 0, addr, data, strb).hex())
         return 0
-    got = call(a.ifname, a.node, op, addr, data, strb)
+    try:
+        got = call(a.ifname, a.node, op, addr, data, strb)
+    except OSError as e:
+        if not a.ifname.startswith("unix:"):
+            raise
+        print(f"tg_bridge: {a.ifname}: {e.strerror or e}", file=sys.stderr)   # no simulator there
+        return 1
     if got is None:
         print("tg_bridge: no answer", file=sys.stderr)
         return 1

@@ -58,7 +58,13 @@ struct tg_queue;
  * host memory (tg_mr_alloc, a multi-word tg_read, queues) maps the node's
  * DMA memory and acts as its driver; those calls fail in other processes
  * with EBUSY, and with ENOMEM, EPERM or EXDEV where hugepages are missing
- * (tgctl dma-check says why).  Takes one NIC context of that node
+ * (tgctl dma-check says why).  Or "eth:IFNAME" (or "eth:IFNAME:NODE"),
+ * the NIC of an FPGA board whose memory-bus bridge is on the Linux
+ * interface IFNAME (raw Ethernet frames: needs CAP_NET_RAW), or
+ * "ethsim:PATH", a simulated board's bridge on the Unix datagram socket
+ * PATH (tg-board-sim) (docs/fpga.md): this process becomes the driver of
+ * the board's memory, which is not mapped (tg_mr_ptr answers NULL: use
+ * tg_mr_read and tg_mr_write).  Takes one NIC context of that node
  * and reads CSR ID through the NIC.
  * Returns the device, owned by the caller (tg_close), or NULL with errno:
  * EINVAL bad string or flags, ENXIO no such simulator running, ENODEV node
@@ -66,8 +72,8 @@ struct tg_queue;
  * (docs/distributed.md), or no NIC at that PCI address (or none at all),
  * EACCES no access to the resource file, EBUSY every context of the node
  * taken, EPROTO the NIC has a foreign ID or major version or its BAR is
- * smaller than the host port, ETIMEDOUT the simulator did not answer,
- * ENOMEM.  tg_open_error() says why in words. */
+ * smaller than the host port, ETIMEDOUT the simulator or the board did not
+ * answer, EPERM no right to open a raw socket, ENOMEM.  tg_open_error() says why in words. */
 struct tg_dev *tg_open(const char *dev, unsigned flags);
 
 /* Why this thread's last tg_open or tg_open_sim failed, in words, naming
@@ -132,8 +138,20 @@ int tg_ctx_status(struct tg_dev *dev);
 struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access);
 
 /* Local mapping of the region (valid until tg_mr_free).  NIC writes into it
- * become visible with release ordering: poll words with TG_DEV_LOAD_ACQ64. */
+ * become visible with release ordering: poll words with TG_DEV_LOAD_ACQ64.
+ * NULL when the node's memory is not mapped into this process (a board
+ * reached through its bridge: eth:, ethsim:). */
 void *tg_mr_ptr(const struct tg_mr *mr);
+
+/* Copy len bytes from offset off of the region into buf, or from buf into
+ * it: through the mapping, or through the board's bridge where there is
+ * none, so programs that use these run on every device.  A read sees what
+ * the NIC wrote before the region's last word it read (acquire); a write
+ * is in memory when the call returns, before any later doorbell.
+ * Returns 0, -EINVAL (no region or buffer, or past its end), or -errno of
+ * the bridge (-ETIMEDOUT). */
+int tg_mr_read(const struct tg_mr *mr, size_t off, void *buf, size_t len);
+int tg_mr_write(struct tg_mr *mr, size_t off, const void *buf, size_t len);
 
 /* Physical address remote nodes use for the region's first byte. */
 uint64_t tg_mr_paddr(const struct tg_mr *mr);

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tg_test.h"
+#include "tg_test_child.h"
 
 #ifndef TG_SIM_BIN
 #define TG_SIM_BIN "build/bin/tg-sim"
@@ -22,24 +22,11 @@
 #define M          4000u       /* entries per sender */
 #define TIMEOUT_S  120u
 
-static pid_t sim_pid;
 static char name[64];
 static uint64_t qpa;
 static _Atomic uint8_t seen[SENDERS][M];
 static _Atomic uint64_t taken, dups, disorder;
 static _Atomic unsigned taken_by[CONSUMERS];
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = "test_enq_tgsim: timed out\n";
-
-	(void)sig;
-	if (sim_pid > 0)
-		kill(sim_pid, SIGKILL);
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(T_FAIL);
-	_exit(T_FAIL);
-}
 
 static struct tg_dev *open_node(unsigned node)
 {
@@ -116,7 +103,7 @@ int main(void)
 	int fds[2], st;
 	uint64_t missing = 0;
 
-	signal(SIGALRM, on_alarm);
+	signal(SIGALRM, t_on_alarm_child);
 	alarm(TIMEOUT_S);
 	if (access(bin, X_OK)) {
 		printf("test_enq_tgsim: skip (no %s)\n", bin);
@@ -124,8 +111,8 @@ int main(void)
 	}
 	snprintf(name, sizeof(name), "enqtest-%d", (int)getpid());
 	REQUIRE(pipe(fds) == 0, "pipe");
-	sim_pid = fork();
-	if (sim_pid == 0) {
+	t_child_pid = fork();
+	if (t_child_pid == 0) {
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
@@ -169,8 +156,8 @@ int main(void)
 	}
 	tg_queue_close(q);
 	tg_close(owner);
-	kill(sim_pid, SIGTERM);
-	waitpid(sim_pid, &st, 0);
+	kill(t_child_pid, SIGTERM);
+	waitpid(t_child_pid, &st, 0);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tg-sim exit status %d", st);
 	return t_done("test_enq_tgsim");
 }

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tg_test.h"
+#include "tg_test_child.h"
 
 #ifndef TG_SIM_BIN
 #define TG_SIM_BIN "build/bin/tg-sim"
@@ -18,19 +18,6 @@
 
 #define WRITES  100u
 
-static pid_t sim_pid;
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = "test_tgctl_stats: timed out\n";
-
-	(void)sig;
-	if (sim_pid > 0)
-		kill(sim_pid, SIGKILL);
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(T_FAIL);
-	_exit(T_FAIL);
-}
 
 /* Start tg-sim with argv; *fd reads its output. */
 static pid_t start(char **argv, int *fd)
@@ -172,7 +159,7 @@ static void queues_phase(const char *bin)
 	snprintf(dev1, sizeof(dev1), "sim:%s:1", name);
 	argv[0] = (char *)bin; argv[1] = "--name"; argv[2] = name; argv[3] = "--mem-mib";
 	argv[4] = "8"; argv[5] = NULL;
-	sim_pid = start(argv, &fd);
+	t_child_pid = start(argv, &fd);
 	REQUIRE(t_wait_ready(fd) == 0, "tg-sim did not start");
 
 	snprintf(args, sizeof(args), "queues %s", dev1);
@@ -249,9 +236,9 @@ static void queues_phase(const char *bin)
 	tg_close(drv);
 	tg_close(d1);
 	tg_close(d0);
-	kill(sim_pid, SIGTERM);
-	st = exit_status(sim_pid);
-	sim_pid = 0;
+	kill(t_child_pid, SIGTERM);
+	st = exit_status(t_child_pid);
+	t_child_pid = 0;
 	CHECK(st == 0, "tg-sim exit %d", st);
 	close(fd);
 }
@@ -276,7 +263,7 @@ int main(void)
 		fprintf(stderr, "test_tgctl_stats: no simulator at %s\n", bin);
 		return T_SKIP;
 	}
-	signal(SIGALRM, on_alarm);
+	signal(SIGALRM, t_on_alarm_child);
 	alarm(120);
 	refused(bin, "--drop-ppm", "1000001");
 	refused(bin, "--link-down", "1:5:5");
@@ -293,7 +280,7 @@ int main(void)
 	argv[11] = "--buffer-bytes"; argv[12] = "65536"; argv[13] = "--link"; argv[14] = "1:20:2";
 	argv[15] = "--link-down"; argv[16] = "1:0:100"; argv[17] = "--mem-mib"; argv[18] = "8";
 	argv[19] = NULL;
-	sim_pid = start(argv, &fd);
+	t_child_pid = start(argv, &fd);
 	REQUIRE(t_wait_ready(fd) == 0, "tg-sim did not start");
 
 	d0 = tg_open(dev0, TG_OPEN_DRIVER);
@@ -364,9 +351,9 @@ int main(void)
 	snprintf(bad, sizeof(bad), "sim:%s-gone:0", name);
 	CHECK(tgctl_stats(bad, s0, 64, &n0) == 1, "%s: no failure", bad);
 
-	kill(sim_pid, SIGTERM);
-	st = exit_status(sim_pid);
-	sim_pid = 0;
+	kill(t_child_pid, SIGTERM);
+	st = exit_status(t_child_pid);
+	t_child_pid = 0;
 	CHECK(st == 0, "tg-sim exit %d", st);
 	close(fd);
 

@@ -9,12 +9,13 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_atomic test_atomic_locks test_swq test_enq_hol test_pci \
                test_enq_spill test_conformance test_switch_faults test_netfaults \
                test_tgctl_stats test_wireshark test_link_loss test_link_outage \
-               test_dist test_bridge test_fuzz_rx test_protect test_protect16 test_dma
+               test_dist test_bridge test_fuzz_rx test_protect test_protect16 test_dma test_eth
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
-CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_fakepci.h tests/c/tests.mk
+CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_test_child.h tests/c/tg_fakepci.h tests/c/tests.mk
 # test_tgsim starts this simulator (or $TG_SIM_BIN); test_tgctl_stats runs tgctl
 CTEST_DEFS  := -DTG_SIM_BIN='"$(abspath $(BUILD))/bin/tg-sim"' -DTGCTL_BIN='"$(abspath $(TGCTL))"' \
+               -DTG_BOARD_SIM_BIN='"$(abspath $(BOARDSIM_BIN))"' \
                -DTG_SRC_DIR='"$(abspath .)"'
 
 TEST_PROGS += $(CTEST_PROGS)
@@ -29,6 +30,8 @@ test-link: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
 	TG_TEST_LINK=1 scripts/run_tests.sh $(CTEST_PROGS)
 
 $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
+# test_eth starts tg-board-sim
+$(BUILD)/tests/test_eth $(BUILD)/asan/tests/test_eth: $(BOARDSIM_BIN)
 $(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim
 

@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	alloc = tg_alloc_create(TG_DRV_GRAN, MEM_BYTES - TG_DRV_GRAN, TG_DRV_GRAN);
 	if (!alloc)
 		return 0;
-	env = (struct tg_drv_qenv){ &io, mem, MEM_BYTES, alloc };
+	env = (struct tg_drv_qenv){ .io = &io, .mem = mem, .mem_size = MEM_BYTES, .alloc = alloc };
 
 	while (in.n && steps++ < 4096) {
 		uint8_t op = fz_u8(&in);
