@@ -102,27 +102,22 @@ int tg_drv_queue_find(const struct tg_drv_qtable *t, uint64_t paddr)
 	return -ENOENT;
 }
 
+_Static_assert(TG_Q_TAIL == 0, "buf_init writes the header after the tail word");
+
 /* Fresh header of buffer b: empty, no successor, no flags. */
 static int buf_init(const struct tg_drv_qenv *env, uint64_t b, unsigned log2, unsigned elog2)
 {
-	int rc = 0;
+	uint64_t hdr[TG_Q_SLOTS / 8] = { 0 };
+	int rc;
 
-	if (env->mem) {
-		memset(env->mem + b, 0, TG_Q_SLOTS);
-		*word(env, b, TG_Q_SIZE) = (uint64_t)log2 | (uint64_t)elog2 << 8;
-		*word(env, b, TG_Q_HEAD) = TG_Q_SLOTS;
-	} else {
-		for (uint64_t off = 0; off < TG_Q_SLOTS && !rc; off += 8) {
-			uint64_t v = off == TG_Q_SIZE ? (uint64_t)log2 | (uint64_t)elog2 << 8 :
-				     off == TG_Q_HEAD ? TG_Q_SLOTS : 0;
-
-			if (off != TG_Q_TAIL)
-				rc = env->mem_write(env->mem_arg, b + off, &v, 8);
-		}
-		if (rc)
-			return rc;
-	}
-	/* the header is complete before anyone can see the buffer's tail */
+	hdr[TG_Q_SIZE / 8] = (uint64_t)log2 | (uint64_t)elog2 << 8;
+	hdr[TG_Q_HEAD / 8] = TG_Q_SLOTS;
+	/* everything after the tail word, then the tail: the header is
+	 * complete before anyone can see it */
+	if (env->mem)
+		memcpy(env->mem + b + 8, &hdr[1], TG_Q_SLOTS - 8);
+	else if ((rc = env->mem_write(env->mem_arg, b + 8, &hdr[1], TG_Q_SLOTS - 8)))
+		return rc;
 	return st(env, b, TG_Q_TAIL, TG_Q_SLOTS);
 }
 

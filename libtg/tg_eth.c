@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tg/tg_frame.h"
 #include "tg_internal.h"
 
 #define FRAME     ((unsigned)TG_BRIDGE_FRAME_BYTES)
@@ -59,21 +60,6 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void put_be(uint8_t *p, uint64_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8u * (n - 1u - i)));
-}
-
-static uint64_t get_be(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void put_le64(uint8_t *p, uint64_t v)
 {
 	for (unsigned i = 0; i < 8u; i++)
@@ -87,13 +73,6 @@ static uint64_t get_le64(const uint8_t *p)
 	for (unsigned i = 8; i-- > 0;)
 		v = v << 8 | p[i];
 	return v;
-}
-
-static void bridge_mac(uint8_t mac[6], unsigned node)
-{
-	put_be(mac, TG_BRIDGE_MAC_OUI, 3);
-	mac[3] = 0x01;
-	put_be(mac + 3 + 1, node, 2);
 }
 
 static int send_frame(struct tg_ethdev *e, const uint8_t *f, size_t n)
@@ -113,15 +92,15 @@ static int match(const struct tg_ethdev *e, const uint8_t *f, ssize_t n, unsigne
 {
 	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-	if (n < (ssize_t)FRAME || get_be(f + 12, 2) != TG_BRIDGE_ETHERTYPE ||
+	if (n < (ssize_t)FRAME || __tg_get_be(f + 12, 2) != TG_BRIDGE_ETHERTYPE ||
 	    f[TG_BRIDGE_OFF_VER] != TG_BRIDGE_VERSION ||
 	    f[TG_BRIDGE_OFF_OP] != (op | TG_BRIDGE_OP_RESP) ||
-	    get_be(f + TG_BRIDGE_OFF_SEQ, 2) != seq || memcmp(f, e->src, 6))
+	    __tg_get_be(f + TG_BRIDGE_OFF_SEQ, 2) != seq || memcmp(f, e->src, 6))
 		return -EAGAIN;
 	/* from the bridge we address (any bridge while that is broadcast) */
 	if (memcmp(e->dst, bc, 6) && memcmp(f + 6, e->dst, 6))
 		return -EAGAIN;
-	if ((f[6] << 16 | f[7] << 8 | f[8]) != TG_BRIDGE_MAC_OUI || f[9] != 0x01)
+	if (__tg_get_be(f + 6, 3) != TG_BRIDGE_MAC_OUI || f[9] != 0x01)
 		return -EAGAIN;
 	*status = f[TG_BRIDGE_OFF_STRB];
 	*data = get_le64(f + TG_BRIDGE_OFF_DATA);
@@ -154,11 +133,11 @@ static int call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata,
 	memset(f, 0, sizeof(f));
 	memcpy(f, e->dst, 6);
 	memcpy(f + 6, e->src, 6);
-	put_be(f + 12, TG_BRIDGE_ETHERTYPE, 2);
+	__tg_put_be(f + 12, TG_BRIDGE_ETHERTYPE, 2);
 	f[TG_BRIDGE_OFF_VER] = TG_BRIDGE_VERSION;
 	f[TG_BRIDGE_OFF_OP] = (uint8_t)op;
-	put_be(f + TG_BRIDGE_OFF_SEQ, seq, 2);
-	put_be(f + TG_BRIDGE_OFF_ADDR, addr, 8);
+	__tg_put_be(f + TG_BRIDGE_OFF_SEQ, seq, 2);
+	__tg_put_be(f + TG_BRIDGE_OFF_ADDR, addr, 8);
 	f[TG_BRIDGE_OFF_STRB] = strb;
 	put_le64(f + TG_BRIDGE_OFF_DATA, wdata);
 	e->requests++;
@@ -592,7 +571,7 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	if (rc)
 		return rc;
 	if (have_node)
-		bridge_mac(e->dst, node);
+		tg_bridge_mac(e->dst, (uint16_t)node);
 	else
 		memset(e->dst, 0xff, 6);  /* one board on the wire: the first answer */
 	/* a simulated board is its socket; a board on a wire whose node is
@@ -623,7 +602,7 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	}
 	dev->node = (unsigned)v;
 	/* from now on only that board's bridge */
-	bridge_mac(e->dst, dev->node);
+	tg_bridge_mac(e->dst, (uint16_t)dev->node);
 	if (!sim && !have_node && (rc = take_board(e, spec, strlen(spec), dev->node, msg, msg_sz)))
 		return rc;
 	/* MEM_SIZE is 0 after reset: the board's RAM is what remote nodes reach */

@@ -350,11 +350,8 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len)
 	pthread_mutex_unlock(&q->mu);
 	if (!g)
 		g = u;
-	/* an entry taken is the caller's, whatever failed after it */
-	if (g && rc != 0)
-		rc = g;
 	if (g)
-		return rc;
+		return rc == 0 ? 0 : g;  /* an entry taken is the caller's, whatever failed after it */
 	/* PCI, Ethernet: nobody else handles the NIC's interrupt causes; an
 	 * empty queue may be one the NIC holds closed after an overflow */
 	if (rc == -EAGAIN && (q->dev->pci || q->dev->eth) && !(old & TG_QF_FULL)) {

@@ -58,6 +58,15 @@ static inline void tg_node_mac(uint8_t mac[6], uint16_t node)
 	__tg_put_be(mac + 4, node, 2);
 }
 
+/** MAC address of the memory-bus bridge of FPGA node @p node:
+ *  02:54:47:01:hi:lo (docs/fpga.md). */
+static inline void tg_bridge_mac(uint8_t mac[6], uint16_t node)
+{
+	__tg_put_be(mac, TG_BRIDGE_MAC_OUI, 3);
+	mac[3] = 0x01;
+	__tg_put_be(mac + 4, node, 2);
+}
+
 /** Payload bytes a frame carries: h->len, except for a read request,
  *  whose len is the length asked for. */
 static inline unsigned tg_frame_payload_bytes(uint8_t op, uint8_t len)

@@ -106,12 +106,7 @@ struct GmiiSink {
 // ---------------------------------------------------------------- bridge frames
 static inline void bridge_mac(uint8_t mac[6], uint16_t node)
 {
-    mac[0] = (uint8_t)(TG_BRIDGE_MAC_OUI >> 16);
-    mac[1] = (uint8_t)(TG_BRIDGE_MAC_OUI >> 8);
-    mac[2] = (uint8_t)TG_BRIDGE_MAC_OUI;
-    mac[3] = 0x01;
-    mac[4] = (uint8_t)(node >> 8);
-    mac[5] = (uint8_t)node;
+    tg_bridge_mac(mac, node);
 }
 
 static const uint8_t HOST_MAC[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x42};
