@@ -119,8 +119,12 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 		/* the simulator frees the slot and its memory */
 		TG_ATOMIC_STORE_REL(&sl->state, TG_SIMP_S_CLOSING);
 		dev->slot = NULL;
+		return rc;
 	}
-	return rc;
+	/* the simulator's driver cleared KEY when it gave us the context */
+	dev->creg[TG__CREG_KEY] = 0;
+	dev->creg_known |= 1u << TG__CREG_KEY;
+	return 0;
 }
 
 void tg__detach(struct tg_dev *dev)
@@ -246,6 +250,9 @@ static struct tg_dev *open_local(const char *devstr, unsigned flags)
 		rc = tg__eth_open(dev, devstr + 7, 1, flags, msg, sizeof(msg));
 	else
 		rc = tg__eth_open(dev, devstr + 4, 0, flags, msg, sizeof(msg));
+	/* a key a former user of the context left must not travel with ours */
+	if (!rc)
+		rc = tg__ctx_reg_set(dev, TG__CREG_KEY, 0);
 	if (rc) {
 		tg_close(dev);
 		tg__open_fail("%s: %s", devstr, msg[0] ? msg : tg_strerror(rc));

@@ -27,6 +27,25 @@ static uint64_t remote_addr(const struct tg_dev *dev, unsigned win, unsigned nod
 	return tg_bar_data_addr(win, dev->ctx, node, pa);
 }
 
+/* A write of more than one frame under a key is all or nothing at the
+ * target: the range of its last frame is checked first (WCHECK sends a
+ * write of no bytes), and the first frame checks the start.  A region is
+ * one range, so if both pass every frame does; if either is refused, the
+ * target refuses this context's later writes until the fence, so nothing
+ * of the write lands.  Without a key nothing is checked but MEM_SIZE, which
+ * the caller checked already. */
+static int write_check(struct tg_dev *dev, unsigned node, uint64_t raddr, size_t len)
+{
+	uint64_t last = raddr + len - 1, lo = last & ~(uint64_t)(BLOCK - 1), v;
+
+	if ((raddr & ~(uint64_t)(BLOCK - 1)) == lo)
+		return 0;      /* one frame: the target checks it whole */
+	if ((dev->creg_known & (1u << TG__CREG_KEY)) && !dev->creg[TG__CREG_KEY])
+		return 0;      /* no key */
+	v = (lo & 0xffffffffULL) | (uint64_t)node << 32 | (last + 1 - lo) << 48;
+	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_WCHECK), &v, NULL, 1);
+}
+
 int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len)
 {
 	const uint8_t *src = buf;
@@ -38,6 +57,8 @@ int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
 	if (raddr + len > dev->mem_size)
 		return -EFAULT;
 	rc = tg__async_err(dev);
+	if (!rc)
+		rc = write_check(dev, node, raddr, len);
 	if (rc)
 		return rc;
 	while (len) {

@@ -222,7 +222,7 @@ assign fetch_lookup_cpl   = ft_cpl_reg[fetch_lookup_idx];
 assign fetch_lookup_mask  = ft_mask_reg[fetch_lookup_idx];
 
 // ---------------------------------------------------------------- fetch decode
-// FETCH_GO data: [31:0] remote paddr, [47:32] node, [55:48] length
+// FETCH_GO and WCHECK data: [31:0] remote paddr, [47:32] node, [55:48] length
 wire [31:0] go_paddr = s_host_req_wdata[31:0];
 wire [15:0] go_node  = s_host_req_wdata[47:32];
 wire [7:0]  go_len   = s_host_req_wdata[55:48];
@@ -601,6 +601,20 @@ always @* begin
                         ft_laddr_next[ft_free_idx] = {go_laddr[31:3], 3'd0};
                         ft_cpl_next[ft_free_idx]   = go_cpl;
                         ft_mask_next[ft_free_idx]  = go_mask;
+                    end
+                end else if (req_reg == `TG_CTX_REG_WCHECK / 8) begin
+                    // a write of no bytes over the words of the range: the
+                    // target checks it like any write, and a refusal stops
+                    // this context's later writes there until its fence
+                    if (go_bad_len || go_blk_end > 7'd64) begin
+                        s_host_req_ready = 1'b1;
+                        ev_host_error    = 1'b1;
+                        note_failure(pg_ctx, `TG_ST_MISALIGNED);
+                    end else if (txd_free) begin
+                        s_host_req_ready = 1'b1;
+                        ev_host_req      = 1'b1;
+                        send_txd(`TG_OP_WRITE, go_node, {go_paddr[31:3], 3'd0}, 64'd0,
+                                 {1'b0, go_words, 3'd0}, {4'd0, pg_ctx}, 16'd0, 512'd0);
                     end
                 end else if (req_reg == `TG_CTX_REG_ATOMIC_GO / 8) begin
                     if (ago_bad_fn || ago_bad_align || ago_bad_range) begin

@@ -162,6 +162,7 @@ reg [15:0]  brow_reg,   brow_next;       // block row of the REQ's source, as la
 reg [BLK_SRC_BITS-1:0] bclr_reg, bclr_next; // next row to clear after reset
 reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
 reg         fto_reg,    fto_next;        // ... because it is overdue (no frame to retire)
+reg         wchk_reg,   wchk_next;       // first cycle of a remote write: its refusal byte is read
 reg [3:0]   idx_reg,    idx_next;        // next word to issue
 reg [3:0]   rcv_reg,    rcv_next;        // read data words received
 reg [4:0]   pend_reg,   pend_next;       // memory requests not yet answered
@@ -209,10 +210,13 @@ wire [7:0]  pst_enq    = cfg_prot_enable ? prot_status(right_enq, one_byte_end) 
 
 // Refused writes are posted: nobody waits for an answer.  The reason is
 // kept per (source, context) and returned by that context's next fence
-// to this node (a zero-length read), which clears it.  One byte per
-// context in a row per source (rows shared as in the block table), in a
-// RAM read one cycle ahead like the block table and cleared with it after
-// reset.
+// to this node (a zero-length read), which clears it.  While a reason is
+// kept, every later write of that source and context is refused too, so
+// nothing written after a refused write lands before the sender has
+// heard of the refusal (a sender that checks the end of a long write
+// first gets all of it or none).  One byte per context in a row per
+// source (rows shared as in the block table), in a RAM read one cycle
+// ahead like the block table and cleared with it after reset.
 reg  [127:0] wst_mem [0:BLK_ROWS-1];
 reg  [127:0] wst_rdata_reg;
 reg          wst_we;
@@ -374,6 +378,7 @@ always @* begin
     head_next  = head_reg;
     fidx_next  = fidx_reg;
     fto_next   = fto_reg;
+    wchk_next  = 1'b0;
     s_fto_ready = 1'b0;
 
     s_rxd_ready      = 1'b0;
@@ -456,6 +461,7 @@ always @* begin
                             base_next  = s_rxd_addr;
                             wmask_next = s_rxd_mask;
                             after_next = N_DONE;
+                            wchk_next  = 1'b1;
                             state_next = S_WRITE;
                         end
                     end
@@ -550,7 +556,17 @@ always @* begin
         end
 
         S_WRITE: begin
-            if (idx_reg >= nw_reg) begin
+`ifdef TG_TESTBUG_011
+            if (1'b0) begin                           // deliberate bug: a kept refusal does not stop later writes
+`else
+            if (wchk_reg && wst_cur != `TG_ST_OK) begin
+`endif
+                // an earlier write of this source and context was refused
+                // and no fence has reported it yet: refuse this one too
+                ev_refused  = 1'b1;
+                s_rxd_ready = 1'b1;
+                state_next  = S_IDLE;
+            end else if (idx_reg >= nw_reg) begin
 `ifdef TG_TESTBUG_003
                 state_next = (after_reg == N_QTAIL) ? S_QTAIL : S_DRAIN;   // deliberate bug: tail before the entry is answered
 `else
@@ -789,11 +805,13 @@ always @(posedge clk) begin
     head_reg  <= head_next;
     fidx_reg  <= fidx_next;
     fto_reg   <= fto_next;
+    wchk_reg  <= wchk_next;
     if (rst) begin
         state_reg <= S_BCLR;
         after_reg <= N_DONE;
         pend_reg  <= 5'd0;
         bclr_reg  <= {BLK_SRC_BITS{1'b0}};
+        wchk_reg  <= 1'b0;
     end
 end
 
@@ -889,6 +907,21 @@ always @(posedge clk) begin
         f_in_req    <= 1'b0;
         f_in_atomic <= 1'b0;
         f_aopen     <= 1'b0;
+    end
+end
+
+// the remote write being executed, and whether a refusal of its source
+// and context was kept when it was decoded
+reg          f_in_write = 1'b0;
+reg          f_held;
+wire [127:0] f_wst_row = wst_mem[blk_src];
+always @(posedge clk) begin
+    if (state_reg == S_IDLE) begin
+        f_in_write <= f_decode && (s_rxd_op == `TG_OP_WRITE);
+        f_held     <= (f_wst_row[wst_ctx*8 +: 8] != `TG_ST_OK);
+    end
+    if (rst) begin
+        f_in_write <= 1'b0;
     end
 end
 
@@ -1031,6 +1064,11 @@ always @* begin
             // P5: a refused one wrote nothing
             assert(f_writes == 4'd0 && f_acc == 2'd0);
         end
+    end
+    // P7: a remote write decoded while a refusal of its source and
+    // context is kept (no fence has reported it) reaches no memory
+    if (f_past_valid && !rst && f_in_write && f_held) begin
+        assert(!f_fire);
     end
     // P6: between the atomic's read of a word and its write, nothing else
     // reaches that word, and the write waits for the read's answer

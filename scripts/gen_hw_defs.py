@@ -139,6 +139,7 @@ GROUPS = [
         ("CTX_REG_ATOMIC_GO", 0x030, "WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR"),
         ("CTX_REG_LAST_STATUS", 0x038, "RO status of this context's last blocking load (read, fence, atomic)"),
         ("CTX_REG_KEY", 0x040, "RW protection key carried by every later request of this context"),
+        ("CTX_REG_WCHECK", 0x048, "WO send a write of no bytes, checked by the target like a write: [31:0] remote paddr, [47:32] node, [55:48] length (one 64-byte block)"),
         ("FETCH_CPL_DONE", 0x1, "completion word bit 0; status in [15:8]"),
         ("AOP_FAA", 0, "ATOMIC_GO function: fetch-and-add"),
         ("AOP_SWAP", 1, "ATOMIC_GO function: swap"),

@@ -213,7 +213,11 @@ int tg_key_set(struct tg_dev *dev, uint64_t key);
  * -ERANGE (raddr + len beyond 2^32), -EFAULT (beyond the target's
  * MEM_SIZE, which the NIC would refuse: the library refuses it first), or
  * an error of an earlier request reported since.  A write the target
- * refuses (protection) changes nothing there; tg_fence reports it. */
+ * refuses (protection) changes nothing there, and the target refuses this
+ * device's later writes to it too until tg_fence reports the refusal.
+ * With a key set, a write of more than one burst sends a check of its last
+ * burst's range first, so a write crossing a region's bound lands none of
+ * its bursts. */
 int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len);
 
 /* Read len bytes at raddr on node `node` into buf; blocks until all have
@@ -227,7 +231,8 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
  * load from the sync window).  Returns 0, -EINVAL, or the status the NIC
  * answers as -errno: the reason the target refused the last posted write
  * of this device's context that it refused since the context's last fence
- * to `node` (-EACCES, -EPERM, -EFAULT; reported once), or -EHOSTUNREACH. */
+ * to `node` (-EACCES, -EPERM, -EFAULT; reported once, and writes that
+ * follow land again), or -EHOSTUNREACH. */
 int tg_fence(struct tg_dev *dev, unsigned node);
 
 /* Start a non-blocking fetch: len (1..64) bytes at raddr on `node` into

@@ -133,6 +133,7 @@
 #define TG_CTX_REG_ATOMIC_GO            0x30ULL  /* WO start an atomic: [31:0] paddr, [47:32] node, [57:56] AOP_*; old value to FETCH_LADDR */
 #define TG_CTX_REG_LAST_STATUS          0x38ULL  /* RO status of this context's last blocking load (read, fence, atomic) */
 #define TG_CTX_REG_KEY                  0x40ULL  /* RW protection key carried by every later request of this context */
+#define TG_CTX_REG_WCHECK               0x48ULL  /* WO send a write of no bytes, checked by the target like a write: [31:0] remote paddr, [47:32] node, [55:48] length (one 64-byte block) */
 #define TG_FETCH_CPL_DONE               0x1ULL  /* completion word bit 0; status in [15:8] */
 #define TG_AOP_FAA                      0x0ULL  /* ATOMIC_GO function: fetch-and-add */
 #define TG_AOP_SWAP                     0x1ULL  /* ATOMIC_GO function: swap */

@@ -34,13 +34,13 @@
 /* what a frame does at node 1 */
 enum cls {
 	C_DROP_FCS, C_DROP_TYPE, C_DROP_MAL,
-	C_WRITE, C_WRITE_REF, C_READ, C_READ_REF, C_ATOM, C_ATOM_REF,
+	C_WRITE, C_WRITE_REF, C_WRITE_HELD, C_READ, C_READ_REF, C_ATOM, C_ATOM_REF,
 	C_REQ_ANY, C_REQ_REF, C_STRAY, NCLS
 };
 
 static const char *const cls_name[NCLS] = {
 	"dropped: FCS", "dropped: type", "dropped: malformed", "write executed",
-	"write refused", "read answered", "read refused", "atomic executed", "atomic refused",
+	"write refused", "write held back", "read answered", "read refused", "atomic executed", "atomic refused",
 	"REQ to the queue", "REQ refused", "stray response",
 };
 
@@ -77,6 +77,7 @@ struct fz {
 	/* the reason a refused write left for its (source row, context),
 	 * which that context's next fence to node 1 returns */
 	uint8_t wst[256][16];
+	uint64_t health_held;    /* the peer's own writes held back by them */
 };
 
 static uint64_t rnd(struct fz *f)
@@ -172,7 +173,13 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 	switch (op) {
 	case TG_OP_WRITE:
 		*self = 0;
-		return (a32 % 8 || bad_range) ? C_WRITE_REF : C_WRITE;
+		if (a32 % 8 || bad_range)
+			return C_WRITE_REF;
+		/* refused too while a refusal of its source and context waits
+		 * for their fence */
+		if (f->wst[hfield(b, n, TG_H_SRC, 2) & 0xFFu][hfield(b, n, TG_H_CTX, 1) & 15u])
+			return C_WRITE_HELD;
+		return C_WRITE;
 	case TG_OP_READ_REQ:
 		*resp = 1;
 		if (a32 % 8 || (bad_range && words))
@@ -492,6 +499,7 @@ static void batch(struct fz *f, unsigned nframes, uint64_t seed)
 		case C_DROP_TYPE: f->want[K_TYPE]++; break;
 		case C_DROP_MAL:  f->want[K_MAL]++; break;
 		case C_WRITE_REF:
+		case C_WRITE_HELD:
 		case C_READ_REF:
 		case C_ATOM_REF:  f->want[K_REF]++; break;
 		case C_ATOM:      f->want[K_ATOM]++; break;
@@ -574,11 +582,20 @@ static void health(struct fz *f, struct tg_dev *self1, uint64_t peer_paddr, cons
 		w[i] = (uint8_t)rnd(f);
 	CHECK_RC(tg_write(f->peer, FUZZED, a, w, len), 0);
 	{
-		/* a fuzzed write refused in the peer's name is reported to it */
+		/* a fuzzed write refused in the peer's name is reported to it,
+		 * and until then the peer's own writes are refused too */
 		uint8_t *st = &f->wst[PEER & 0xFFu][(unsigned)tg_context(f->peer) & 15u];
+		int held = *st != TG_ST_OK;
 
 		CHECK_RC(tg_fence(f->peer, FUZZED), tg_status_errno(*st));
 		*st = TG_ST_OK;
+		if (held) {
+			f->health_held++;
+			CHECK(memcmp(f->mem + a, f->shadow + a, len) == 0,
+			      "a write held back by a refusal changed memory");
+			CHECK_RC(tg_write(f->peer, FUZZED, a, w, len), 0);
+			CHECK_RC(tg_fence(f->peer, FUZZED), 0);
+		}
 	}
 	memcpy(f->shadow + a, w, len);
 	CHECK_RC(tg_read(f->peer, FUZZED, a, r, len), 0);
@@ -694,7 +711,9 @@ int main(void)
 	printf("  model:");
 	for (unsigned c = 0; c < NCLS; c++)
 		printf("%s %s %" PRIu64, c ? "," : "", cls_name[c], f.by_cls[c]);
-	printf("\n  %ld s\n", (long)(time(NULL) - t0));
+	printf("\n  the peer's own writes held back by a refusal in its name: %" PRIu64 "\n",
+	       f.health_held);
+	printf("  %ld s\n", (long)(time(NULL) - t0));
 	t_check_sim(f.sim);
 	tg_queue_close(f.q);
 	tg_close(drv0);

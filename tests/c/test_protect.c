@@ -158,6 +158,45 @@ int main(void)
 	CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 3992, buf, 8), 0);   /* inside: fine */
 	CHECK_RC(tg_fence(x, T), 0);
 	CHECK(memcmp((uint8_t *)tg_mr_ptr(odd) + 3992, buf, 8) == 0, "last word of odd written");
+
+	/* ---- writes of many frames across a bound land whole or not at all:
+	 * the library checks the last frame's range first, the first frame
+	 * checks the start, and once a write is refused the target refuses the
+	 * context's later writes until its fence */
+	{
+		uint8_t big[512];
+		uint64_t rx0 = t_csr(drv, TG_CSR_REG_RX_REFUSED);
+		uint8_t *o = tg_mr_ptr(odd);
+
+		for (unsigned i = 0; i < sizeof(big); i++)
+			big[i] = t_pat(9, i);
+		ref0 = refused(drv);
+		snapshot();
+		CHECK_RC(tg_key_set(x, kodd), 0);
+		/* 400 bytes at 3700 (8 frames), the last 100 past the end, and an
+		 * 8-byte write inside before the fence */
+		CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 3700, big, 400), 0);
+		CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 64, big, 8), 0);
+		CHECK_RC(tg_fence(x, T), -EFAULT);
+		unchanged("8 frames crossing the region's end, then a write inside");
+		/* 300 bytes from 128 before the region (5 frames) */
+		CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) - 128, big, 300), 0);
+		CHECK_RC(tg_fence(x, T), -EFAULT);
+		unchanged("5 frames starting before the region");
+		/* the check, the three frames reaching past the end and the two
+		 * before the start were refused by protection; the 9 others for
+		 * the refusal kept */
+		CHECK(refused(drv) - ref0 == 6, "protection refusals: %" PRIu64, refused(drv) - ref0);
+		CHECK(t_csr(drv, TG_CSR_REG_RX_REFUSED) - rx0 == 15, "refused writes: %" PRIu64,
+		      t_csr(drv, TG_CSR_REG_RX_REFUSED) - rx0);
+		/* after the fence the same writes, inside, land whole */
+		CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 3600, big, 400), 0);
+		CHECK_RC(tg_write(x, T, tg_mr_paddr(odd) + 64, big, 8), 0);
+		CHECK_RC(tg_fence(x, T), 0);
+		CHECK(memcmp(o + 3600, big, 400) == 0 && memcmp(o + 64, big, 8) == 0,
+		      "writes inside the region after the fence");
+		CHECK(refused(drv) - ref0 == 6, "nothing more refused");
+	}
 	snapshot();
 	/* a key names one region: another region's address is out of its bounds */
 	CHECK_RC(tg_key_set(x, kro), 0);

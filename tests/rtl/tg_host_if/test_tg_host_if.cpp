@@ -61,6 +61,7 @@ struct Cov {
     uint64_t blk_sent[AW_N] = {}, blk_ok[AW_N] = {}, blk_err[AW_N] = {}, blk_tmo[AW_N] = {};
     uint64_t read_tmo = 0, fence_tmo = 0, late = 0;
     uint64_t opnd_set = 0, opnd_bad = 0, finc_store = 0, mis_status = 0, unknown_reg = 0;
+    uint64_t wcheck_sent = 0, wcheck_bad = 0;
     uint64_t last_ok = 0, last_err = 0;   // LAST_STATUS reads: OK, or a failure
     uint64_t ago_go[3] = {}, ago_ref_st[3] = {}, ago_why[WHY_N] = {}, ago_fn_and_more = 0, ago_range_and_mis = 0;
     uint64_t ago_hits = 0, ago_stall_full = 0, fto = 0, fto_atomic = 0;
@@ -401,6 +402,32 @@ struct Model {
                 en.mask = t.mask;
                 en.alloc = now;
                 pending.push_back(en);
+                return;
+            }
+            if (d.reg == TG_CTX_REG_WCHECK) {
+                // a WRITE of no bytes over the words of the range
+                uint32_t paddr = (uint32_t)b.wdata;
+                unsigned len = (unsigned)(b.wdata >> 48) & 0xFF, lo = paddr & 7;
+                if (len == 0 || len > TG_MAX_BURST_BYTES ||
+                    (paddr % TG_MAX_BURST_BYTES) + len > TG_MAX_BURST_BYTES) {
+                    errors++;
+                    set_status(c, TG_ST_MISALIGNED);
+                    cov.wcheck_bad++;
+                    return;
+                }
+                TxD t;
+                t.op = TG_OP_WRITE;
+                t.burst = true;      // its words: all zero
+                t.dst = (uint16_t)(b.wdata >> 32);
+                t.ctx = (uint8_t)c;
+                t.addr = paddr & ~7u;
+                t.len = (uint8_t)(8 * ((lo + len + 7) / 8));
+                t.mask = 0;
+                t.key = val[t.ctx & 15][8];
+                t.kknown = known[t.ctx & 15][8];
+                txd.push_back(t);
+                descs++;
+                cov.wcheck_sent++;
                 return;
             }
             if (d.reg == TG_CTX_REG_ATOMIC_GO) {
@@ -1596,7 +1623,14 @@ static void random_phase(Tb &tb, unsigned n)
             tb.wr(csr(8 * tb.rng.below(TG_PAGE_SIZE / 8)), tb.rng.next());
         } else if (k < 15) {
             uint64_t r = 8 * tb.rng.below(6);
-            if (r == TG_CTX_REG_FETCH_GO) {
+            if (tb.rng.chance(50)) {
+                // a write check; one in ten crosses its block or has no length
+                unsigned len = tb.rng.chance(90) ? 1 + tb.rng.below(64) : 0;
+                uint32_t paddr = tb.random_block() + (len ? tb.rng.below(65 - len) : 0);
+                if (len > 1 && tb.rng.chance(10))
+                    paddr = tb.random_block() + 65 - len + tb.rng.below(len - 1);   // crosses the block's end
+                tb.wr(ctxreg(ctx, TG_CTX_REG_WCHECK), fetch_go(paddr, (uint16_t)tb.rng.next(), len));
+            } else if (r == TG_CTX_REG_FETCH_GO) {
                 unsigned len = 1 + tb.rng.below(64);
                 uint32_t paddr = tb.random_block() + tb.rng.below(65 - len);
                 tb.wr(ctxreg(ctx, TG_CTX_REG_FETCH_LADDR), 0x1000 + 64 * tb.rng.below(64) + (paddr & 7));
@@ -1749,6 +1783,10 @@ int main(int argc, char **argv)
              "operand stores %llu, partial %llu, FINC stores %llu, misaligned STATUS %llu, unmapped writes %llu",
              (unsigned long long)cov.opnd_set, (unsigned long long)cov.opnd_bad, (unsigned long long)cov.finc_store,
              (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
+    std::printf("write checks: %llu sent, %llu refused (no length, or crossing a block)\n",
+                (unsigned long long)cov.wcheck_sent, (unsigned long long)cov.wcheck_bad);
+    TB_CHECK(cov.wcheck_sent > 150 && cov.wcheck_bad > 40, "write checks: %llu sent, %llu refused",
+             (unsigned long long)cov.wcheck_sent, (unsigned long long)cov.wcheck_bad);
     std::printf("LAST_STATUS reads: %llu OK, %llu a failure\n", (unsigned long long)cov.last_ok,
                 (unsigned long long)cov.last_err);
     TB_CHECK(cov.last_ok > 200 && cov.last_err > 200, "LAST_STATUS reads: %llu OK, %llu failure",

@@ -283,9 +283,22 @@ static void error_phase(Tb &tb, Ref &ref)
     tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 0, NODE, MEM_BYTES - 16), ~0ull, 0x01, true});
     tb.run_until_idle();
     tb.write(csr(TG_CSR_REG_MEM_SIZE), MEM_BYTES);
+    // until context 0's fence reports the refusal, its writes there are
+    // refused too, even inside memory
+    tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x2000), 0x5a5a5a5a5a5a5a5aull);
+    tb.run_until_idle();
     check_mem(tb, ref, "after refused write");
-    // the read past the end and the two writes
-    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_REFUSED)) == refused0 + 3, "refused counter");
+    // the read past the end, the two writes and the one held back
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_REFUSED)) == refused0 + 4, "refused counter");
+    v = tb.read(bar(TG_WIN_SYNC, 0, NODE, 0));
+    TB_CHECK(v == TG_ST_RANGE, "fence after refused writes: status %llu", (unsigned long long)v);
+    TB_CHECK(tb.read(ctxreg(0, TG_CTX_REG_STATUS)) == TG_ST_RANGE, "status after the fence");
+    tb.write(ctxreg(0, TG_CTX_REG_STATUS), 0);
+    TB_CHECK(tb.read(bar(TG_WIN_SYNC, 0, NODE, 0)) == TG_ST_OK, "the refusal is reported once");
+    tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x2000), 0x5a5a5a5a5a5a5a5aull);
+    for (unsigned b = 0; b < 8; b++) ref.mem[0x2000 + b] = 0x5a;
+    TB_CHECK(tb.read(bar(TG_WIN_SYNC, 0, NODE, 0)) == TG_ST_OK, "fence after the write");
+    check_mem(tb, ref, "a write after the fence lands");
 
     // misaligned host access, unmapped window, bad fetch arguments
     tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x1003), 1);

@@ -126,6 +126,7 @@ struct Tb {
     // by that context's next zero-length read
     uint8_t wst[256][16] = {};
     unsigned long long n_fence_reports = 0;
+    unsigned long long n_held_refusals = 0;    // writes refused because an earlier one was
 
     // protection: the region table as tg_prot presents it (looked up by the
     // key's low bits; the bench drives the lookup answer)
@@ -451,6 +452,14 @@ struct Tb {
                 ex.what = "write refused by protection";
                 ex.want_refused = true;
                 wst[d.src & 0xFF][d.ctx & 15] = p;
+                return;
+            }
+            if (wst[d.src & 0xFF][d.ctx & 15]) {
+                // a write of this source and context was refused and no
+                // fence has taken the reason: refused too, reason kept
+                ex.what = "write after an unreported refusal";
+                ex.want_refused = true;
+                n_held_refusals++;
                 return;
             }
             ex.what = "write";
@@ -1728,7 +1737,7 @@ int main(int argc, char **argv)
         {50, 1, 3, 70, 80},
     };
     uint64_t seed = 1, cpl_wait = 0, cpls = 0, descs = 0, cycles = 0, writes = 0, reads = 0;
-    uint64_t fence_reports = 0, prot[16] = {};
+    uint64_t fence_reports = 0, held_refusals = 0, prot[16] = {};
     uint64_t dkinds[Tb::RK_NKINDS] = {}, resets = 0, sweep_cycles = 0, sweep_shown = 0, sweep_fto = 0;
     uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
     uint64_t head_skip = 0, head_forced = 0;
@@ -1803,6 +1812,7 @@ int main(int argc, char **argv)
             }
             resets += tb.n_resets;
             fence_reports += tb.n_fence_reports;
+            held_refusals += tb.n_held_refusals;
             for (unsigned k = 0; k < 16; k++) prot[k] += tb.n_prot[k];
             sweep_cycles += tb.n_sweep_cycles;
             sweep_shown += tb.n_sweep_shown;
@@ -1891,13 +1901,16 @@ int main(int argc, char **argv)
                 (unsigned long long)descs, (unsigned long long)writes, (unsigned long long)reads,
                 (unsigned long long)cpls, (unsigned long long)cycles);
     TB_CHECK(cpls > 500, "only %llu completion writes", (unsigned long long)cpls);
-    std::printf("%llu fences answered with the reason of a refused write\n", (unsigned long long)fence_reports);
+    std::printf("%llu fences answered with the reason of a refused write; %llu writes refused after an "
+                "unreported refusal\n", (unsigned long long)fence_reports, (unsigned long long)held_refusals);
     std::printf("protection: %llu requests passed, refused %llu bad key, %llu no right, %llu out of the region\n",
                 (unsigned long long)prot[0], (unsigned long long)prot[TG_ST_BAD_KEY],
                 (unsigned long long)prot[TG_ST_NO_RIGHT], (unsigned long long)prot[TG_ST_RANGE]);
     TB_CHECK(prot[0] > 1000 && prot[TG_ST_BAD_KEY] > 300 && prot[TG_ST_NO_RIGHT] > 300 && prot[TG_ST_RANGE] > 300,
              "protection coverage");
     TB_CHECK(fence_reports > 20, "refused writes reported by fences: only %llu", (unsigned long long)fence_reports);
+    TB_CHECK(held_refusals > 20, "writes refused after an unreported refusal: only %llu",
+             (unsigned long long)held_refusals);
     TB_CHECK(cpl_wait > 100, "the completion never had to wait for data-write answers (%llu)",
              (unsigned long long)cpl_wait);
     return tb_finish("tg_rx_engine");
