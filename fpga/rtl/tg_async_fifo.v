@@ -12,7 +12,7 @@ module tg_async_fifo #(
     input  wire             wr_clk,
     input  wire             wr_en,      // ignored while wr_full
     input  wire [WIDTH-1:0] wr_data,
-    output wire             wr_full,    // also set for two write clocks after rst
+    output wire             wr_full,    // also set for three write clocks after rst
 
     // read side; rst (read clock, synchronous) resets both sides
     input  wire             rd_clk,
@@ -37,16 +37,23 @@ reg           wr_rst_meta_reg, wr_rst_reg;
 reg [ADDR_W:0] wr_bin_reg, wr_bin_next;
 reg [ADDR_W:0] wr_gray_reg;
 reg [ADDR_W:0] rd_gray_w1_reg, rd_gray_w2_reg;
+reg            wr_full_reg, wr_full_next;
+reg [ADDR_W:0] wr_gray_next;
 
-wire wr_push = wr_en && !wr_full;
+wire wr_push = wr_en && !wr_full_reg;
 
-// also full while the write side is still in reset, so no write is lost
-assign wr_full = wr_rst_reg ||
-                 (wr_gray_reg == {~rd_gray_w2_reg[ADDR_W:ADDR_W-1], rd_gray_w2_reg[ADDR_W-2:0]});
+// Full from a register of this FIFO's own: the next write pointer against
+// the synchronized read pointer (a clock older than a combinational flag
+// would use, so full may last a clock longer).  Also full while the write
+// side is still in reset, so no write is lost.
+assign wr_full = wr_full_reg;
 
 always @* begin
     wr_bin_next = wr_bin_reg;
     if (wr_push) wr_bin_next = wr_bin_reg + 1'b1;
+    wr_gray_next = wr_rst_reg ? {(ADDR_W+1){1'b0}} : (wr_bin_next ^ (wr_bin_next >> 1));
+    wr_full_next = wr_rst_reg ||
+                   (wr_gray_next == {~rd_gray_w2_reg[ADDR_W:ADDR_W-1], rd_gray_w2_reg[ADDR_W-2:0]});
 end
 
 always @(posedge wr_clk) begin
@@ -54,13 +61,13 @@ always @(posedge wr_clk) begin
     wr_rst_reg      <= wr_rst_meta_reg;
     rd_gray_w1_reg  <= rd_gray_reg;
     rd_gray_w2_reg  <= rd_gray_w1_reg;
+    wr_full_reg     <= wr_full_next;
+    wr_gray_reg     <= wr_gray_next;
     if (wr_push) mem[wr_bin_reg[ADDR_W-1:0]] <= wr_data;
     if (wr_rst_reg) begin
         wr_bin_reg  <= {(ADDR_W+1){1'b0}};
-        wr_gray_reg <= {(ADDR_W+1){1'b0}};
     end else begin
         wr_bin_reg  <= wr_bin_next;
-        wr_gray_reg <= wr_bin_next ^ (wr_bin_next >> 1);
     end
 end
 
