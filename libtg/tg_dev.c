@@ -105,7 +105,10 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 				   0, &paddr);
 	if (!rc) {
 		dev->bounce = calloc(1, sizeof(*dev->bounce));
-		if (!dev->bounce) {
+		if (!dev->bounce || tg__mem_expose(dev, paddr, TG_READ_SLOTS * TG_READ_SLOT_SZ +
+						   TG_READ_SLOTS * 8u)) {
+			free(dev->bounce);
+			dev->bounce = NULL;
 			tg__mem_free(dev, paddr);
 			rc = -ENOMEM;
 		} else {
@@ -160,6 +163,11 @@ void tg__detach(struct tg_dev *dev)
 		if (dev->ctl)
 			munmap(dev->ctl, dev->ctl_bytes);
 	}
+	if (dev->mem_guard) {
+		close(dev->mem_fd);
+		free(dev->mem_pages);
+		dev->mem_guard = 0;
+	}
 }
 
 int tg__parse_sim_dev(const char *s, char *name, size_t name_sz, unsigned *node)
@@ -212,6 +220,68 @@ static void *map_obj(const char *obj, uint64_t bytes, int *err)
 	*err = errno;
 	close(fd);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Reserve the node's memory without access, to map the pages this client
+ * uses one by one (tg__mem_expose).  Only where a page is no larger than
+ * the allocation granule, so no two clients' allocations share a page;
+ * else map it whole.  Returns 0 or -errno. */
+static int reserve_mem(struct tg_dev *dev, const char *obj)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t words = (dev->mem_size / TG_DRV_GRAN + 63) / 64;
+	void *p;
+
+	if (pg <= 0 || TG_DRV_GRAN % (unsigned long)pg || dev->mem_size % TG_DRV_GRAN) {
+		int err = 0;
+
+		dev->mem = map_obj(obj, dev->mem_size, &err);
+		return dev->mem ? 0 : -err;
+	}
+	dev->mem_fd = shm_open(obj, O_RDWR, 0);
+	if (dev->mem_fd < 0)
+		return errno == ENOENT ? -ENXIO : -errno;
+	dev->mem_guard = 1;
+	dev->mem_pages = calloc(words, sizeof(*dev->mem_pages));
+	if (!dev->mem_pages)
+		return -ENOMEM;
+	p = mmap(NULL, dev->mem_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	dev->mem = p;
+	return 0;
+}
+
+int tg__mem_expose(struct tg_dev *dev, uint64_t paddr, uint64_t len)
+{
+	if (!dev->mem_guard || !len)
+		return 0;
+	if (paddr >= dev->mem_size || len > dev->mem_size - paddr)
+		return -EFAULT;
+	for (uint64_t p = paddr / TG_DRV_GRAN; p <= (paddr + len - 1) / TG_DRV_GRAN; p++) {
+		uint64_t bit = 1ULL << (p % 64);
+
+		/* acquire: a page another thread mapped is usable once seen */
+		if (atomic_load_explicit(&dev->mem_pages[p / 64], memory_order_acquire) & bit)
+			continue;
+		if (mmap(dev->mem + p * TG_DRV_GRAN, TG_DRV_GRAN, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, dev->mem_fd, (off_t)(p * TG_DRV_GRAN)) == MAP_FAILED)
+			return -errno;
+		atomic_fetch_or_explicit(&dev->mem_pages[p / 64], bit, memory_order_release);
+	}
+	return 0;
+}
+
+void tg__mem_hide(struct tg_dev *dev, uint64_t paddr, uint64_t len)
+{
+	if (!dev->mem_guard || !len || paddr >= dev->mem_size || len > dev->mem_size - paddr)
+		return;
+	for (uint64_t p = paddr / TG_DRV_GRAN; p <= (paddr + len - 1) / TG_DRV_GRAN; p++) {
+		atomic_fetch_and_explicit(&dev->mem_pages[p / 64], ~(1ULL << (p % 64)),
+					  memory_order_relaxed);
+		mmap(dev->mem + p * TG_DRV_GRAN, TG_DRV_GRAN, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	}
 }
 
 /* Why this thread's last tg_open or tg_open_sim failed. */
@@ -313,7 +383,15 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	}
 	tg_simp_obj_name(obj, sizeof(obj), name, (int)node);
 	dev->mem_size = dev->ctl->mem_size;
-	dev->mem = map_obj(obj, dev->mem_size, &err);
+	if (flags & TG_OPEN_DRIVER) {
+		dev->mem = map_obj(obj, dev->mem_size, &err);
+	} else {
+		err = -reserve_mem(dev, obj);
+		if (err && dev->mem) {
+			munmap(dev->mem, dev->mem_size);
+			dev->mem = NULL;
+		}
+	}
 	if (!dev->mem) {
 		if (err == ENXIO)
 			err = ENODEV;   /* a split cluster: another process hosts it */
@@ -448,6 +526,11 @@ struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 	if (!mr)
 		return NULL;
 	rc = tg__mem_alloc(dev, len, 0, &paddr);
+	if (!rc) {
+		rc = tg__mem_expose(dev, paddr, len);
+		if (rc)
+			tg__mem_free(dev, paddr);
+	}
 	if (rc) {
 		free(mr);
 		errno = -rc;
@@ -531,6 +614,7 @@ void tg_mr_free(struct tg_mr *mr)
 		dev->mrs = mr->next;
 	if (mr->next)
 		mr->next->prev = mr->prev;
+	tg__mem_hide(dev, mr->paddr, mr->len);
 	tg__mem_free(dev, mr->paddr);
 	free(mr);
 }

@@ -7,13 +7,14 @@
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
 
-/* 0 if dev's memory is mapped, 1 if it is behind the bridge, or -errno. */
+/* 0 if dev's memory is mapped (the pages mapped now, where a client maps
+ * only what it uses), 1 if it is behind the bridge, or -errno. */
 static int how(struct tg_dev *dev, uint64_t paddr, size_t len)
 {
 	if (paddr > dev->mem_size || len > dev->mem_size - paddr)
 		return -EFAULT;
 	if (dev->mem)
-		return 0;
+		return tg__mem_expose(dev, paddr, len);
 	return dev->eth ? 1 : -EOPNOTSUPP;
 }
 

@@ -30,6 +30,12 @@ struct tg_dev {
 	uint64_t mem_size;
 	uint64_t ctl_bytes;          /* mapped sizes, when we mapped them (tg_open) */
 	int mapped;
+	/* a client of a tg-sim without TG_OPEN_DRIVER maps only the pages of
+	 * its node's memory it uses (tg__mem_expose); the rest of mem is
+	 * PROT_NONE, so a stray pointer faults instead of writing another
+	 * client's memory.  mem_fd is the node's memory object then. */
+	int mem_guard, mem_fd;
+	_Atomic uint64_t *mem_pages; /* bit per TG_DRV_GRAN page: mapped */
 	unsigned node, ctx, nodes, flags;
 	uint64_t id;
 	uint32_t seq;
@@ -83,6 +89,12 @@ int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *pa
 
 /* Driver call: free (posted). */
 int tg__mem_free(struct tg_dev *dev, uint64_t paddr);
+
+/* Map [paddr, paddr + len) of the node's memory into this process, where
+ * only the pages it uses are mapped (mem_guard); tg__mem_hide unmaps them
+ * again.  Return 0 or -errno; nothing to do without mem_guard. */
+int tg__mem_expose(struct tg_dev *dev, uint64_t paddr, uint64_t len);
+void tg__mem_hide(struct tg_dev *dev, uint64_t paddr, uint64_t len);
 
 /* Driver call answered by the simulator: *out (may be NULL) gets its data.
  * Returns its error. */

@@ -23,6 +23,7 @@
 #define TIMEOUT_S   150u
 
 static pid_t sim_pid;
+#define STRAY_FAULTED 97   /* the stray client's exit code from its SIGSEGV handler */
 static char name[64], devstr[2][96];
 
 static void on_alarm(int sig)
@@ -173,6 +174,33 @@ static int client_reader(int to_w, int from_w)
 	return t_failed ? T_FAIL : T_PASS;
 }
 
+static void on_segv(int sig)
+{
+	(void)sig;
+	_exit(STRAY_FAULTED);
+}
+
+/* A client that stores one byte past its region, where another client's
+ * region lies: the store must fault. */
+static int client_stray(int to, int from)
+{
+	struct tg_dev *d = tg_open(devstr[0], 0);
+	struct tg_mr *mr;
+	volatile uint8_t *p;
+
+	REQUIRE(d, "stray: tg_open: %s", tg_strerror(-errno));
+	mr = tg_mr_alloc(d, 4096, TG_ACCESS_ALL);
+	REQUIRE(mr, "stray: tg_mr_alloc: %s", tg_strerror(-errno));
+	p = tg_mr_ptr(mr);
+	for (unsigned i = 0; i < 4096; i++)
+		p[i] = 0x5a;                  /* its own memory: fine */
+	xwrite(to, tg_mr_paddr(mr));
+	xread(from);                          /* the neighbour is in place */
+	signal(SIGSEGV, on_segv);
+	p[4096] = 0xa5;                       /* one past the end */
+	return T_PASS;                        /* not reached when the store faults */
+}
+
 static pid_t spawn(int (*fn)(int, int), int to, int from)
 {
 	pid_t pid = fork();
@@ -239,6 +267,36 @@ int main(void)
 	r = spawn(client_reader, p2[1], p1[0]);
 	CHECK(exit_code(w, 100) == 0, "writer client failed");
 	CHECK(exit_code(r, 100) == 0, "reader client failed");
+
+	/* a client maps only the memory it uses: a store one byte past its
+	 * region faults instead of reaching the next client's region */
+	{
+		struct tg_dev *o = tg_open(devstr[0], 0);
+		struct tg_mr *nb;
+		uint64_t spa;
+		unsigned changed = 0;
+		pid_t s;
+		int code;
+
+		REQUIRE(o && pipe(p1) == 0 && pipe(p2) == 0, "neighbour client");
+		s = spawn(client_stray, p1[1], p2[0]);
+		spa = xread(p1[0]);
+		nb = tg_mr_alloc(o, 4096, TG_ACCESS_ALL);
+		REQUIRE(nb, "neighbour region: %s", tg_strerror(-errno));
+		CHECK(tg_mr_paddr(nb) == spa + 4096, "the neighbour's region is at 0x%" PRIx64
+		      ", not right after the stray client's 0x%" PRIx64, tg_mr_paddr(nb), spa);
+		memset(tg_mr_ptr(nb), 0x3c, 4096);
+		xwrite(p2[1], 1);
+		code = exit_code(s, 30);
+		CHECK(code == STRAY_FAULTED || code == 128 + SIGSEGV,
+		      "a store past the client's region did not fault (exit %d)", code);
+		for (unsigned i = 0; i < 4096; i++)
+			changed += ((uint8_t *)tg_mr_ptr(nb))[i] != 0x3c;
+		CHECK(changed == 0, "%u bytes of the neighbour's region changed", changed);
+		tg_mr_free(nb);
+		tg_close(o);
+		close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
+	}
 
 	/* a client that dies without closing gets its context freed */
 	d = fork();
