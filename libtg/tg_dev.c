@@ -57,6 +57,7 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 {
 	struct tg_simp_ctl *ctl = dev->ctl;
 	struct tg_simp_slot *sl = NULL;
+	const uint64_t bounce_len = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
 	uint64_t paddr;
 	int rc;
 
@@ -101,12 +102,10 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 	if (!rc)
 		rc = tg_check_id(dev->id);
 	if (!rc)
-		rc = tg__mem_alloc(dev, TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u,
-				   0, &paddr);
+		rc = tg__mem_alloc(dev, bounce_len, 0, &paddr);
 	if (!rc) {
 		dev->bounce = calloc(1, sizeof(*dev->bounce));
-		if (!dev->bounce || tg__mem_expose(dev, paddr, TG_READ_SLOTS * TG_READ_SLOT_SZ +
-						   TG_READ_SLOTS * 8u)) {
+		if (!dev->bounce || tg__mem_expose(dev, paddr, bounce_len)) {
 			free(dev->bounce);
 			dev->bounce = NULL;
 			tg__mem_free(dev, paddr);
@@ -114,7 +113,7 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 		} else {
 			dev->bounce->dev = dev;
 			dev->bounce->paddr = paddr;
-			dev->bounce->len = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
+			dev->bounce->len = bounce_len;
 			dev->bounce->access = TG_ACCESS_LOCAL_WRITE;
 		}
 	}
@@ -386,11 +385,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	if (flags & TG_OPEN_DRIVER) {
 		dev->mem = map_obj(obj, dev->mem_size, &err);
 	} else {
-		err = -reserve_mem(dev, obj);
-		if (err && dev->mem) {
-			munmap(dev->mem, dev->mem_size);
-			dev->mem = NULL;
-		}
+		err = -reserve_mem(dev, obj);   /* sets mem only on success */
 	}
 	if (!dev->mem) {
 		if (err == ENXIO)

@@ -27,6 +27,12 @@ static uint64_t remote_addr(const struct tg_dev *dev, unsigned win, unsigned nod
 	return tg_bar_data_addr(win, dev->ctx, node, pa);
 }
 
+/* The data word of FETCH_GO and WCHECK: a remote range of one block. */
+static uint64_t go_word(uint64_t raddr, unsigned node, uint64_t len)
+{
+	return (raddr & 0xffffffffULL) | (uint64_t)node << 32 | len << 48;
+}
+
 /* A write of more than one frame under a key is all or nothing at the
  * target: the range of its last frame is checked first (WCHECK sends a
  * write of no bytes), and the first frame checks the start.  A region is
@@ -42,7 +48,7 @@ static int write_check(struct tg_dev *dev, unsigned node, uint64_t raddr, size_t
 		return 0;      /* one frame: the target checks it whole */
 	if ((dev->creg_known & (1u << TG__CREG_KEY)) && !dev->creg[TG__CREG_KEY])
 		return 0;      /* no key */
-	v = (lo & 0xffffffffULL) | (uint64_t)node << 32 | (last + 1 - lo) << 48;
+	v = go_word(lo, node, last + 1 - lo);
 	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_WCHECK), &v, NULL, 1);
 }
 
@@ -120,7 +126,7 @@ static int fetch_go(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t 
 	rc = tg__ctx_reg_set(dev, TG__CREG_CPL, cpl_paddr);
 	if (rc)
 		return rc;
-	v = (raddr & 0xffffffffULL) | (uint64_t)node << 32 | (uint64_t)len << 48;
+	v = go_word(raddr, node, len);
 	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_FETCH_GO), &v, NULL, 1);
 }
 
