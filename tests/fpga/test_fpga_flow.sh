@@ -82,5 +82,24 @@ check "baseline LUT growth" "1" "$(base)"
 echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 120.0, \"constraint\": 100.0}}}" > "$d/pnr.json"; rep 0 > /dev/null
 check "baseline Fmax drop" "1" "$(base)"
 
+# ---- area by instance, from a netlist of two LUTs and three flip-flops
+cat > "$d/net.json" <<'EOF'
+{"modules": {"top": {"attributes": {"top": "00000000000000000000000000000001"},
+ "netnames": {"a_inst.x": {"hide_name": 0, "bits": [2]}, "a_inst.b_inst.y": {"hide_name": 0, "bits": [3]},
+              "$auto$1": {"hide_name": 1, "bits": [4]}, "z": {"hide_name": 0, "bits": [5]}},
+ "cells": {"l1": {"type": "SB_LUT4", "port_directions": {"O": "output", "I0": "input"}, "connections": {"O": [2], "I0": [5]}},
+           "l2": {"type": "LUT4", "port_directions": {"Z": "output", "A": "input"}, "connections": {"Z": [3], "A": [2]}},
+           "f1": {"type": "SB_DFFE", "port_directions": {"Q": "output", "D": "input"}, "connections": {"Q": [3], "D": [2]}},
+           "f2": {"type": "TRELLIS_FF", "port_directions": {"Q": "output", "DI": "input"}, "connections": {"Q": [4], "DI": [3]}},
+           "f3": {"type": "SB_DFF", "port_directions": {"Q": "output", "D": "input"}, "connections": {"Q": [5], "D": [4]}},
+           "c1": {"type": "SB_CARRY", "port_directions": {"CO": "output"}, "connections": {"CO": [2]}}}}}}
+EOF
+a=$($PY fpga/scripts/area.py "$d/net.json" | tr -s ' ' | sed 's/^ //' | tr '\n' '|')
+check "area by instance" "LUTs FFs instance (top)|1 1 a_inst.b_inst|1 0 a_inst|0 1 (no name)|0 1 (top)|2 3 total|" "$a"
+a=$($PY fpga/scripts/area.py "$d/net.json" --depth 1 | tr -s ' ' | sed 's/^ //' | sed -n 2p)
+check "area depth 1" "2 1 a_inst" "$a"
+$PY fpga/scripts/area.py "$d/nosuch.json" > /dev/null 2>&1
+check "area: missing netlist" "1" "$?"
+
 echo "fpga flow: $checks checks, $fail failed"
 [ "$fail" -eq 0 ]
