@@ -16,8 +16,11 @@ import collections
 import json
 import sys
 
-LUT_TYPES = ("SB_LUT4", "LUT4")
-FF_PREFIXES = ("SB_DFF", "TRELLIS_FF")
+from report import FAMILY_CELLS
+
+# the synthesized cell names of every family the build report knows
+LUT_TYPES = tuple(t for c in FAMILY_CELLS.values() for t in c["synth_lut"])
+FF_PREFIXES = tuple(c["synth_ff_prefix"] for c in FAMILY_CELLS.values())
 
 
 def kind(cell_type):
