@@ -58,7 +58,7 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 	struct tg_simp_ctl *ctl = dev->ctl;
 	struct tg_simp_slot *sl = NULL;
 	const uint64_t bounce_len = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
-	uint64_t paddr;
+	uint64_t paddr, cfg = 0;
 	int rc;
 
 	if (flags & ~TG_OPEN_DRIVER)
@@ -101,6 +101,10 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 	rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_ID), &dev->id);
 	if (!rc)
 		rc = tg_check_id(dev->id);
+	if (!rc)
+		rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &cfg);
+	if (!rc)
+		rc = tg__cfg_block(cfg, &dev->block);
 	if (!rc)
 		rc = tg__mem_alloc(dev, bounce_len, 0, &paddr);
 	if (!rc) {
@@ -443,6 +447,11 @@ int tg_context(const struct tg_dev *dev)
 uint64_t tg_mem_size(const struct tg_dev *dev)
 {
 	return dev ? dev->mem_size : 0;
+}
+
+unsigned tg_block_bytes(const struct tg_dev *dev)
+{
+	return dev ? dev->block : 0;
 }
 
 uint64_t tg_nic_id(const struct tg_dev *dev)

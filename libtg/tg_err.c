@@ -18,6 +18,18 @@ void tg__say(char *msg, size_t msg_sz, const char *fmt, ...)
 	va_end(ap);
 }
 
+int tg__cfg_block(uint64_t cfg, unsigned *block)
+{
+	unsigned b = (unsigned)(cfg >> 24) & 0xffu;
+
+	if (!b)
+		b = TG_MAX_BURST_BYTES;
+	if (b != 16u && b != 32u && b != 64u)
+		return -EPROTO;
+	*block = b;
+	return 0;
+}
+
 int tg__env_is_1(const char *name)
 {
 	const char *v = getenv(name);

@@ -601,6 +601,13 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 		return rc;
 	}
 	dev->node = (unsigned)v;
+	rc = call(e, TG_BRIDGE_OP_BAR_READ, tg_bar_csr_addr(TG_CSR_REG_CONFIG), 0, 0, &v);
+	if (!rc)
+		rc = tg__cfg_block(v, &dev->block);
+	if (rc) {
+		tg__say(msg, msg_sz, "reading the NIC's CONFIG: %s", strerror(-rc));
+		return rc;
+	}
 	/* from now on only that board's bridge */
 	tg_bridge_mac(e->dst, (uint16_t)dev->node);
 	if (!sim && !have_node && (rc = take_board(e, spec, strlen(spec), dev->node, msg, msg_sz)))

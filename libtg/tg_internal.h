@@ -37,6 +37,7 @@ struct tg_dev {
 	int mem_guard, mem_fd;
 	_Atomic uint64_t *mem_pages; /* bit per TG_DRV_GRAN page: mapped */
 	unsigned node, ctx, nodes, flags;
+	unsigned block;              /* the NIC's block: largest frame payload, 16, 32 or 64 bytes */
 	uint64_t id;
 	uint32_t seq;
 	int async_err;               /* first error reported for a posted request */
@@ -132,6 +133,10 @@ int tg__async_err(struct tg_dev *dev);
  * msg (docs/hardware.md). */
 int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg,
 		 size_t msg_sz);
+
+/* The block size from the NIC's CONFIG register: 16, 32 or 64 bytes (0,
+ * from a NIC that predates the field, is 64).  -EPROTO for any other. */
+int tg__cfg_block(uint64_t cfg, unsigned *block);
 
 /* A reason in words, cut to the buffer (the providers' open messages). */
 void tg__say(char *msg, size_t msg_sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -191,6 +191,13 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	dev->node = (unsigned)csr[TG_CSR_REG_NODE_ID / 8u];
 	dev->mem_size = csr[TG_CSR_REG_MEM_SIZE / 8u];
 	cfg = csr[TG_CSR_REG_CONFIG / 8u];
+	rc = tg__cfg_block(cfg, &dev->block);
+	if (rc) {
+		tg__say(msg, msg_sz, "%s: CONFIG 0x%llx names no block size", path,
+			(unsigned long long)cfg);
+		tg_pci_bar_unmap((void *)csr, TG_PAGE_SIZE);
+		return rc;
+	}
 	/* the driver keeps the CSR page; a process only its own pages */
 	if (flags & TG_OPEN_DRIVER)
 		p->csr = csr;

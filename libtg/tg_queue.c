@@ -68,7 +68,7 @@ struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned
 	uint64_t ans = 0, id;
 	int rc;
 
-	if (!dev || entry_bytes < 8 || entry_bytes > 64 || (entry_bytes & (entry_bytes - 1)) ||
+	if (!dev || entry_bytes < 8 || entry_bytes > dev->block || (entry_bytes & (entry_bytes - 1)) ||
 	    log2_bytes < TG_Q_MIN_LOG2 || log2_bytes > TG_Q_MAX_LOG2) {
 		errno = EINVAL;
 		return NULL;
@@ -481,7 +481,7 @@ int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uin
 {
 	int rc;
 
-	if (node >= dev->nodes || !n || n > TG_MAX_BURST_BYTES / 8u)
+	if (node >= dev->nodes || !n || n > dev->block / 8u)
 		return -EINVAL;
 	rc = tg__async_err(dev);
 	if (rc)
@@ -494,7 +494,7 @@ int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uin
 int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
 		 unsigned n)
 {
-	if (!dev || !words || !n || n > TG_MAX_BURST_BYTES / 8u || !__tg_enq_addr_ok(qpaddr))
+	if (!dev || !words || !n || n > dev->block / 8u || !__tg_enq_addr_ok(qpaddr))
 		return -EINVAL;
 	return __tg_enq_store(dev, node, qpaddr, words, n);
 }

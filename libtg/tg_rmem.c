@@ -9,7 +9,6 @@
 #include "tg_internal.h"
 
 #define PADDR_SPAN   (1ULL << TG_PADDR_BITS)
-#define BLOCK        TG_MAX_BURST_BYTES
 
 /* Common argument checks of the calls that name a node and a range. */
 static int range_args(const struct tg_dev *dev, unsigned node, uint64_t raddr,
@@ -42,9 +41,9 @@ static uint64_t go_word(uint64_t raddr, unsigned node, uint64_t len)
  * the caller checked already. */
 static int write_check(struct tg_dev *dev, unsigned node, uint64_t raddr, size_t len)
 {
-	uint64_t last = raddr + len - 1, lo = last & ~(uint64_t)(BLOCK - 1), v;
+	uint64_t blk = dev->block, last = raddr + len - 1, lo = last & ~(blk - 1), v;
 
-	if ((raddr & ~(uint64_t)(BLOCK - 1)) == lo)
+	if ((raddr & ~(blk - 1)) == lo)
 		return 0;      /* one frame: the target checks it whole */
 	if ((dev->creg_known & (1u << TG__CREG_KEY)) && !dev->creg[TG__CREG_KEY])
 		return 0;      /* no key */
@@ -68,10 +67,10 @@ int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
 	if (rc)
 		return rc;
 	while (len) {
-		uint64_t end = (raddr | (BLOCK - 1)) + 1;   /* end of this 64-byte block */
+		uint64_t end = (raddr | (dev->block - 1u)) + 1;   /* end of this block */
 		size_t n = end - raddr < len ? (size_t)(end - raddr) : len;
-		uint64_t w0 = raddr & ~7ULL, data[BLOCK / 8];
-		uint8_t strb[BLOCK / 8];
+		uint64_t w0 = raddr & ~7ULL, data[TG_MAX_BURST_BYTES / 8];
+		uint8_t strb[TG_MAX_BURST_BYTES / 8];
 		unsigned nb = (unsigned)(((raddr + n - 1) & ~7ULL) - w0) / 8u + 1u;
 
 		memset(data, 0, sizeof(data));
@@ -164,14 +163,14 @@ int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr
 	rc = range_args(dev, node, raddr, mr, len);
 	if (rc)
 		return rc;
-	if (mr->dev != dev || cpl_mr->dev != dev || len > BLOCK)
+	if (mr->dev != dev || cpl_mr->dev != dev || len > dev->block)
 		return -EINVAL;
 	if (loff > mr->len || len > mr->len - loff)
 		return -EINVAL;
 	if (cpl_off % 8u || cpl_off > cpl_mr->len || cpl_mr->len - cpl_off < 8)
 		return -EINVAL;
 	laddr = mr->paddr + loff;
-	if (((raddr ^ laddr) & 7u) || (raddr & (BLOCK - 1)) + len > BLOCK)
+	if (((raddr ^ laddr) & 7u) || (raddr & (dev->block - 1u)) + len > dev->block)
 		return -EINVAL;
 	return fetch_go(dev, node, raddr, laddr, len, cpl_mr->paddr + cpl_off);
 }
@@ -241,7 +240,7 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 	while (len || count) {
 		if (len && count < TG_READ_SLOTS) {
 			unsigned s = (head + count) % TG_READ_SLOTS;
-			uint64_t end = (raddr | (BLOCK - 1)) + 1;
+			uint64_t end = (raddr | (dev->block - 1u)) + 1;
 			size_t n = end - raddr < len ? (size_t)(end - raddr) : len;
 			uint64_t loff = (uint64_t)s * TG_READ_SLOT_SZ + (raddr & 7u);
 			uint64_t cpl = bpa + TG_READ_SLOTS * TG_READ_SLOT_SZ + 8u * s;

@@ -9,6 +9,7 @@ module tg_csr #(
     parameter NUM_CTX   = 16,  // contexts, reported in CONFIG
     parameter MAX_READS = 8,   // outstanding fetches, reported in CONFIG
     parameter NUM_QUEUES = 16, // queue-table entries, reported in CONFIG
+    parameter BLOCK_BYTES = 64, // largest frame payload in bytes, reported in CONFIG
     parameter CNT_W     = 64   // width of event counters (16..64)
 ) (
     input  wire        clk,
@@ -124,6 +125,8 @@ wire [23:0] mac_oui   = `TG_MAC_OUI;
 wire [7:0]  cfg_ctx   = NUM_CTX;
 wire [7:0]  cfg_reads = MAX_READS;
 wire [7:0]  cfg_qs    = NUM_QUEUES;
+localparam [31:0] BLK_BYTES = BLOCK_BYTES;
+wire [7:0]  cfg_block = BLK_BYTES[7:0];
 
 function [63:0] widen;
     input [CNT_W-1:0] v;
@@ -161,7 +164,7 @@ always @* begin
         `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;
         `TG_CSR_REG_MEM_SIZE:       csr_rdata = {32'd0, mem_size_reg};
         `TG_CSR_REG_MAC:            csr_rdata = {16'd0, mac_oui, 8'h00, cfg_node_id};
-        `TG_CSR_REG_CONFIG:         csr_rdata = {40'd0, cfg_qs, cfg_reads, cfg_ctx};
+        `TG_CSR_REG_CONFIG:         csr_rdata = {32'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};
         `TG_CSR_REG_SCRATCH:        csr_rdata = scratch_reg;
         `TG_CSR_REG_READ_TIMEOUT:   csr_rdata = {32'd0, rdto_reg};
         `TG_CSR_REG_TX_FRAMES:      csr_rdata = widen(cnt_reg[0]);

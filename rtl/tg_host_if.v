@@ -9,7 +9,9 @@
 
 module tg_host_if #(
     parameter NUM_CTX   = 16,  // process contexts (1..16)
-    parameter MAX_READS = 8    // fetches in flight (1..16)
+    parameter MAX_READS = 8,   // fetches in flight (1..16)
+    parameter BLOCK_BYTES = 64 // largest payload of a frame: 16, 32 or 64 bytes, an
+                               // aligned block that bursts and fetches stay inside
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -90,7 +92,18 @@ initial begin
     if (MAX_READS < 1 || MAX_READS > 16) begin
         $error("%m: MAX_READS must be in 1..16");
     end
+    if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
+        $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
 end
+
+// A frame's payload stays inside one aligned block of BLOCK_BYTES: a burst
+// ends at the block's last word, a fetch or write check may not cross it.
+localparam       BLK_LOG2 = (BLOCK_BYTES == 16) ? 4 : (BLOCK_BYTES == 32) ? 5 : 6;
+localparam [31:0] BLK_WORDS = BLOCK_BYTES / 8;
+localparam [31:0] BLK_BYTES = BLOCK_BYTES;
+localparam [2:0]  BLK_WMAX  = BLK_WORDS[2:0] - 3'd1;   // word index mask inside a block
+localparam [6:0]  BLK_LEN   = BLK_BYTES[6:0];
 
 // ---------------------------------------------------------------- decode
 wire [2:0]  req_win   = s_host_req_addr[46:44];
@@ -228,9 +241,9 @@ wire [15:0] go_node  = s_host_req_wdata[47:32];
 wire [7:0]  go_len   = s_host_req_wdata[55:48];
 wire [31:0] go_laddr = ctx_laddr_reg[pg_ctx];
 wire [31:0] go_cpl   = ctx_cpl_reg[pg_ctx];
-wire [6:0]  go_blk_end   = {1'b0, go_paddr[5:0]} + go_len[6:0];
-wire        go_bad_len   = (go_len == 8'd0) || (go_len > 8'd64);
-wire        go_bad_align = (go_blk_end > 7'd64) || (go_paddr[2:0] != go_laddr[2:0]) ||
+wire [6:0]  go_blk_end   = {1'b0, go_paddr[5:0] & {BLK_WMAX, 3'b111}} + go_len[6:0];
+wire        go_bad_len   = (go_len == 8'd0) || (go_len > {1'b0, BLK_LEN});
+wire        go_bad_align = (go_blk_end > BLK_LEN) || (go_paddr[2:0] != go_laddr[2:0]) ||
                            (go_cpl[2:0] != 3'd0);
 wire [32:0] go_lend      = {1'b0, go_laddr} + {25'd0, go_len};
 wire [32:0] go_cend      = {1'b0, go_cpl} + 33'd8;
@@ -310,7 +323,7 @@ wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) &&
 wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) && !req_misaligned &&
                      (req_ctx == bst_ctx_reg) && (req_node == bst_node_reg) &&
 `endif
-                     (req_paddr[31:6] == bst_addr_reg[31:6]) &&
+                     (req_paddr[31:BLK_LOG2] == bst_addr_reg[31:BLK_LOG2]) &&
                      ({1'b0, req_paddr[5:3]} == {1'b0, bst_addr_reg[5:3]} + bst_cnt_reg);
 wire [7:0] st_peer_gone = `TG_ST_PEER_GONE;
 wire txd_free  = !txd_valid_reg;
@@ -525,7 +538,7 @@ always @* begin
                     data[cnt[2:0]*64 +: 64] = s_host_req_wdata & wbits;
                     mask[cnt[2:0]*8 +: 8]   = s_host_req_wstrb;
                     cnt = cnt + 4'd1;
-                    if (s_host_req_last || (first[5:3] + cnt[2:0] == 3'd0)) begin
+                    if (s_host_req_last || (((first[5:3] + cnt[2:0]) & BLK_WMAX) == 3'd0)) begin
                         if (txd_free) begin
                             send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, mask,
                                      {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, data);
@@ -606,7 +619,7 @@ always @* begin
                     // a write of no bytes over the words of the range: the
                     // target checks it like any write, and a refusal stops
                     // this context's later writes there until its fence
-                    if (go_bad_len || go_blk_end > 7'd64) begin
+                    if (go_bad_len || go_blk_end > BLK_LEN) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
                         note_failure(pg_ctx, `TG_ST_MISALIGNED);
@@ -676,7 +689,7 @@ always @* begin
                 end
             end
         end
-    end else if (bst_active_reg && txd_free && (bst_addr_reg[5:3] + bst_cnt_reg[2:0] == 3'd0)) begin
+    end else if (bst_active_reg && txd_free && (((bst_addr_reg[5:3] + bst_cnt_reg[2:0]) & BLK_WMAX) == 3'd0)) begin
         // a full block left waiting for the transmitter
         send_burst;
     end

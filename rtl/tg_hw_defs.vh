@@ -46,7 +46,7 @@
 `define TG_CSR_REG_CYCLES               16  // RO free-running cycle counter
 `define TG_CSR_REG_MEM_SIZE             24  // RW bytes of host memory remote nodes may reach (0 after reset)
 `define TG_CSR_REG_MAC                  32  // RO this node's MAC address
-`define TG_CSR_REG_CONFIG               40  // RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries
+`define TG_CSR_REG_CONFIG               40  // RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64)
 `define TG_CSR_REG_SCRATCH              48  // RW scratch register
 `define TG_CSR_REG_READ_TIMEOUT         56  // RW cycles a blocking read waits before it fails with PEER_GONE (0: forever)
 `define TG_READ_TIMEOUT_RESET           1048576  // READ_TIMEOUT after reset

@@ -13,6 +13,8 @@ module tg_nic #(
     parameter NUM_QUEUES = 16, // receive queues in the queue table (1..16)
     parameter MAX_REQS  = 4,   // REQs awaiting their target's answer (1..16)
     parameter NUM_REGIONS = 32, // exported regions in the region table (1..32)
+    parameter BLOCK_BYTES = 64, // largest frame payload: 16, 32 or 64 bytes (a narrower node keeps
+                                // fewer payload words; bursts and fetches stay in one such block)
     parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
@@ -62,6 +64,16 @@ module tg_nic #(
     output wire        irq
 );
 
+initial begin
+    if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
+        $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
+end
+
+// Payload words past the block are zero wherever a payload leaves a
+// module, so synthesis keeps no state or logic for them.
+localparam [511:0] PAY_MASK = {512{1'b1}} >> (512 - 8 * BLOCK_BYTES);
+
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
 wire [31:0] cfg_req_backoff;
@@ -104,6 +116,7 @@ tg_csr #(
     .NUM_CTX    (NUM_CTX),
     .MAX_READS  (MAX_READS),
     .NUM_QUEUES (NUM_QUEUES),
+    .BLOCK_BYTES (BLOCK_BYTES),
     .CNT_W      (CNT_W)
 ) tg_csr_inst (
     .clk               (clk),
@@ -239,7 +252,8 @@ wire [7:0]   loc_txd_len;
 wire [7:0]   loc_txd_ctx;
 wire [15:0]  loc_txd_tag;
 wire [63:0]  loc_txd_key;
-wire [511:0] loc_txd_payload;
+wire [511:0] loc_txd_payload_w, loc_txd_payload;
+assign loc_txd_payload = loc_txd_payload_w & PAY_MASK;
 
 wire         hrd_valid;
 wire [15:0]  hrd_src, hrd_tag;
@@ -261,8 +275,9 @@ wire         fto_valid, fto_ready;
 wire [3:0]   fto_idx;
 
 tg_host_if #(
-    .NUM_CTX   (NUM_CTX),
-    .MAX_READS (MAX_READS)
+    .NUM_CTX     (NUM_CTX),
+    .MAX_READS   (MAX_READS),
+    .BLOCK_BYTES (BLOCK_BYTES)
 ) tg_host_if_inst (
     .clk                (clk),
     .rst                (rst),
@@ -292,7 +307,7 @@ tg_host_if #(
     .m_txd_ctx          (loc_txd_ctx),
     .m_txd_tag          (loc_txd_tag),
     .m_txd_key          (loc_txd_key),
-    .m_txd_payload      (loc_txd_payload),
+    .m_txd_payload      (loc_txd_payload_w),
     .s_hrd_valid        (hrd_valid),
     .s_hrd_src          (hrd_src),
     .s_hrd_tag          (hrd_tag),
@@ -325,7 +340,8 @@ wire [15:0]  erx_src, erx_tag;
 wire [31:0]  erx_addr, erx_seq, erx_ack;
 wire         erx_addr_hi;
 wire [63:0]  erx_mask, erx_key;
-wire [511:0] erx_payload;
+wire [511:0] erx_payload_w, erx_payload;
+assign erx_payload = erx_payload_w & PAY_MASK;
 
 wire                      lack_valid, lack_nak, lowe_valid, lnak_valid;
 wire [LINK_PEER_BITS-1:0] lack_peer, lowe_peer, lnak_peer;
@@ -339,7 +355,8 @@ wire [15:0]  lrx_src, lrx_tag;
 wire [31:0]  lrx_addr;
 wire         lrx_addr_hi;
 wire [63:0]  lrx_mask, lrx_key;
-wire [511:0] lrx_payload;
+wire [511:0] lrx_payload_w, lrx_payload;
+assign lrx_payload = lrx_payload_w & PAY_MASK;
 
 wire         rxd_valid, rxd_ready;
 wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
@@ -371,7 +388,7 @@ tg_eth_rx tg_eth_rx_inst (
     .m_rxd_ctx         (erx_ctx),
     .m_rxd_tag         (erx_tag),
     .m_rxd_key         (erx_key),
-    .m_rxd_payload     (erx_payload),
+    .m_rxd_payload     (erx_payload_w),
     .m_rxd_seq         (erx_seq),
     .m_rxd_ack         (erx_ack),
     .ev_rx_frame       (ev_rx_frame),
@@ -420,7 +437,7 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_rxd_ctx     (lrx_ctx),
         .m_rxd_tag     (lrx_tag),
         .m_rxd_key     (lrx_key),
-        .m_rxd_payload (lrx_payload),
+        .m_rxd_payload (lrx_payload_w),
         .m_lack_valid  (lack_valid),
         .m_lack_nak    (lack_nak),
         .m_lack_peer   (lack_peer),
@@ -453,7 +470,7 @@ end else begin : g_no_link_rx
     assign lrx_ctx        = 8'd0;
     assign lrx_tag        = 16'd0;
     assign lrx_key        = 64'd0;
-    assign lrx_payload    = 512'd0;
+    assign lrx_payload_w  = 512'd0;
     assign lack_valid     = 1'b0;
     assign lack_nak       = 1'b0;
     assign lack_peer      = {LINK_PEER_BITS{1'b0}};
@@ -502,14 +519,17 @@ wire [7:0]   qresp_status;
 wire [15:0]  rsp_txd_dst, rsp_txd_tag;
 wire [31:0]  rsp_txd_addr;
 wire [63:0]  rsp_txd_mask;
-wire [511:0] rsp_txd_payload;
+wire [511:0] rsp_txd_payload_w, rsp_txd_payload;
+assign rsp_txd_payload = rsp_txd_payload_w & PAY_MASK;
 
 wire         rxe_mem_req_valid, rxe_mem_req_ready, rxe_mem_req_write, rxe_mem_resp_valid;
 wire [31:0]  rxe_mem_req_addr;
 wire [63:0]  rxe_mem_req_wdata, rxe_mem_resp_rdata;
 wire [7:0]   rxe_mem_req_wstrb;
 
-tg_rx_engine tg_rx_engine_inst (
+tg_rx_engine #(
+    .BLOCK_BYTES (BLOCK_BYTES)
+) tg_rx_engine_inst (
     .clk                (clk),
     .rst                (rst),
     .cfg_mem_size       (cfg_mem_size),
@@ -553,7 +573,7 @@ tg_rx_engine tg_rx_engine_inst (
     .m_txd_len          (rsp_txd_len),
     .m_txd_ctx          (rsp_txd_ctx),
     .m_txd_tag          (rsp_txd_tag),
-    .m_txd_payload      (rsp_txd_payload),
+    .m_txd_payload      (rsp_txd_payload_w),
     .m_hrd_valid        (hrd_valid),
     .m_hrd_src          (hrd_src),
     .m_hrd_tag          (hrd_tag),
@@ -606,7 +626,8 @@ wire [15:0]  spl_txd_dst, spl_txd_tag;
 wire [63:0]  spl_txd_key;
 wire [31:0]  spl_txd_addr;
 wire [63:0]  spl_txd_mask;
-wire [511:0] spl_txd_payload;
+wire [511:0] spl_txd_payload_w, spl_txd_payload;
+assign spl_txd_payload = spl_txd_payload_w & PAY_MASK;
 wire         req_slot_free;
 
 wire         spl_mem_req_valid, spl_mem_req_ready, spl_mem_req_write, spl_mem_resp_valid;
@@ -641,7 +662,7 @@ tg_req_spill tg_req_spill_inst (
     .m_txd_ctx        (spl_txd_ctx),
     .m_txd_tag        (spl_txd_tag),
     .m_txd_key        (spl_txd_key),
-    .m_txd_payload    (spl_txd_payload),
+    .m_txd_payload    (spl_txd_payload_w),
     .in_req_slot_free (req_slot_free),
     .m_mem_req_valid  (spl_mem_req_valid),
     .m_mem_req_ready  (spl_mem_req_ready),
@@ -691,7 +712,8 @@ wire [15:0]  req_txd_dst, req_txd_tag;
 wire [63:0]  req_txd_key;
 wire [31:0]  req_txd_addr;
 wire [63:0]  req_txd_mask;
-wire [511:0] req_txd_payload;
+wire [511:0] req_txd_payload_w, req_txd_payload;
+assign req_txd_payload = req_txd_payload_w & PAY_MASK;
 
 tg_req_tx #(
     .MAX_REQS (MAX_REQS)
@@ -722,7 +744,7 @@ tg_req_tx #(
     .m_txd_ctx      (req_txd_ctx),
     .m_txd_tag      (req_txd_tag),
     .m_txd_key      (req_txd_key),
-    .m_txd_payload  (req_txd_payload),
+    .m_txd_payload  (req_txd_payload_w),
     .s_qresp_valid  (qresp_valid),
     .s_qresp_src    (qresp_src),
     .s_qresp_tag    (qresp_tag),
@@ -776,7 +798,8 @@ wire [7:0]   ltx_op, ltx_flags, ltx_status, ltx_len, ltx_ctx;
 wire [15:0]  ltx_dst, ltx_tag;
 wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
 wire [63:0]  ltx_mask, ltx_key;
-wire [511:0] ltx_payload;
+wire [511:0] ltx_payload_w, ltx_payload;
+assign ltx_payload = ltx_payload_w & PAY_MASK;
 
 assign ltx_rsp_valid = rsp_txd_valid && link_on_reg;
 assign ltx_req_valid = req_txd_valid && link_on_reg;
@@ -841,7 +864,7 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .m_txd_ctx       (ltx_ctx),
         .m_txd_tag       (ltx_tag),
         .m_txd_key       (ltx_key),
-        .m_txd_payload   (ltx_payload),
+        .m_txd_payload   (ltx_payload_w),
         .m_txd_seq       (ltx_seq),
         .m_txd_ack       (ltx_ack),
         .s_lack_valid    (lack_valid),
@@ -878,7 +901,7 @@ end else begin : g_no_link_tx
     assign ltx_ctx           = 8'd0;
     assign ltx_tag           = 16'd0;
     assign ltx_key           = 64'd0;
-    assign ltx_payload       = 512'd0;
+    assign ltx_payload_w     = 512'd0;
     assign ltx_seq           = 32'd0;
     assign ltx_ack           = 32'd0;
     assign ev_link_retx      = 1'b0;

@@ -12,7 +12,8 @@
 `include "tg_hw_defs.vh"
 
 module tg_rx_engine #(
-    parameter BLK_SRC_BITS = 8  // low bits of the source node that select a block-table row (1..8)
+    parameter BLK_SRC_BITS = 8, // low bits of the source node that select a block-table row (1..8)
+    parameter BLOCK_BYTES  = 64 // largest payload this node takes or sends: 16, 32 or 64 bytes
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -127,6 +128,9 @@ initial begin
     if (BLK_SRC_BITS < 1 || BLK_SRC_BITS > 8) begin
         $error("%m: BLK_SRC_BITS must be in 1..8");
     end
+    if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
+        $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
 end
 
 localparam BLK_ROWS = 1 << BLK_SRC_BITS;                        // block-table rows
@@ -175,7 +179,11 @@ wire [3:0]  words    = s_rxd_len[6:3];
 wire [BLK_SRC_BITS-1:0] blk_src = s_rxd_src[BLK_SRC_BITS-1:0];  // block-table row of the source
 wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
 wire        bad_range = s_rxd_addr_hi || (end_addr > {1'b0, cfg_mem_size});
-wire        bad_align = (s_rxd_addr[2:0] != 3'd0);
+// a write, read or REQ longer than this node's block is refused as
+// MISALIGNED (a node built with a narrower block keeps fewer payload words)
+localparam [31:0] BLK_BYTES = BLOCK_BYTES;
+wire        too_long  = (s_rxd_len > BLK_BYTES[7:0]);
+wire        bad_align = (s_rxd_addr[2:0] != 3'd0) || too_long;
 wire        is_fetch  = (s_rxd_tag & `TG_TAG_FETCH) != 16'd0;
 
 // ---------------------------------------------------------------- protection
@@ -309,7 +317,7 @@ wire        q_cfg_bad = (q_lk_size_log2 < 5'd`TG_Q_MIN_LOG2) || (q_lk_size_log2 
                         ((q_lk_tail[5:0] & (q_esize[5:0] - 6'd1)) != 6'd0) ||
                         ((s_rxd_addr & ({7'd0, q_size} - 32'd1)) != 32'd0);
 wire        q_len_bad = (s_rxd_len == 8'd0) || ({1'b0, s_rxd_len[6:0]} > {1'b0, q_esize}) ||
-                        (s_rxd_len > 8'd64);
+                        too_long;
 // next tail: after this entry, wrapping to the first slot at the end
 wire [23:0] q_next    = (q_tail_end >= q_size) ? 24'd`TG_Q_SLOTS : q_tail_end[23:0];
 reg  [63:0] head_reg, head_next;                                 // the host's head word

@@ -52,7 +52,7 @@ GROUPS = [
         ("CSR_REG_CYCLES", 0x010, "RO free-running cycle counter"),
         ("CSR_REG_MEM_SIZE", 0x018, "RW bytes of host memory remote nodes may reach (0 after reset)"),
         ("CSR_REG_MAC", 0x020, "RO this node's MAC address"),
-        ("CSR_REG_CONFIG", 0x028, "RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries"),
+        ("CSR_REG_CONFIG", 0x028, "RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64)"),
         ("CSR_REG_SCRATCH", 0x030, "RW scratch register"),
         ("CSR_REG_READ_TIMEOUT", 0x038, "RW cycles a blocking read waits before it fails with PEER_GONE (0: forever)"),
         ("READ_TIMEOUT_RESET", 0x100000, "READ_TIMEOUT after reset"),

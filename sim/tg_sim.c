@@ -508,8 +508,10 @@ static int check_beat(unsigned s, uint32_t flags, struct beat *b)
 	if (off - TG_CTRL_CSR_BASE < TG_PAGE_SIZE) {  /* unsigned: also off >= base */
 		if (flags & TG_SIMP_F_DRIVER)
 			return 0;
-		/* identity is readable by all, like PCI config space */
-		if (!b->write && off == TG_CTRL_CSR_BASE + TG_CSR_REG_ID)
+		/* identity and configuration are readable by all, like PCI
+		 * config space */
+		if (!b->write && (off == TG_CTRL_CSR_BASE + TG_CSR_REG_ID ||
+				  off == TG_CTRL_CSR_BASE + TG_CSR_REG_CONFIG))
 			return 0;
 	}
 	return -EPERM;

@@ -14,6 +14,7 @@ module tg_colorlight_5a75b #(
     parameter NUM_QUEUES = 1,  // NIC queue-table entries (1..16)
     parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
     parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
+    parameter BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
     parameter RX_DELAY   = 0   // DELAYG taps on the RGMII receive pins (0..127)
 ) (
@@ -135,6 +136,7 @@ tg_fpga_node #(
     .NUM_QUEUES (NUM_QUEUES),
     .NUM_REGIONS (NUM_REGIONS),
     .MAX_REQS   (MAX_REQS),
+    .BLOCK_BYTES (BLOCK_BYTES),
     .MEM_LOG2   (MEM_LOG2),
     .RX_FIFO_DIST (1),         // its read register starts the receive CRC path (docs/fpga.md)
     .BRIDGE_MAC ({32'h02_54_47_01, NODE})

@@ -12,6 +12,7 @@ module tg_ice40_hx8k #(
     parameter NUM_QUEUES = 1,  // NIC queue-table entries (1..16)
     parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
     parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
+    parameter BLOCK_BYTES = 16, // NIC's largest frame payload (16, 32 or 64)
     parameter MEM_LOG2   = 12  // bytes of host memory in block RAM, log2 (6..20)
 ) (
     input  wire       clk,          // 125 MHz, also the GMII transmit clock
@@ -58,6 +59,7 @@ tg_fpga_node #(
     .NUM_QUEUES (NUM_QUEUES),
     .NUM_REGIONS (NUM_REGIONS),
     .MAX_REQS   (MAX_REQS),
+    .BLOCK_BYTES (BLOCK_BYTES),
     .MEM_LOG2   (MEM_LOG2),
     .BRIDGE_MAC ({32'h02_54_47_01, NODE})
 ) tg_fpga_node_inst (

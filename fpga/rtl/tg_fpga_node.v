@@ -16,6 +16,7 @@ module tg_fpga_node #(
     parameter        NUM_REGIONS = 32, // NIC region-table entries (1..32)
     parameter        MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
     parameter        RX_FIFO_DIST = 0, // network MAC's receive FIFO in distributed RAM (0..1)
+    parameter        BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
     input  wire        clk,           // 125 MHz GMII transmit clock: MAC and bridge
@@ -373,6 +374,7 @@ tg_nic #(
     .NUM_QUEUES (NUM_QUEUES),
     .MAX_REQS   (MAX_REQS),
     .NUM_REGIONS (NUM_REGIONS),
+    .BLOCK_BYTES (BLOCK_BYTES),
     .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
 ) tg_nic_inst (
     .clk               (core_clk),

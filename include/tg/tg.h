@@ -105,6 +105,11 @@ int tg_context(const struct tg_dev *dev);
 /* Bytes of host memory each node exports (its MEM_SIZE), or 0 for NULL. */
 uint64_t tg_mem_size(const struct tg_dev *dev);
 
+/* The NIC's block: the largest payload of one frame, 64 bytes, or 16 or
+ * 32 on a NIC built narrower (CONFIG [31:24]).  Writes go out in bursts
+ * inside one block, a fetch and a queue entry fit in one; 0 for NULL. */
+unsigned tg_block_bytes(const struct tg_dev *dev);
+
 /* CSR ID read from the NIC at open. */
 uint64_t tg_nic_id(const struct tg_dev *dev);
 
@@ -207,7 +212,7 @@ int tg_key_set(struct tg_dev *dev, uint64_t key);
 /* ---- Remote memory by call ---------------------------------------------- */
 
 /* Write len bytes from buf to raddr on node `node` (posted).  Any size and
- * alignment: split into bursts that stay in one 64-byte block, bytes
+ * alignment: split into bursts that stay in one block (tg_block_bytes), bytes
  * enabled by strobes.  buf may be reused on return.  Writes to one node
  * land in call order.  Returns 0, -EINVAL (NULL, len 0, bad node),
  * -ERANGE (raddr + len beyond 2^32), -EFAULT (beyond the target's
@@ -235,12 +240,12 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
  * follow land again), or -EHOSTUNREACH. */
 int tg_fence(struct tg_dev *dev, unsigned node);
 
-/* Start a non-blocking fetch: len (1..64) bytes at raddr on `node` into
+/* Start a non-blocking fetch: len (1..tg_block_bytes) bytes at raddr on `node` into
  * local region mr at offset loff.  When the data is in local memory the NIC
  * writes the 8-byte completion word at offset cpl_off of cpl_mr (8-byte
  * aligned): bit 0 done, [15:8] status.  The library clears the word before
  * starting.  Rules, checked before anything is sent (-EINVAL): the remote
- * range stays inside one 64-byte block, ((raddr ^ laddr) & 7) == 0, both
+ * range stays inside one block, ((raddr ^ laddr) & 7) == 0, both
  * local ranges inside their regions.  At most 8 fetches are in flight per
  * NIC; a further one waits.  Returns 0 or -errno. */
 int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
@@ -347,7 +352,7 @@ const char *tg_strerror(int err);
 
 /* Create a queue on dev's node: a first buffer of 2^log2_bytes bytes
  * (TG_Q_MIN_LOG2..TG_Q_MAX_LOG2) holding entries of entry_bytes (8, 16,
- * 32 or 64) bytes; (2^log2_bytes - TG_Q_SLOTS) / entry_bytes - 1 entries
+ * 32 or 64, at most tg_block_bytes) bytes; (2^log2_bytes - TG_Q_SLOTS) / entry_bytes - 1 entries
  * fit before it overflows.  The queue is registered with the NIC when the
  * call returns.  Returns the handle, owned by the caller (tg_queue_close),
  * or NULL with errno: EINVAL bad sizes, ENOSPC the NIC's 16 queues are
@@ -436,7 +441,7 @@ static inline int tg_enq(struct tg_dev *dev, unsigned node, uint64_t qpaddr, uin
 	return __tg_enq_store(dev, node, qpaddr, &data, 1);
 }
 
-/* Append one entry of n (1..8) words: one burst of n beats, one frame;
+/* Append one entry of n (1..tg_block_bytes / 8) words: one burst of n beats, one frame;
  * the receiver zero-fills an entry shorter than the queue's entry size
  * (longer ones are refused: MALFORMED).  Checks as tg_enq, plus words
  * NULL or n out of range: -EINVAL. */

@@ -46,7 +46,7 @@
 #define TG_CSR_REG_CYCLES               0x10ULL  /* RO free-running cycle counter */
 #define TG_CSR_REG_MEM_SIZE             0x18ULL  /* RW bytes of host memory remote nodes may reach (0 after reset) */
 #define TG_CSR_REG_MAC                  0x20ULL  /* RO this node's MAC address */
-#define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries */
+#define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64) */
 #define TG_CSR_REG_SCRATCH              0x30ULL  /* RW scratch register */
 #define TG_CSR_REG_READ_TIMEOUT         0x38ULL  /* RW cycles a blocking read waits before it fails with PEER_GONE (0: forever) */
 #define TG_READ_TIMEOUT_RESET           0x100000ULL  /* READ_TIMEOUT after reset */

@@ -20,7 +20,8 @@ int main(void)
 	CHECK(tg_open_sim(sim, 0, 0x80) == NULL && errno == EINVAL, "bad flags");
 	tg_close(NULL);
 	CHECK(tg_node_id(NULL) == -EINVAL && tg_num_nodes(NULL) == -EINVAL &&
-	      tg_context(NULL) == -EINVAL && tg_mem_size(NULL) == 0, "getters on NULL");
+	      tg_context(NULL) == -EINVAL && tg_mem_size(NULL) == 0 && tg_block_bytes(NULL) == 0,
+	      "getters on NULL");
 	CHECK_RC(tg_csr_read(NULL, TG_CSR_REG_ID, &v), -EINVAL);
 	CHECK_RC(tg_csr_read(a, TG_CSR_REG_ID, NULL), -EPERM);
 	CHECK_RC(tg_csr_read(a, 3, &v), -EINVAL);

@@ -20,6 +20,10 @@ int main(void)
 	CHECK(v == 0, "node id %" PRIu64, v);
 	CHECK_RC(tg_csr_read(a, TG_CSR_REG_MEM_SIZE, &v), 0);
 	CHECK(v == tg_mem_size(a), "MEM_SIZE %" PRIu64, v);
+	CHECK_RC(tg_csr_read(a, TG_CSR_REG_CONFIG, &v), 0);
+	CHECK(tg_block_bytes(a) == ((v >> 24) & 0xFF) && tg_block_bytes(a) == 64,
+	      "block %u bytes, CONFIG %#" PRIx64, tg_block_bytes(a), v);
+	CHECK(tg_block_bytes(b) == 64, "block %u bytes at node 1", tg_block_bytes(b));
 	CHECK_RC(tg_csr_read(b, TG_CSR_REG_ID, &v), -EPERM);
 	CHECK(tg_node_id(b) == 1 && tg_num_nodes(b) == 2, "node %d of %d", tg_node_id(b),
 	      tg_num_nodes(b));

@@ -50,7 +50,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < 300; i++) t.tick();
     TB_CHECK((t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_ID) >> 32) == TG_ID_MAGIC, "ID");
     uint64_t cfg = t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_CONFIG);
-    TB_CHECK((cfg & 0xFFFFFF) == 0x010101, "CONFIG %llx: one context, fetch, queue", (unsigned long long)cfg);
+    TB_CHECK((cfg & 0xFFFFFFFF) == 0x10010101, "CONFIG %llx: one context, fetch, queue, 16-byte block",
+             (unsigned long long)cfg);
     t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_MEM_SIZE, 1u << 12);
     t.call(TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_REMOTE, 0, 0, 0x80), 0x0123456789ABCDEFull);
     TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 0, 0)) == 0, "fence");

@@ -14,6 +14,7 @@
 static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
 static const unsigned NUM_QUEUES = 16;
+static const unsigned BLOCK_BYTES = 64;
 
 enum { NCNT = 21, NTS = 6, NEV = NCNT + NTS };
 
@@ -139,7 +140,9 @@ struct Model {
         case TG_CSR_REG_CYCLES: v = cycles; return true;
         case TG_CSR_REG_MEM_SIZE: v = mem_size; return true;
         case TG_CSR_REG_MAC: v = (TG_MAC_OUI << 24) | node; return true;
-        case TG_CSR_REG_CONFIG: v = NUM_CTX | (MAX_READS << 8) | (NUM_QUEUES << 16); return true;
+        case TG_CSR_REG_CONFIG:
+            v = NUM_CTX | (MAX_READS << 8) | (NUM_QUEUES << 16) | ((uint64_t)BLOCK_BYTES << 24);
+            return true;
         case TG_CSR_REG_SCRATCH: v = scratch; return true;
         case TG_CSR_REG_READ_TIMEOUT: v = read_timeout; return true;
         case TG_CSR_REG_REQ_BACKOFF: v = req_backoff; return true;

@@ -4,7 +4,9 @@
 // talks to itself): CSRs, write bursts of every shape, blocking reads,
 // fetches, fences, blocking and non-blocking atomics, refusals, and every
 // kind of bad frame, under random memory wait states and stream
-// backpressure, against a reference memory.
+// backpressure, against a reference memory.  Built a second time with
+// TB_BLOCK=16 against the core with BLOCK_BYTES=16: the same traffic in
+// 16-byte blocks, and longer frames and requests refused.
 #include "Vtg_nic.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -14,7 +16,11 @@
 #include <memory>
 #include <string>
 
+#ifndef TB_BLOCK
+#define TB_BLOCK 64
+#endif
 static const unsigned NODE = 5;
+static const unsigned BLK = TB_BLOCK;   // the core's BLOCK_BYTES
 static const uint32_t MEM_BYTES = 1u << 20;
 
 struct Beat {
@@ -170,9 +176,9 @@ static void check_mem(Tb &tb, const Ref &ref, const char *what)
 // random strobes (holes allowed), issued through the remote window.
 static void random_burst(Tb &tb, Ref &ref, uint32_t region, uint32_t region_len)
 {
-    uint32_t blk = region + 64 * tb.rng.below(region_len / 64);
-    unsigned w0 = tb.rng.below(8);
-    unsigned beats = 1 + tb.rng.below(8 - w0);
+    uint32_t blk = region + BLK * tb.rng.below(region_len / BLK);
+    unsigned w0 = tb.rng.below(BLK / 8);
+    unsigned beats = 1 + tb.rng.below(BLK / 8 - w0);
     for (unsigned i = 0; i < beats; i++) {
         uint32_t a = blk + 8 * (w0 + i);
         uint64_t d = tb.rng.next();
@@ -222,9 +228,9 @@ static void random_phase(Tb &tb, Ref &ref, unsigned ops)
             uint64_t v = tb.read(bar(TG_WIN_SYNC, 1, NODE, 0));
             TB_CHECK(v == TG_ST_OK, "fence status %llu", (unsigned long long)v);
         } else {
-            unsigned len = 1 + tb.rng.below(64);
-            uint32_t blk = region + 64 * tb.rng.below(region_len / 64);
-            unsigned off = tb.rng.below(64 - len + 1);
+            unsigned len = 1 + tb.rng.below(BLK);
+            uint32_t blk = region + BLK * tb.rng.below(region_len / BLK);
+            unsigned off = tb.rng.below(BLK - len + 1);
             uint32_t raddr = blk + off;
             uint32_t laddr = 0x8000 + 64 * tb.rng.below(64) + 8 * tb.rng.below(8) + (raddr & 7);
             fetch(tb, ref, tb.rng.below(16), raddr, laddr, len, 0xC000 + 8 * tb.rng.below(16));
@@ -234,17 +240,17 @@ static void random_phase(Tb &tb, Ref &ref, unsigned ops)
     check_mem(tb, ref, "after random traffic");
 }
 
-// Every write size 1..64 at every alignment, written through bursts of
+// Every write size 1..BLK at every alignment, written through bursts of
 // single-byte-granular strobes, then read back with fetches.
 static void sizes_phase(Tb &tb, Ref &ref)
 {
     uint32_t base = 0x20000;
-    for (unsigned len = 1; len <= 64; len++) {
+    for (unsigned len = 1; len <= BLK; len++) {
         for (unsigned al = 0; al < 8; al++) {
             uint32_t a = base + 64 * ((len * 8 + al) % 512);
             uint32_t start = a + al;
-            if ((start & 63) + len > 64) start = a + (64 - len > al ? al : 0);
-            unsigned w0 = (start & 63) / 8, w1 = ((start & 63) + len - 1) / 8;
+            if ((start & (BLK - 1)) + len > BLK) start = a + (BLK - len > al ? al : 0);
+            unsigned w0 = (start & (BLK - 1)) / 8, w1 = ((start & (BLK - 1)) + len - 1) / 8;
             for (unsigned w = w0; w <= w1; w++) {
                 uint64_t d = tb.rng.next();
                 uint8_t s = 0;
@@ -359,6 +365,20 @@ static void error_phase(Tb &tb, Ref &ref)
     tb.run_until_idle();
 }
 
+// a whole-block WRITE of 64 bytes to this node from node 9
+static tg_frame_hdr write_hdr(uint64_t addr)
+{
+    tg_frame_hdr h{};
+    h.ver = TG_PROTO_VERSION;
+    h.op = TG_OP_WRITE;
+    h.src = 9;
+    h.dst = NODE;
+    h.addr = addr;
+    h.mask = ~0ull;
+    h.len = 64;
+    return h;
+}
+
 static void bad_frames_phase(Tb &tb, Ref &ref)
 {
     uint64_t fcs0 = tb.read(csr(TG_CSR_REG_RX_DROP_FCS));
@@ -369,14 +389,7 @@ static void bad_frames_phase(Tb &tb, Ref &ref)
 
     uint8_t payload[64];
     for (auto &b : payload) b = 0xA5;
-    tg_frame_hdr h{};
-    h.ver = TG_PROTO_VERSION;
-    h.op = TG_OP_WRITE;
-    h.src = 9;
-    h.dst = NODE;
-    h.addr = 0x3000;
-    h.mask = ~0ull;
-    h.len = 64;
+    tg_frame_hdr h = write_hdr(0x3000);
     Bytes good = tb_frame(h, payload);
 
     Bytes f;
@@ -429,6 +442,9 @@ static void csr_phase(Tb &tb)
     TB_CHECK((id >> 32) == TG_ID_MAGIC, "ID magic %llx", (unsigned long long)id);
     TB_CHECK(((id >> 16) & 0xFFFF) == TG_VERSION_MAJOR && (id & 0xFFFF) == TG_VERSION_MINOR, "version");
     TB_CHECK(tb.read(csr(TG_CSR_REG_NODE_ID)) == NODE, "node id");
+    uint64_t config = tb.read(csr(TG_CSR_REG_CONFIG));
+    TB_CHECK(((config >> 24) & 0xFF) == BLK, "CONFIG %llx: block of %u bytes expected",
+             (unsigned long long)config, BLK);
     uint64_t mac = tb.read(csr(TG_CSR_REG_MAC));
     TB_CHECK(mac == ((uint64_t)TG_MAC_OUI << 24 | NODE), "mac %llx", (unsigned long long)mac);
     uint64_t c0 = tb.read(csr(TG_CSR_REG_CYCLES));
@@ -780,6 +796,76 @@ static void req_phase(Tb &tb)
     }
 }
 
+// A core built with a block narrower than 64 bytes: a burst of 8 words
+// leaves as one frame per block; longer frames from a wider node, and
+// fetches and write checks longer than the block, are refused and change
+// nothing.
+static void block_phase(Tb &tb, Ref &ref)
+{
+    uint64_t refused0 = tb.read(csr(TG_CSR_REG_RX_REFUSED));
+    uint64_t req_refused0 = tb.read(csr(TG_CSR_REG_REQ_REFUSED));
+    uint64_t herr0 = tb.read(csr(TG_CSR_REG_HOST_ERRORS));
+    tb.run_until_idle();
+
+    // 8 words from the host in one burst: 64 / BLK write frames
+    uint64_t sent = tb.tx_frames;
+    for (unsigned w = 0; w < 8; w++) {
+        uint64_t d = tb.rng.next();
+        for (unsigned b = 0; b < 8; b++) ref.mem[0x5000 + 8 * w + b] = (uint8_t)(d >> (8 * b));
+        tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 1, NODE, 0x5000 + 8 * w), d, 0xFF, w == 7});
+    }
+    tb.run_until_idle();
+    TB_CHECK(tb.tx_frames - sent == 64 / BLK, "an 8-word burst left as %llu frames, want %u",
+             (unsigned long long)(tb.tx_frames - sent), 64 / BLK);
+    check_mem(tb, ref, "after a burst of several blocks");
+
+    // a 64-byte write and a REQ of 64 bytes from a node with 64-byte blocks
+    uint8_t payload[64];
+    for (auto &b : payload) b = 0x3C;
+    tg_frame_hdr h = write_hdr(0x5040);
+    tb.rx.frames.push_back(tb_frame(h, payload));
+    const Queue q = {0x50000, 10, 6, 2};
+    queue_setup(tb, q);
+    std::memcpy(&ref.mem[q.base], &tb.mem.mem[q.base], 1u << q.size_log2);
+    tg_frame_hdr r = h;
+    r.op = TG_OP_REQ;
+    r.addr = q.base;
+    r.ctx = 1;
+    tb.rx.frames.push_back(tb_frame(r, payload));
+    tb.run_until_idle();
+    check_mem(tb, ref, "after frames longer than the block");
+    TB_CHECK(tb.mem.load64(q.base + TG_Q_TAIL) == TG_Q_SLOTS, "a refused REQ moved the tail");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_RX_REFUSED)) == refused0 + 1, "long write refused");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_REQ_REFUSED)) == req_refused0 + 1, "long REQ refused");
+    tb.write(csr(TG_CSR_REG_QSEL), q.idx);
+    tb.write(csr(TG_CSR_REG_QCFG), 0);
+
+    // a fetch and a write check one word longer than the block: refused at
+    // the host port, nothing sent
+    sent = tb.tx_frames;
+    tb.write(ctxreg(2, TG_CTX_REG_STATUS), 0);
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_LADDR), 0x8000);
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_CPL), 0xC000);
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_GO), 0x5000 | ((uint64_t)NODE << 32) | ((uint64_t)(BLK + 8) << 48));
+    TB_CHECK(tb.read(ctxreg(2, TG_CTX_REG_STATUS)) == TG_ST_MISALIGNED, "long fetch status");
+    tb.write(ctxreg(2, TG_CTX_REG_STATUS), 0);
+    tb.write(ctxreg(2, TG_CTX_REG_WCHECK), 0x5000 | ((uint64_t)NODE << 32) | ((uint64_t)(BLK + 8) << 48));
+    TB_CHECK(tb.read(ctxreg(2, TG_CTX_REG_STATUS)) == TG_ST_MISALIGNED, "long write check status");
+    tb.write(ctxreg(2, TG_CTX_REG_STATUS), 0);
+    // a fetch crossing into the next block, though no longer than one
+    tb.write(ctxreg(2, TG_CTX_REG_FETCH_GO), (0x5000 + BLK - 8) | ((uint64_t)NODE << 32) | (16ull << 48));
+    TB_CHECK(tb.read(ctxreg(2, TG_CTX_REG_STATUS)) == TG_ST_MISALIGNED, "fetch across blocks status");
+    tb.write(ctxreg(2, TG_CTX_REG_STATUS), 0);
+    tb.run_until_idle();
+    TB_CHECK(tb.tx_frames == sent, "refused requests sent %llu frames", (unsigned long long)(tb.tx_frames - sent));
+    TB_CHECK(tb.read(csr(TG_CSR_REG_HOST_ERRORS)) == herr0 + 3, "host errors");
+
+    // a whole block still goes and comes back
+    fetch(tb, ref, 2, 0x5000 + BLK, 0x8000 + BLK, BLK, 0xC000);
+    tb.run_until_idle();
+    check_mem(tb, ref, "after a fetch of one block");
+}
+
 int main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
@@ -805,6 +891,12 @@ int main(int argc, char **argv)
         csr_phase(tb);
         sizes_phase(tb, ref);
         random_phase(tb, ref, 4000);
+        if (BLK < 64) {
+            // the phases below send 64-byte frames and entries
+            block_phase(tb, ref);
+            atomic_phase(tb, ref);
+            continue;
+        }
         error_phase(tb, ref);
         bad_frames_phase(tb, ref);
         atomic_phase(tb, ref);
