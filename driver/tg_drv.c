@@ -51,6 +51,18 @@ int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx)
 	return io->write(io->arg, tg_bar_ctx_addr(ctx, TG_CTX_REG_STATUS), ~0ULL);
 }
 
+/* 0 if CONFIG says the NIC was built with `feature` (a TG_CONFIG_* bit),
+ * -EOPNOTSUPP if not, or the error of reading it. */
+static int built_with(const struct tg_drv_mmio *io, uint64_t feature)
+{
+	uint64_t v;
+	int rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &v);
+
+	if (rc)
+		return rc;
+	return (v & feature) ? 0 : -EOPNOTSUPP;
+}
+
 int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned log2)
 {
 	uint64_t bytes, v;
@@ -61,6 +73,11 @@ int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned lo
 	bytes = (uint64_t)TG_SPILL_ENTRY_BYTES << log2;
 	if (log2 && ((paddr & (bytes - 1)) || paddr + bytes > (1ULL << 32)))
 		return -EINVAL;
+	if (log2) {
+		rc = built_with(io, TG_CONFIG_SPILL);
+		if (rc)
+			return rc;
+	}
 	rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_SPILL_CFG), &v);
 	if (rc)
 		return rc;
@@ -83,6 +100,11 @@ int tg_drv_link_setup(const struct tg_drv_mmio *io, int enable, uint32_t rto)
 
 	if (!io || !io->read || !io->write)
 		return -EINVAL;
+	if (enable) {
+		rc = built_with(io, TG_CONFIG_LINK);
+		if (rc)
+			return rc;
+	}
 	if (rto) {
 		rc = io->write(io->arg, tg_bar_csr_addr(TG_CSR_REG_LINK_RTO), rto);
 		if (rc)

@@ -70,7 +70,8 @@ int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx);
  * region overlaps), or none (log2 0).  Program it while the NIC holds no
  * spilled REQ (at bring-up); reads SPILL_CFG back.  Returns 0, -EINVAL
  * (log2 above TG_SPILL_MAX_LOG2, bad paddr), -EBUSY (REQs are parked in
- * the ring in force) or the error of a host-port access. */
+ * the ring in force), -EOPNOTSUPP (a ring asked of a NIC built without
+ * one: CONFIG_SPILL clear) or the error of a host-port access. */
 int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned log2);
 
 /* Turn the NIC's link layer on or off (LINK_CFG bit 0; the other fields
@@ -78,7 +79,8 @@ int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned lo
  * it is), then wait, through at most 100000 reads of LINK_CFG, until the
  * NIC's frames take the chosen path (bit 32).  Every node of a cluster
  * must make the same choice before any traffic.  Returns 0, -ETIMEDOUT
- * (the NIC never went quiet) or the error of a host-port access. */
+ * (the NIC never went quiet), -EOPNOTSUPP (enable on a NIC built without
+ * the layer: CONFIG_LINK clear) or the error of a host-port access. */
 int tg_drv_link_setup(const struct tg_drv_mmio *io, int enable, uint32_t rto);
 
 /* ---- Remote-enqueue queues (driver/tg_queue.c) --------------------------

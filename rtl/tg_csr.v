@@ -10,6 +10,8 @@ module tg_csr #(
     parameter MAX_READS = 8,   // outstanding fetches, reported in CONFIG
     parameter NUM_QUEUES = 16, // queue-table entries, reported in CONFIG
     parameter BLOCK_BYTES = 64, // largest frame payload in bytes, reported in CONFIG
+    parameter SPILL_RING = 1,  // 1: the REQ spill ring is built (SPILL_BASE, SPILL_CFG); reported in CONFIG
+    parameter LINK_LAYER = 1,  // 1: the reliable link layer is built; reported in CONFIG
     parameter CNT_W     = 64   // width of event counters (16..64)
 ) (
     input  wire        clk,
@@ -127,6 +129,7 @@ wire [7:0]  cfg_reads = MAX_READS;
 wire [7:0]  cfg_qs    = NUM_QUEUES;
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
 wire [7:0]  cfg_block = BLK_BYTES[7:0];
+wire [1:0]  cfg_built = {LINK_LAYER != 0, SPILL_RING != 0}; // CONFIG_LINK, CONFIG_SPILL
 
 function [63:0] widen;
     input [CNT_W-1:0] v;
@@ -164,7 +167,7 @@ always @* begin
         `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;
         `TG_CSR_REG_MEM_SIZE:       csr_rdata = {32'd0, mem_size_reg};
         `TG_CSR_REG_MAC:            csr_rdata = {16'd0, mac_oui, 8'h00, cfg_node_id};
-        `TG_CSR_REG_CONFIG:         csr_rdata = {32'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};
+        `TG_CSR_REG_CONFIG:         csr_rdata = {30'd0, cfg_built, cfg_block, cfg_qs, cfg_reads, cfg_ctx};
         `TG_CSR_REG_SCRATCH:        csr_rdata = scratch_reg;
         `TG_CSR_REG_READ_TIMEOUT:   csr_rdata = {32'd0, rdto_reg};
         `TG_CSR_REG_TX_FRAMES:      csr_rdata = widen(cnt_reg[0]);
@@ -217,10 +220,11 @@ always @* begin
         if (csr_addr == `TG_CSR_REG_REQ_BACKOFF) begin
             backoff_next = csr_wdata[31:0];
         end
-        if (csr_addr == `TG_CSR_REG_SPILL_BASE) begin
+        // without a spill ring both registers stay 0
+        if (csr_addr == `TG_CSR_REG_SPILL_BASE && SPILL_RING != 0) begin
             spbase_next = csr_wdata[31:0];
         end
-        if (csr_addr == `TG_CSR_REG_SPILL_CFG) begin
+        if (csr_addr == `TG_CSR_REG_SPILL_CFG && SPILL_RING != 0) begin
             splog2_next = csr_wdata[4:0];
         end
         if (csr_addr == `TG_CSR_REG_LINK_CFG) begin

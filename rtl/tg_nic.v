@@ -15,6 +15,8 @@ module tg_nic #(
     parameter NUM_REGIONS = 32, // exported regions in the region table (1..32)
     parameter BLOCK_BYTES = 64, // largest frame payload: 16, 32 or 64 bytes (a narrower node keeps
                                 // fewer payload words; bursts and fetches stay in one such block)
+    parameter SPILL_RING      = 1,  // 1: the REQ spill ring is built in (SPILL_CFG turns it on); 0: not built,
+                                    // REQs that find no free slot wait at the host port (as with SPILL_CFG 0)
     parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
@@ -68,6 +70,9 @@ initial begin
     if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
         $error("%m: BLOCK_BYTES must be 16, 32 or 64");
     end
+    if (SPILL_RING != 0 && SPILL_RING != 1) begin
+        $error("%m: SPILL_RING must be 0 or 1");
+    end
 end
 
 // Payload words past the block are zero wherever a payload leaves a
@@ -117,6 +122,8 @@ tg_csr #(
     .MAX_READS  (MAX_READS),
     .NUM_QUEUES (NUM_QUEUES),
     .BLOCK_BYTES (BLOCK_BYTES),
+    .SPILL_RING (SPILL_RING),
+    .LINK_LAYER (LINK_LAYER),
     .CNT_W      (CNT_W)
 ) tg_csr_inst (
     .clk               (clk),
@@ -635,45 +642,74 @@ wire [31:0]  spl_mem_req_addr;
 wire [63:0]  spl_mem_req_wdata, spl_mem_resp_rdata;
 wire [7:0]   spl_mem_req_wstrb;
 
-tg_req_spill tg_req_spill_inst (
-    .clk              (clk),
-    .rst              (rst),
-    .cfg_spill_base   (cfg_spill_base),
-    .cfg_spill_log2   (cfg_spill_log2),
-    .st_spill_count   (st_spill_count),
-    .s_txd_valid      (loc_txd_valid),
-    .s_txd_ready      (loc_txd_ready),
-    .s_txd_op         (loc_txd_op),
-    .s_txd_dst        (loc_txd_dst),
-    .s_txd_addr       (loc_txd_addr),
-    .s_txd_mask       (loc_txd_mask),
-    .s_txd_len        (loc_txd_len),
-    .s_txd_ctx        (loc_txd_ctx),
-    .s_txd_tag        (loc_txd_tag),
-    .s_txd_key        (loc_txd_key),
-    .s_txd_payload    (loc_txd_payload),
-    .m_txd_valid      (spl_txd_valid),
-    .m_txd_ready      (spl_txd_ready),
-    .m_txd_op         (spl_txd_op),
-    .m_txd_dst        (spl_txd_dst),
-    .m_txd_addr       (spl_txd_addr),
-    .m_txd_mask       (spl_txd_mask),
-    .m_txd_len        (spl_txd_len),
-    .m_txd_ctx        (spl_txd_ctx),
-    .m_txd_tag        (spl_txd_tag),
-    .m_txd_key        (spl_txd_key),
-    .m_txd_payload    (spl_txd_payload_w),
-    .in_req_slot_free (req_slot_free),
-    .m_mem_req_valid  (spl_mem_req_valid),
-    .m_mem_req_ready  (spl_mem_req_ready),
-    .m_mem_req_write  (spl_mem_req_write),
-    .m_mem_req_addr   (spl_mem_req_addr),
-    .m_mem_req_wdata  (spl_mem_req_wdata),
-    .m_mem_req_wstrb  (spl_mem_req_wstrb),
-    .s_mem_resp_valid (spl_mem_resp_valid),
-    .s_mem_resp_rdata (spl_mem_resp_rdata),
-    .ev_spill         (ev_spill)
-);
+generate
+if (SPILL_RING != 0) begin : g_spill
+    tg_req_spill tg_req_spill_inst (
+        .clk              (clk),
+        .rst              (rst),
+        .cfg_spill_base   (cfg_spill_base),
+        .cfg_spill_log2   (cfg_spill_log2),
+        .st_spill_count   (st_spill_count),
+        .s_txd_valid      (loc_txd_valid),
+        .s_txd_ready      (loc_txd_ready),
+        .s_txd_op         (loc_txd_op),
+        .s_txd_dst        (loc_txd_dst),
+        .s_txd_addr       (loc_txd_addr),
+        .s_txd_mask       (loc_txd_mask),
+        .s_txd_len        (loc_txd_len),
+        .s_txd_ctx        (loc_txd_ctx),
+        .s_txd_tag        (loc_txd_tag),
+        .s_txd_key        (loc_txd_key),
+        .s_txd_payload    (loc_txd_payload),
+        .m_txd_valid      (spl_txd_valid),
+        .m_txd_ready      (spl_txd_ready),
+        .m_txd_op         (spl_txd_op),
+        .m_txd_dst        (spl_txd_dst),
+        .m_txd_addr       (spl_txd_addr),
+        .m_txd_mask       (spl_txd_mask),
+        .m_txd_len        (spl_txd_len),
+        .m_txd_ctx        (spl_txd_ctx),
+        .m_txd_tag        (spl_txd_tag),
+        .m_txd_key        (spl_txd_key),
+        .m_txd_payload    (spl_txd_payload_w),
+        .in_req_slot_free (req_slot_free),
+        .m_mem_req_valid  (spl_mem_req_valid),
+        .m_mem_req_ready  (spl_mem_req_ready),
+        .m_mem_req_write  (spl_mem_req_write),
+        .m_mem_req_addr   (spl_mem_req_addr),
+        .m_mem_req_wdata  (spl_mem_req_wdata),
+        .m_mem_req_wstrb  (spl_mem_req_wstrb),
+        .s_mem_resp_valid (spl_mem_resp_valid),
+        .s_mem_resp_rdata (spl_mem_resp_rdata),
+        .ev_spill         (ev_spill)
+    );
+end else begin : g_no_spill
+    // REQs and other requests go straight to the sender, which holds a REQ
+    // at the host port until a slot is free
+    assign spl_txd_valid     = loc_txd_valid;
+    assign loc_txd_ready     = spl_txd_ready;
+    assign spl_txd_op        = loc_txd_op;
+    assign spl_txd_dst       = loc_txd_dst;
+    assign spl_txd_addr      = loc_txd_addr;
+    assign spl_txd_mask      = loc_txd_mask;
+    assign spl_txd_len       = loc_txd_len;
+    assign spl_txd_ctx       = loc_txd_ctx;
+    assign spl_txd_tag       = loc_txd_tag;
+    assign spl_txd_key       = loc_txd_key;
+    assign spl_txd_payload_w = loc_txd_payload;
+    assign st_spill_count    = 32'd0;
+    assign ev_spill          = 1'b0;
+    assign spl_mem_req_valid = 1'b0;
+    assign spl_mem_req_write = 1'b0;
+    assign spl_mem_req_addr  = 32'd0;
+    assign spl_mem_req_wdata = 64'd0;
+    assign spl_mem_req_wstrb = 8'd0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_spill = &{1'b0, req_slot_free, cfg_spill_base, cfg_spill_log2,
+                          spl_mem_req_ready, spl_mem_resp_valid, spl_mem_resp_rdata};
+    /* verilator lint_on UNUSEDSIGNAL */
+end
+endgenerate
 
 // ---------------------------------------------------------------- host memory
 tg_mem_arb tg_mem_arb_inst (

@@ -13,6 +13,7 @@ module tg_ice40_hx8k #(
     parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
     parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
     parameter BLOCK_BYTES = 16, // NIC's largest frame payload (16, 32 or 64)
+    parameter SPILL_RING = 0,  // NIC's REQ spill ring built in (0..1)
     parameter MEM_LOG2   = 12  // bytes of host memory in block RAM, log2 (6..20)
 ) (
     input  wire       clk,          // 125 MHz, also the GMII transmit clock
@@ -60,12 +61,14 @@ tg_fpga_node #(
     .NUM_REGIONS (NUM_REGIONS),
     .MAX_REQS   (MAX_REQS),
     .BLOCK_BYTES (BLOCK_BYTES),
+    .SPILL_RING (SPILL_RING),
+    .ONE_CLOCK  (1),         // core_clk is clk: no crossings between the bridge, MAC and core
     .MEM_LOG2   (MEM_LOG2),
     .BRIDGE_MAC ({32'h02_54_47_01, NODE})
 ) tg_fpga_node_inst (
     .clk           (clk),
     .rst           (rst),
-    .core_clk      (clk),       // one clock: this top is an area study
+    .core_clk      (clk),       // one clock (ONE_CLOCK above)
     .cfg_node_id   (NODE),
     .net_txd       (net_txd),
     .net_tx_en     (net_tx_en),

@@ -4,7 +4,8 @@
 // Telegraphos network), the memory-bus bridge on the other (the host), and
 // the NIC's host memory in block RAM. The MAC and the bridge run in the
 // GMII transmit clock; the NIC core and the memory in their own, slower
-// clock, joined to them by clock-crossing FIFOs.
+// clock, joined to them by clock-crossing FIFOs (or, with ONE_CLOCK, in
+// the same clock and joined directly).
 `default_nettype none
 
 module tg_fpga_node #(
@@ -17,6 +18,9 @@ module tg_fpga_node #(
     parameter        MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
     parameter        RX_FIFO_DIST = 0, // network MAC's receive FIFO in distributed RAM (0..1)
     parameter        BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
+    parameter        SPILL_RING = 1,  // NIC's REQ spill ring built in (0..1)
+    parameter        ONE_CLOCK  = 0,  // 1: core_clk is clk itself, and the buses between the
+                                      // bridge, the MAC and the core need no crossing (0..1)
     parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
     input  wire        clk,           // 125 MHz GMII transmit clock: MAC and bridge
@@ -157,25 +161,35 @@ tg_gmii_mac #(
 
 // received beats to the core as they come (the core takes gaps inside a
 // frame); frames to send are held whole, so the MAC never runs dry
-tg_axis_async_fifo #(
-    .DATA_W (64),
-    .ADDR_W (4),
-    .FRAME  (0)
-) tg_axis_async_fifo_rx_inst (
-    .s_clk         (clk),
-    .s_axis_tdata  (mac_rx_tdata),
-    .s_axis_tkeep  (mac_rx_tkeep),
-    .s_axis_tvalid (mac_rx_tvalid),
-    .s_axis_tready (mac_rx_tready),
-    .s_axis_tlast  (mac_rx_tlast),
-    .m_clk         (core_clk),
-    .m_rst         (core_rst),
-    .m_axis_tdata  (rx_tdata),
-    .m_axis_tkeep  (rx_tkeep),
-    .m_axis_tvalid (rx_tvalid),
-    .m_axis_tready (rx_tready),
-    .m_axis_tlast  (rx_tlast)
-);
+generate
+if (ONE_CLOCK != 0) begin : g_rx_direct
+    assign rx_tdata      = mac_rx_tdata;
+    assign rx_tkeep      = mac_rx_tkeep;
+    assign rx_tvalid     = mac_rx_tvalid;
+    assign rx_tlast      = mac_rx_tlast;
+    assign mac_rx_tready = rx_tready;
+end else begin : g_rx_cross
+    tg_axis_async_fifo #(
+        .DATA_W (64),
+        .ADDR_W (4),
+        .FRAME  (0)
+    ) tg_axis_async_fifo_rx_inst (
+        .s_clk         (clk),
+        .s_axis_tdata  (mac_rx_tdata),
+        .s_axis_tkeep  (mac_rx_tkeep),
+        .s_axis_tvalid (mac_rx_tvalid),
+        .s_axis_tready (mac_rx_tready),
+        .s_axis_tlast  (mac_rx_tlast),
+        .m_clk         (core_clk),
+        .m_rst         (core_rst),
+        .m_axis_tdata  (rx_tdata),
+        .m_axis_tkeep  (rx_tkeep),
+        .m_axis_tvalid (rx_tvalid),
+        .m_axis_tready (rx_tready),
+        .m_axis_tlast  (rx_tlast)
+    );
+end
+endgenerate
 
 tg_axis_async_fifo #(
     .DATA_W (64),
@@ -256,13 +270,7 @@ tg_bridge #(
     .ev_drop           (ev_bridge_drop)
 );
 
-// The bridge has one request outstanding at a time and waits for a
-// memory write's response, so host-memory writes are done before any
-// later host-port request reaches the core; four entries per direction
-// are plenty, and a response FIFO can never be full.
-wire br_host_req_full, host_resp_full, br_mem_req_full;
 /* verilator lint_off UNUSEDSIGNAL */
-wire mem_b_resp_full;
 wire br_host_req_last_unused = br_host_req_last;
 /* verilator lint_on UNUSEDSIGNAL */
 
@@ -271,47 +279,110 @@ wire br_host_req_last_unused = br_host_req_last;
 // host port's burst gathering, as it did with the two side by side.
 assign host_req_last = 1'b1;
 
-tg_async_fifo #(
-    .WIDTH  (120),
-    .ADDR_W (2)
-) tg_async_fifo_host_req_inst (
-    .wr_clk   (clk),
-    .wr_en    (br_host_req_valid),
-    .wr_data  ({br_host_req_write, br_host_req_wstrb, br_host_req_wdata, br_host_req_addr}),
-    .wr_full  (br_host_req_full),
-    .rd_clk   (core_clk),
-    .rst      (core_rst),
-    .rd_valid (host_req_valid),
-    .rd_en    (host_req_ready),
-    .rd_data  ({host_req_write, host_req_wstrb, host_req_wdata, host_req_addr})
-);
-assign br_host_req_ready = !br_host_req_full;
-
 wire        host_resp_x_valid, host_resp_x_take;
 wire [63:0] host_resp_x_rdata;
+wire        mem_resp_x_valid;
+wire [63:0] mem_resp_x_rdata;
 
-tg_async_fifo #(
-    .WIDTH  (64),
-    .ADDR_W (2)
-) tg_async_fifo_host_resp_inst (
-    .wr_clk   (core_clk),
-    .wr_en    (host_resp_valid),
-    .wr_data  (host_resp_rdata),
-    .wr_full  (host_resp_full),
-    .rd_clk   (clk),
-    .rst      (rst),
-    .rd_valid (host_resp_x_valid),
-    .rd_en    (host_resp_x_take),
-    .rd_data  (host_resp_x_rdata)
-);
-assign host_resp_ready = !host_resp_full;
+generate
+if (ONE_CLOCK != 0) begin : g_bus_direct
+    // the bridge's request valids come from its state registers, so its
+    // requests meet the core's and the memory's readies directly
+    assign host_req_valid     = br_host_req_valid;
+    assign br_host_req_ready  = host_req_ready;
+    assign host_req_write     = br_host_req_write;
+    assign host_req_wstrb     = br_host_req_wstrb;
+    assign host_req_wdata     = br_host_req_wdata;
+    assign host_req_addr      = br_host_req_addr;
+    assign host_resp_x_valid  = host_resp_valid;
+    assign host_resp_x_rdata  = host_resp_rdata;
+    assign host_resp_ready    = host_resp_x_take;
+    assign mem_b_req_valid    = br_mem_req_valid;
+    assign br_mem_req_ready   = mem_b_req_ready;
+    assign mem_b_req_write    = br_mem_req_write;
+    assign mem_b_req_wstrb    = br_mem_req_wstrb;
+    assign mem_b_req_wdata    = br_mem_req_wdata;
+    assign mem_b_req_addr     = br_mem_req_addr;
+    assign mem_resp_x_valid   = mem_b_resp_valid;
+    assign mem_resp_x_rdata   = mem_b_resp_rdata;
+end else begin : g_bus_cross
+    // The bridge has one request outstanding at a time and waits for a
+    // memory write's response, so host-memory writes are done before any
+    // later host-port request reaches the core; four entries per direction
+    // are plenty, and a response FIFO can never be full.
+    wire br_host_req_full, host_resp_full, br_mem_req_full;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire mem_b_resp_full;
+    /* verilator lint_on UNUSEDSIGNAL */
+    tg_async_fifo #(
+        .WIDTH  (120),
+        .ADDR_W (2)
+    ) tg_async_fifo_host_req_inst (
+        .wr_clk   (clk),
+        .wr_en    (br_host_req_valid),
+        .wr_data  ({br_host_req_write, br_host_req_wstrb, br_host_req_wdata, br_host_req_addr}),
+        .wr_full  (br_host_req_full),
+        .rd_clk   (core_clk),
+        .rst      (core_rst),
+        .rd_valid (host_req_valid),
+        .rd_en    (host_req_ready),
+        .rd_data  ({host_req_write, host_req_wstrb, host_req_wdata, host_req_addr})
+    );
+    assign br_host_req_ready = !br_host_req_full;
+
+    tg_async_fifo #(
+        .WIDTH  (64),
+        .ADDR_W (2)
+    ) tg_async_fifo_host_resp_inst (
+        .wr_clk   (core_clk),
+        .wr_en    (host_resp_valid),
+        .wr_data  (host_resp_rdata),
+        .wr_full  (host_resp_full),
+        .rd_clk   (clk),
+        .rst      (rst),
+        .rd_valid (host_resp_x_valid),
+        .rd_en    (host_resp_x_take),
+        .rd_data  (host_resp_x_rdata)
+    );
+    assign host_resp_ready = !host_resp_full;
+
+    tg_async_fifo #(
+        .WIDTH  (105),
+        .ADDR_W (2)
+    ) tg_async_fifo_mem_req_inst (
+        .wr_clk   (clk),
+        .wr_en    (br_mem_req_valid),
+        .wr_data  ({br_mem_req_write, br_mem_req_wstrb, br_mem_req_wdata, br_mem_req_addr}),
+        .wr_full  (br_mem_req_full),
+        .rd_clk   (core_clk),
+        .rst      (core_rst),
+        .rd_valid (mem_b_req_valid),
+        .rd_en    (mem_b_req_ready),
+        .rd_data  ({mem_b_req_write, mem_b_req_wstrb, mem_b_req_wdata, mem_b_req_addr})
+    );
+    assign br_mem_req_ready = !br_mem_req_full;
+
+    tg_async_fifo #(
+        .WIDTH  (64),
+        .ADDR_W (2)
+    ) tg_async_fifo_mem_resp_inst (
+        .wr_clk   (core_clk),
+        .wr_en    (mem_b_resp_valid),
+        .wr_data  (mem_b_resp_rdata),
+        .wr_full  (mem_b_resp_full),
+        .rd_clk   (clk),
+        .rst      (rst),
+        .rd_valid (mem_resp_x_valid),
+        .rd_en    (1'b1),
+        .rd_data  (mem_resp_x_rdata)
+    );
+end
+endgenerate
 
 // the responses reach the bridge from registers (a held one waits for ready)
 reg         br_host_resp_valid_reg, br_mem_resp_valid_reg;
 reg  [63:0] br_host_resp_rdata_reg, br_mem_resp_rdata_reg;
 assign host_resp_x_take = !br_host_resp_valid_reg || br_host_resp_ready;
-wire        mem_resp_x_valid;
-wire [63:0] mem_resp_x_rdata;
 
 always @(posedge clk) begin
     if (host_resp_x_take) br_host_resp_rdata_reg <= host_resp_x_rdata;
@@ -329,37 +400,6 @@ assign br_host_resp_rdata = br_host_resp_rdata_reg;
 assign br_mem_resp_valid  = br_mem_resp_valid_reg;
 assign br_mem_resp_rdata  = br_mem_resp_rdata_reg;
 
-tg_async_fifo #(
-    .WIDTH  (105),
-    .ADDR_W (2)
-) tg_async_fifo_mem_req_inst (
-    .wr_clk   (clk),
-    .wr_en    (br_mem_req_valid),
-    .wr_data  ({br_mem_req_write, br_mem_req_wstrb, br_mem_req_wdata, br_mem_req_addr}),
-    .wr_full  (br_mem_req_full),
-    .rd_clk   (core_clk),
-    .rst      (core_rst),
-    .rd_valid (mem_b_req_valid),
-    .rd_en    (mem_b_req_ready),
-    .rd_data  ({mem_b_req_write, mem_b_req_wstrb, mem_b_req_wdata, mem_b_req_addr})
-);
-assign br_mem_req_ready = !br_mem_req_full;
-
-tg_async_fifo #(
-    .WIDTH  (64),
-    .ADDR_W (2)
-) tg_async_fifo_mem_resp_inst (
-    .wr_clk   (core_clk),
-    .wr_en    (mem_b_resp_valid),
-    .wr_data  (mem_b_resp_rdata),
-    .wr_full  (mem_b_resp_full),
-    .rd_clk   (clk),
-    .rst      (rst),
-    .rd_valid (mem_resp_x_valid),
-    .rd_en    (1'b1),
-    .rd_data  (mem_resp_x_rdata)
-);
-
 // ---------------------------------------------------------------- NIC core
 wire        mem_req_valid, mem_req_ready, mem_req_write, mem_resp_valid;
 wire [31:0] mem_req_addr;
@@ -375,6 +415,7 @@ tg_nic #(
     .MAX_REQS   (MAX_REQS),
     .NUM_REGIONS (NUM_REGIONS),
     .BLOCK_BYTES (BLOCK_BYTES),
+    .SPILL_RING (SPILL_RING),
     .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
 ) tg_nic_inst (
     .clk               (core_clk),

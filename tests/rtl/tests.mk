@@ -10,14 +10,14 @@ RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
                  -CFLAGS "-std=c++17 -I$(abspath include) -I$(abspath tests/rtl/common)" \
                  -MAKEFLAGS "OPT_FAST=-O1"
 
-# the NIC core with 16-byte blocks, through tg_nic's bench (rule below)
-RTL_BLOCK16_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_block16
+# the NIC core as the iCE40 builds it, through tg_nic's bench (rule below)
+RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
 
-TEST_PROGS += $(RTL_TEST_BINS) $(RTL_BLOCK16_BIN)
+TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 
 .PHONY: test-rtl
-test-rtl: $(RTL_TEST_BINS) $(RTL_BLOCK16_BIN)
-	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_BLOCK16_BIN)
+test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
+	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 
 $(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
@@ -25,11 +25,11 @@ $(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) 
 		-Mdir $(dir $@)obj $(RTL_SRCS) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
-# The NIC core built with 16-byte blocks (BLOCK_BYTES=16), through the
-# same bench compiled for them.
+# The NIC core as the iCE40 builds it, 16-byte blocks (BLOCK_BYTES=16) and
+# no REQ spill ring (SPILL_RING=0), through the same bench compiled for it.
 
-$(RTL_BLOCK16_BIN): tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+$(RTL_NARROW_BIN): tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS -DTB_BLOCK=16 -GBLOCK_BYTES=16 --top-module tg_nic \
-		-Mdir $(dir $@)obj_block16 $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
-		> $(dir $@)build_block16.log 2>&1 || { cat $(dir $@)build_block16.log; exit 1; }
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_BLOCK=16 -DTB_SPILL=0" -GBLOCK_BYTES=16 -GSPILL_RING=0 --top-module tg_nic \
+		-Mdir $(dir $@)obj_narrow $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
+		> $(dir $@)build_narrow.log 2>&1 || { cat $(dir $@)build_narrow.log; exit 1; }

@@ -50,6 +50,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < 300; i++) t.tick();
     TB_CHECK((t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_ID) >> 32) == TG_ID_MAGIC, "ID");
     uint64_t cfg = t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_CONFIG);
+    TB_CHECK(!(cfg & (TG_CONFIG_SPILL | TG_CONFIG_LINK)), "CONFIG %llx: no spill ring, no link layer",
+             (unsigned long long)cfg);
     TB_CHECK((cfg & 0xFFFFFFFF) == 0x10010101, "CONFIG %llx: one context, fetch, queue, 16-byte block",
              (unsigned long long)cfg);
     t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_MEM_SIZE, 1u << 12);

@@ -141,7 +141,8 @@ struct Model {
         case TG_CSR_REG_MEM_SIZE: v = mem_size; return true;
         case TG_CSR_REG_MAC: v = (TG_MAC_OUI << 24) | node; return true;
         case TG_CSR_REG_CONFIG:
-            v = NUM_CTX | (MAX_READS << 8) | (NUM_QUEUES << 16) | ((uint64_t)BLOCK_BYTES << 24);
+            v = NUM_CTX | (MAX_READS << 8) | (NUM_QUEUES << 16) | ((uint64_t)BLOCK_BYTES << 24) |
+                TG_CONFIG_SPILL | TG_CONFIG_LINK;   // both built by default
             return true;
         case TG_CSR_REG_SCRATCH: v = scratch; return true;
         case TG_CSR_REG_READ_TIMEOUT: v = read_timeout; return true;

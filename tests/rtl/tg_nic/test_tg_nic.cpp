@@ -5,8 +5,10 @@
 // fetches, fences, blocking and non-blocking atomics, refusals, and every
 // kind of bad frame, under random memory wait states and stream
 // backpressure, against a reference memory.  Built a second time with
-// TB_BLOCK=16 against the core with BLOCK_BYTES=16: the same traffic in
-// 16-byte blocks, and longer frames and requests refused.
+// TB_BLOCK=16 TB_SPILL=0 against the core with BLOCK_BYTES=16 and no spill
+// ring (SPILL_RING=0): the same traffic in 16-byte blocks, longer frames
+// and requests refused, and REQs waiting at the host port as with a ring
+// switched off.
 #include "Vtg_nic.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -18,6 +20,9 @@
 
 #ifndef TB_BLOCK
 #define TB_BLOCK 64
+#endif
+#ifndef TB_SPILL
+#define TB_SPILL 1     // the core's SPILL_RING
 #endif
 static const unsigned NODE = 5;
 static const unsigned BLK = TB_BLOCK;   // the core's BLOCK_BYTES
@@ -445,6 +450,20 @@ static void csr_phase(Tb &tb)
     uint64_t config = tb.read(csr(TG_CSR_REG_CONFIG));
     TB_CHECK(((config >> 24) & 0xFF) == BLK, "CONFIG %llx: block of %u bytes expected",
              (unsigned long long)config, BLK);
+    TB_CHECK(!!(config & TG_CONFIG_SPILL) == TB_SPILL, "CONFIG %llx: spill ring built %d expected",
+             (unsigned long long)config, TB_SPILL);
+    TB_CHECK(config & TG_CONFIG_LINK, "CONFIG %llx: the link layer is built (LINK_LAYER 1)",
+             (unsigned long long)config);
+    // the spill registers hold a ring only where one is built; back to none
+    tb.write(csr(TG_CSR_REG_SPILL_BASE), 0x8000);
+    tb.write(csr(TG_CSR_REG_SPILL_CFG), 4);
+    uint64_t sbase = tb.read(csr(TG_CSR_REG_SPILL_BASE)), scfg = tb.read(csr(TG_CSR_REG_SPILL_CFG));
+    TB_CHECK(sbase == (TB_SPILL ? 0x8000u : 0u) && scfg == (TB_SPILL ? 4u : 0u),
+             "SPILL_BASE %llx SPILL_CFG %llx after writing a ring", (unsigned long long)sbase,
+             (unsigned long long)scfg);
+    tb.write(csr(TG_CSR_REG_SPILL_CFG), 0);
+    tb.write(csr(TG_CSR_REG_SPILL_BASE), 0);
+    TB_CHECK(tb.read(csr(TG_CSR_REG_SPILL_CFG)) == 0, "no ring again");
     uint64_t mac = tb.read(csr(TG_CSR_REG_MAC));
     TB_CHECK(mac == ((uint64_t)TG_MAC_OUI << 24 | NODE), "mac %llx", (unsigned long long)mac);
     uint64_t c0 = tb.read(csr(TG_CSR_REG_CYCLES));
