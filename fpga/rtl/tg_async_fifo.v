@@ -30,6 +30,7 @@ initial begin
 end
 
 reg [WIDTH-1:0] mem [0:DEPTH-1];
+wire [ADDR_W:0] rd_bin, rd_gray;   // read pointer (read side, below)
 
 // ---------------------------------------------------------------- write side
 // the reset reaches the write clock through two flops
@@ -59,7 +60,7 @@ end
 always @(posedge wr_clk) begin
     wr_rst_meta_reg <= rst;
     wr_rst_reg      <= wr_rst_meta_reg;
-    rd_gray_w1_reg  <= rd_gray_reg;
+    rd_gray_w1_reg  <= rd_gray;
     rd_gray_w2_reg  <= rd_gray_w1_reg;
     wr_full_reg     <= wr_full_next;
     wr_gray_reg     <= wr_gray_next;
@@ -72,28 +73,30 @@ always @(posedge wr_clk) begin
 end
 
 // ---------------------------------------------------------------- read side
-reg [ADDR_W:0] rd_bin_reg, rd_bin_next;
-reg [ADDR_W:0] rd_gray_reg;
-reg [ADDR_W:0] wr_gray_r1_reg, wr_gray_r2_reg;
+// the read pointer steps by selecting its registered successor, so the path
+// from the synchronized write pointer through rd_valid and the reader's
+// rd_en ends in one multiplexer per pointer bit (tg_gray_count)
+reg  [ADDR_W:0] wr_gray_r1_reg, wr_gray_r2_reg;
 
-assign rd_valid = (rd_gray_reg != wr_gray_r2_reg);
-assign rd_data  = mem[rd_bin_reg[ADDR_W-1:0]];
+assign rd_valid = (rd_gray != wr_gray_r2_reg);
+assign rd_data  = mem[rd_bin[ADDR_W-1:0]];
+/* verilator lint_off UNUSEDSIGNAL */
+wire rd_bin_wrap_unused = rd_bin[ADDR_W];   // the wrap bit counts in rd_gray only
+/* verilator lint_on UNUSEDSIGNAL */
 
-always @* begin
-    rd_bin_next = rd_bin_reg;
-    if (rd_en && rd_valid) rd_bin_next = rd_bin_reg + 1'b1;
-end
+tg_gray_count #(
+    .W (ADDR_W + 1)
+) tg_gray_count_rd_inst (
+    .clk      (rd_clk),
+    .rst      (rst),
+    .inc      (rd_en && rd_valid),
+    .out_bin  (rd_bin),
+    .out_gray (rd_gray)
+);
 
 always @(posedge rd_clk) begin
     wr_gray_r1_reg <= wr_gray_reg;
     wr_gray_r2_reg <= wr_gray_r1_reg;
-    if (rst) begin
-        rd_bin_reg  <= {(ADDR_W+1){1'b0}};
-        rd_gray_reg <= {(ADDR_W+1){1'b0}};
-    end else begin
-        rd_bin_reg  <= rd_bin_next;
-        rd_gray_reg <= rd_bin_next ^ (rd_bin_next >> 1);
-    end
 end
 
 endmodule

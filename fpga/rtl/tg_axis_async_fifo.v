@@ -73,15 +73,28 @@ if (FRAME != 0) begin : g_frame
     reg [ADDR_W:0] s_frames_reg, s_frames_next;
     reg [ADDR_W:0] s_frames_gray_reg;
     reg [ADDR_W:0] m_frames_g1_reg, m_frames_g2_reg;
-    reg [ADDR_W:0] m_frames_reg, m_frames_next; // frames whose last beat went out
+    // frames whose last beat went out, in Gray code (tg_gray_count: a last
+    // beat going out only selects the registered successor)
+    wire [ADDR_W:0] m_frames_gray;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [ADDR_W:0] m_frames_bin_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
     wire           s_push = s_axis_tvalid && !wr_full;
 
     always @* begin
         s_frames_next = s_frames_reg;
         if (s_last_reg) s_frames_next = s_frames_reg + 1'b1;
-        m_frames_next = m_frames_reg;
-        if (m_pop && m_axis_tlast) m_frames_next = m_frames_reg + 1'b1;
     end
+
+    tg_gray_count #(
+        .W (ADDR_W + 1)
+    ) tg_gray_count_frames_inst (
+        .clk      (m_clk),
+        .rst      (m_rst),
+        .inc      (m_pop && m_axis_tlast),
+        .out_bin  (m_frames_bin_unused),
+        .out_gray (m_frames_gray)
+    );
 
     always @(posedge s_clk) begin
         s_rst_meta_reg <= m_rst;
@@ -100,12 +113,10 @@ if (FRAME != 0) begin : g_frame
     always @(posedge m_clk) begin
         m_frames_g1_reg <= s_frames_gray_reg;
         m_frames_g2_reg <= m_frames_g1_reg;
-        if (m_rst) m_frames_reg <= {(ADDR_W+1){1'b0}};
-        else       m_frames_reg <= m_frames_next;
     end
 
     // a frame is complete while the synchronized count is ahead of ours
-    wire m_frame_in = (m_frames_g2_reg != (m_frames_reg ^ (m_frames_reg >> 1)));
+    wire m_frame_in = (m_frames_g2_reg != m_frames_gray);
     assign m_axis_tvalid = rd_valid && m_frame_in;
 end else begin : g_stream
     assign m_axis_tvalid = rd_valid;

@@ -120,11 +120,14 @@ reg [7:0]  t_byte;
 
 // a new request may start arriving once the response's fields have been
 // sent (FCS and gap remain): it takes longer than they do, so execution is
-// idle again when it ends (registered: it gates the field registers' enables)
+// idle again when it ends (registered: it gates the field registers' enables).
+// Sending only starts at t_idx 0 and only stops at TX_BYTES, past the
+// fields, so "the next index is past the fields" is "this one is past the
+// field's last byte", taken from the register rather than after its adder.
 reg  busy_reg;
 wire busy = busy_reg;
 wire busy_next = (x_state_next != X_IDLE) &&
-                 !(x_state_next == X_SEND && t_idx_next >= O_END + 7'd8);
+                 !(x_state_reg == X_SEND && t_idx_reg >= O_END + 7'd7);
 
 always @* begin
     r_state_next = r_state_reg;
