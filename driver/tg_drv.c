@@ -52,7 +52,9 @@ int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx)
 }
 
 /* 0 if CONFIG says the NIC was built with `feature` (a TG_CONFIG_* bit),
- * -EOPNOTSUPP if not, or the error of reading it. */
+ * -EOPNOTSUPP if not, or the error of reading it.  A NIC whose CONFIG
+ * predates these bits (block bytes [31:24] still 0) says nothing, and
+ * is tried as before. */
 static int built_with(const struct tg_drv_mmio *io, uint64_t feature)
 {
 	uint64_t v;
@@ -60,6 +62,8 @@ static int built_with(const struct tg_drv_mmio *io, uint64_t feature)
 
 	if (rc)
 		return rc;
+	if (((v >> 24) & 0xFF) == 0)
+		return 0;
 	return (v & feature) ? 0 : -EOPNOTSUPP;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Test: the driver's spill-ring and link-layer set-up ask CONFIG what the NIC was built with: a ring or the layer asked of a NIC built without it is -EOPNOTSUPP and writes nothing; turning them off always works. */
+/* Test: the driver's spill-ring and link-layer set-up ask CONFIG what the NIC was built with: a ring or the layer asked of a NIC built without it is -EOPNOTSUPP and writes nothing; turning them off always works; a NIC whose CONFIG predates the bits is tried as before. */
 #include <errno.h>
 #include <stdio.h>
 
@@ -10,6 +10,7 @@
 /* the CSR page of a NIC, as far as these calls look at it */
 struct fake_csr {
 	uint64_t config;
+	int spill, link;   /* what it was built with */
 	uint64_t spill_base, spill_cfg, link_cfg, link_rto;
 	unsigned writes;
 };
@@ -31,13 +32,14 @@ static int fake_read(void *arg, uint64_t addr, uint64_t *val)
 	return 0;
 }
 
-/* what tg_csr does: the spill registers and LINK_CFG bit 0 hold only
- * what the NIC was built with; LINK_CFG bit 32 follows bit 0 at once */
+/* what tg_csr does: the spill registers hold a ring only where one is
+ * built; LINK_CFG bit 32 follows bit 0 at once where the layer is built,
+ * and stays 0 where it is not */
 static int fake_write(void *arg, uint64_t addr, uint64_t val)
 {
 	struct fake_csr *f = arg;
-	int spill = !!(f->config & TG_CONFIG_SPILL);
-	int link = !!(f->config & TG_CONFIG_LINK);
+	int spill = f->spill;
+	int link = f->link;
 
 	f->writes++;
 	if (addr == tg_bar_csr_addr(TG_CSR_REG_SPILL_BASE))
@@ -53,12 +55,12 @@ static int fake_write(void *arg, uint64_t addr, uint64_t val)
 	return 0;
 }
 
-static void run(uint64_t config)
+/* a NIC that reads `config` and was built with a ring and the layer or not */
+static void run(uint64_t config, int spill, int link)
 {
-	struct fake_csr f = { .config = config, .link_cfg = TG_LINK_CFG_RESET };
+	struct fake_csr f = { .config = config, .spill = spill, .link = link,
+			      .link_cfg = TG_LINK_CFG_RESET };
 	struct tg_drv_mmio io = { fake_read, fake_write, &f };
-	int spill = !!(config & TG_CONFIG_SPILL);
-	int link = !!(config & TG_CONFIG_LINK);
 	uint64_t ring = 0x10000;   /* 2^4 entries of 128 bytes, aligned */
 
 	/* a ring */
@@ -97,10 +99,14 @@ int main(void)
 {
 	struct tg_drv_mmio none = { NULL, NULL, NULL };
 
-	run(TG_CONFIG_SPILL | TG_CONFIG_LINK);
-	run(TG_CONFIG_SPILL);
-	run(TG_CONFIG_LINK);
-	run(0);
+	const uint64_t blk = 64ull << 24;   /* CONFIG block bytes: a NIC that has the bits */
+
+	run(blk | TG_CONFIG_SPILL | TG_CONFIG_LINK, 1, 1);
+	run(blk | TG_CONFIG_SPILL, 1, 0);
+	run(blk | TG_CONFIG_LINK, 0, 1);
+	run(blk, 0, 0);
+	run(16ull << 24, 0, 0);
+	run(0, 1, 1);   /* CONFIG from before the bits: both were built then */
 	CHECK_RC(tg_drv_spill_setup(&none, 0, 0), -EINVAL);
 	CHECK_RC(tg_drv_link_setup(&none, 0, 0), -EINVAL);
 	return t_done("test_drv_setup");
