@@ -26,6 +26,15 @@ static uint64_t remote_addr(const struct tg_dev *dev, unsigned win, unsigned nod
 	return tg_bar_data_addr(win, dev->ctx, node, pa);
 }
 
+/* Bytes of [raddr, raddr + len) before the end of raddr's block: one
+ * burst of a write, one fetch of a read. */
+static size_t in_block(const struct tg_dev *dev, uint64_t raddr, size_t len)
+{
+	uint64_t rest = dev->block - (raddr & (dev->block - 1u));
+
+	return rest < len ? (size_t)rest : len;
+}
+
 /* The data word of FETCH_GO and WCHECK: a remote range of one block. */
 static uint64_t go_word(uint64_t raddr, unsigned node, uint64_t len)
 {
@@ -67,8 +76,7 @@ int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
 	if (rc)
 		return rc;
 	while (len) {
-		uint64_t end = (raddr | (dev->block - 1u)) + 1;   /* end of this block */
-		size_t n = end - raddr < len ? (size_t)(end - raddr) : len;
+		size_t n = in_block(dev, raddr, len);
 		uint64_t w0 = raddr & ~7ULL, data[TG_MAX_BURST_BYTES / 8];
 		uint8_t strb[TG_MAX_BURST_BYTES / 8];
 		unsigned nb = (unsigned)(((raddr + n - 1) & ~7ULL) - w0) / 8u + 1u;
@@ -170,7 +178,7 @@ int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr
 	if (cpl_off % 8u || cpl_off > cpl_mr->len || cpl_mr->len - cpl_off < 8)
 		return -EINVAL;
 	laddr = mr->paddr + loff;
-	if (((raddr ^ laddr) & 7u) || (raddr & (dev->block - 1u)) + len > dev->block)
+	if (((raddr ^ laddr) & 7u) || in_block(dev, raddr, len) != len)
 		return -EINVAL;
 	return fetch_go(dev, node, raddr, laddr, len, cpl_mr->paddr + cpl_off);
 }
@@ -240,8 +248,7 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 	while (len || count) {
 		if (len && count < TG_READ_SLOTS) {
 			unsigned s = (head + count) % TG_READ_SLOTS;
-			uint64_t end = (raddr | (dev->block - 1u)) + 1;
-			size_t n = end - raddr < len ? (size_t)(end - raddr) : len;
+			size_t n = in_block(dev, raddr, len);
 			uint64_t loff = (uint64_t)s * TG_READ_SLOT_SZ + (raddr & 7u);
 			uint64_t cpl = bpa + TG_READ_SLOTS * TG_READ_SLOT_SZ + 8u * s;
 
