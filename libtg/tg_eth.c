@@ -25,7 +25,7 @@
 
 #define FRAME     ((unsigned)TG_BRIDGE_FRAME_BYTES)
 #define MAX_FRAME 1518u
-#define TRIES     3u              /* sends of a request that may be repeated */
+#define TRIES     3u              /* sends of a request: the first and two resends */
 #define RAW_TIMEOUT_MS  100u      /* a board answers in microseconds */
 #define SIM_TIMEOUT_MS  10000u    /* a simulated board, some thousand cycles a request */
 #define POLL_US         1000u     /* the driver looks at IRQ_STATUS this often */
@@ -86,7 +86,9 @@ static int send_frame(struct tg_ethdev *e, const uint8_t *f, size_t n)
 	return (size_t)r == n ? 0 : -EIO;
 }
 
-/* The response to (op, seq) from our bridge, or -EAGAIN for any other frame. */
+/* The response to (op, seq) from our bridge, or -EAGAIN for any other frame.
+ * A resend's answer echoes the resend bit; an answer to an earlier send
+ * of the same request may still come, without it. */
 static int match(const struct tg_ethdev *e, const uint8_t *f, ssize_t n, unsigned op,
 		 uint16_t seq, unsigned *status, uint64_t *data)
 {
@@ -94,7 +96,7 @@ static int match(const struct tg_ethdev *e, const uint8_t *f, ssize_t n, unsigne
 
 	if (n < (ssize_t)FRAME || __tg_get_be(f + 12, 2) != TG_BRIDGE_ETHERTYPE ||
 	    f[TG_BRIDGE_OFF_VER] != TG_BRIDGE_VERSION ||
-	    f[TG_BRIDGE_OFF_OP] != (op | TG_BRIDGE_OP_RESP) ||
+	    (f[TG_BRIDGE_OFF_OP] & ~TG_BRIDGE_OP_RESEND) != (op | TG_BRIDGE_OP_RESP) ||
 	    __tg_get_be(f + TG_BRIDGE_OFF_SEQ, 2) != seq || memcmp(f, e->src, 6))
 		return -EAGAIN;
 	/* from the bridge we address (any bridge while that is broadcast) */
@@ -107,25 +109,20 @@ static int match(const struct tg_ethdev *e, const uint8_t *f, ssize_t n, unsigne
 	return 0;
 }
 
-/* Requests that change nothing when done twice: memory reads and writes,
- * and host-port reads other than the atomic windows' (a load there is a
- * fetch-and-add, swap, compare-and-swap or increment). */
-static int repeatable(unsigned op, uint64_t addr)
-{
-	if (op == TG_BRIDGE_OP_BAR_WRITE)
-		return 0;
-	return op != TG_BRIDGE_OP_BAR_READ || tg_bar_win(addr) < TG_WIN_FAA;
-}
-
-/* One bridge request and its response (e->mu held).  Requests that
- * change nothing when done twice are sent up to TRIES times.  Returns 0
- * with *data, -EFAULT (RANGE), -EPROTO (BAD_OP or a foreign answer),
+/* One bridge request and its response (e->mu held).  A request whose
+ * answer does not come is sent again, up to TRIES sends in all, marked as
+ * a resend: the bridge keeps the answer to the last request it executed
+ * and sends that again rather than executing the request twice, so a
+ * write to the REQ window, a doorbell or an atomic runs once however
+ * many answers are lost (one request is on the wire at a time, so the
+ * last one the bridge executed is this one or the one before).  Returns
+ * 0 with *data, -EFAULT (RANGE), -EPROTO (BAD_OP or a foreign answer),
  * -ETIMEDOUT, or -errno of the socket. */
 static int call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata, uint8_t strb,
 		uint64_t *data)
 {
 	uint8_t f[FRAME], r[MAX_FRAME];
-	unsigned tries = repeatable(op, addr) ? TRIES : 1u, status = 0;
+	unsigned status = 0;
 	uint16_t seq = ++e->seq;
 	uint64_t v = 0;
 	int rc;
@@ -141,11 +138,13 @@ static int call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata,
 	f[TG_BRIDGE_OFF_STRB] = strb;
 	put_le64(f + TG_BRIDGE_OFF_DATA, wdata);
 	e->requests++;
-	for (unsigned t = 0; t < tries; t++) {
+	for (unsigned t = 0; t < TRIES; t++) {
 		uint64_t end;
 
-		if (t)
+		if (t) {
 			e->resends++;
+			f[TG_BRIDGE_OFF_OP] = (uint8_t)(op | TG_BRIDGE_OP_RESEND);
+		}
 		if ((rc = send_frame(e, f, sizeof(f))))
 			return rc;
 		end = mono_ms() + e->timeout_ms;

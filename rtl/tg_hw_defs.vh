@@ -222,6 +222,7 @@
 `define TG_BRIDGE_OP_MEM_WRITE          3  // write to the NIC's host memory
 `define TG_BRIDGE_OP_MEM_READ           4  // read of the NIC's host memory
 `define TG_BRIDGE_OP_RESP               128  // response bit of op
+`define TG_BRIDGE_OP_RESEND             64  // resend bit of op: answered again, not executed, if it repeats the last request executed
 `define TG_BRIDGE_ST_OK                 0  // done
 `define TG_BRIDGE_ST_BAD_OP             1  // unknown operation
 `define TG_BRIDGE_ST_RANGE              2  // address misaligned, or outside the BAR or the memory

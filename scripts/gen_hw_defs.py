@@ -228,6 +228,7 @@ GROUPS = [
         ("BRIDGE_OP_MEM_WRITE", 3, "write to the NIC's host memory"),
         ("BRIDGE_OP_MEM_READ", 4, "read of the NIC's host memory"),
         ("BRIDGE_OP_RESP", 0x80, "response bit of op"),
+        ("BRIDGE_OP_RESEND", 0x40, "resend bit of op: answered again, not executed, if it repeats the last request executed"),
         ("BRIDGE_ST_OK", 0, "done"),
         ("BRIDGE_ST_BAD_OP", 1, "unknown operation"),
         ("BRIDGE_ST_RANGE", 2, "address misaligned, or outside the BAR or the memory"),

@@ -203,6 +203,8 @@ struct Counters {
     uint64_t bad_fcs = 0;       // frames out with a bad FCS, preamble or error symbol
     uint64_t cable = 0;         // frames the node put on the network cable
     uint64_t node_drop = 0;     // frames the node dropped itself (its ev_drop)
+    uint64_t lost_in = 0;       // datagrams lost on purpose (--lose) before the host port
+    uint64_t lost_out = 0;      // answers lost on purpose (--lose) after it
 };
 
 struct Node {
@@ -216,6 +218,7 @@ struct Node {
     sockaddr_un peer{};          // the most recent sender
     socklen_t peer_len = 0;      // 0: none, or unnamed
     uint8_t net_en_d = 0;
+    uint64_t in_seen = 0, out_seen = 0;   // datagrams in and answers out, for --lose
 };
 
 // ---------------------------------------------------------------- the simulator
@@ -224,6 +227,7 @@ public:
     Node nodes[NODES];
     uint64_t cyc = 0;
     uint64_t last_active = 0;    // last cycle with a frame on any GMII link, or waiting
+    uint64_t lose_every = 0;     // --lose N: every Nth datagram in and answer out is lost (0: none)
 
     explicit Sim(bool tracing)
     {
@@ -312,6 +316,10 @@ private:
                 n.cnt.drop_full++;
                 continue;
             }
+            if (lose_every && ++n.in_seen % lose_every == 0) {
+                n.cnt.lost_in++;
+                continue;
+            }
             n.host_in.push(buf, len);
             n.cnt.in++;
         }
@@ -329,6 +337,10 @@ private:
             n.cnt.drop_nopeer++;
             return;
         }
+        if (lose_every && ++n.out_seen % lose_every == 0) {
+            n.cnt.lost_out++;
+            return;
+        }
         if (sendto(n.fd, d, len, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<const sockaddr *>(&n.peer),
                    n.peer_len) != (ssize_t)len) {
             n.cnt.drop_send++;   // the sender is gone, or its buffer is full
@@ -342,7 +354,7 @@ private:
 void usage(FILE *f)
 {
     std::fprintf(f,
-                 "usage: tg-board-sim --dir DIR [--cycles N] [--trace FILE]\n"
+                 "usage: tg-board-sim --dir DIR [--cycles N] [--trace FILE] [--lose N]\n"
                  "  --dir DIR      bind node i's host port at DIR/node<i>.sock (i = 0, 1), a Unix\n"
                  "                 datagram socket: one datagram is one Ethernet frame, destination\n"
                  "                 MAC to the end of the payload (no preamble, no FCS); answers go\n"
@@ -350,6 +362,8 @@ void usage(FILE *f)
                  "  --cycles N     stop after N cycles of clk (125 MHz), reset included, running\n"
                  "                 flat out (default: until SIGINT or SIGTERM, waiting while idle)\n"
                  "  --trace FILE   waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
+                 "  --lose N       lose every Nth datagram to each host port and every Nth answer\n"
+                 "                 from it (N >= 2), as a lossy wire would: tests resends\n"
                  "  --help         this text\n");
 }
 
@@ -432,11 +446,12 @@ int main(int argc, char **argv)
         {"dir", required_argument, nullptr, 'd'},
         {"cycles", required_argument, nullptr, 'c'},
         {"trace", required_argument, nullptr, 't'},
+        {"lose", required_argument, nullptr, 'l'},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
     };
     std::string dir, trace;
-    uint64_t max_cycles = 0;
+    uint64_t max_cycles = 0, lose_every = 0;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, ":", opts, nullptr)) != -1;) {
         switch (c) {
@@ -452,6 +467,15 @@ int main(int argc, char **argv)
             if (!*optarg || *optarg == '-' || *end || errno || v == 0)
                 bad_usage("--cycles needs a positive number, not '%s'", optarg);
             max_cycles = v;
+            break;
+        }
+        case 'l': {
+            char *end;
+            errno = 0;
+            unsigned long long v = std::strtoull(optarg, &end, 0);
+            if (!*optarg || *optarg == '-' || *end || errno || v < 2)
+                bad_usage("--lose needs a number of at least 2, not '%s'", optarg);
+            lose_every = v;
             break;
         }
         case 'h': usage(stdout); return 0;
@@ -470,6 +494,7 @@ int main(int argc, char **argv)
         return 1;
     }
     std::unique_ptr<Sim> sim(new Sim(!trace.empty()));
+    sim->lose_every = lose_every;
     int rc = 0;
     for (unsigned i = 0; i < NODES && !rc; i++) {
         Node &n = sim->nodes[i];
@@ -525,12 +550,13 @@ int main(int argc, char **argv)
         std::fprintf(stderr,
                      "tg-board-sim: node %u: frames in %llu, out %llu; dropped %llu (in: %llu bad size, "
                      "%llu queue full; out: %llu no sender, %llu send failed); bad FCS %llu; "
-                     "cable frames %llu; node drops %llu\n",
+                     "cable frames %llu; node drops %llu; lost on purpose %llu in, %llu out\n",
                      i, (unsigned long long)c.in, (unsigned long long)c.out,
                      (unsigned long long)(c.drop_size + c.drop_full + c.drop_nopeer + c.drop_send),
                      (unsigned long long)c.drop_size, (unsigned long long)c.drop_full,
                      (unsigned long long)c.drop_nopeer, (unsigned long long)c.drop_send,
-                     (unsigned long long)c.bad_fcs, (unsigned long long)c.cable, (unsigned long long)c.node_drop);
+                     (unsigned long long)c.bad_fcs, (unsigned long long)c.cable, (unsigned long long)c.node_drop,
+                     (unsigned long long)c.lost_in, (unsigned long long)c.lost_out);
     }
     return 0;
 }

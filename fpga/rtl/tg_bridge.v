@@ -3,6 +3,10 @@
 // Memory-bus bridge over raw Ethernet (EtherType 0x88B6): executes one
 // host-port (BAR) or host-memory read or write per request frame and
 // answers each with a response frame; see docs/fpga.md for the format.
+// A request marked as a resend that repeats the last request executed
+// (same seq and operation) is answered again from the kept response and
+// not executed a second time, so a host may resend any request whose
+// answer was lost.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -59,7 +63,7 @@ localparam [15:0] ETHERTYPE    = `TG_BRIDGE_ETHERTYPE;
 localparam [7:0]  VERSION      = `TG_BRIDGE_VERSION;
 localparam [7:0]  OP_BAR_WRITE = `TG_BRIDGE_OP_BAR_WRITE, OP_BAR_READ = `TG_BRIDGE_OP_BAR_READ,
                   OP_MEM_WRITE = `TG_BRIDGE_OP_MEM_WRITE, OP_MEM_READ = `TG_BRIDGE_OP_MEM_READ,
-                  OP_RESP      = `TG_BRIDGE_OP_RESP;
+                  OP_RESP      = `TG_BRIDGE_OP_RESP, OP_RESEND = `TG_BRIDGE_OP_RESEND;
 localparam [7:0]  ST_OK = `TG_BRIDGE_ST_OK, ST_BAD_OP = `TG_BRIDGE_ST_BAD_OP,
                   ST_RANGE = `TG_BRIDGE_ST_RANGE;
 // frame byte offsets
@@ -108,6 +112,10 @@ localparam [2:0] X_IDLE = 3'd0, X_HOST = 3'd1, X_HOST_WAIT = 3'd2,
                  X_MEM = 3'd3, X_MEM_WAIT = 3'd4, X_SEND = 3'd5;
 
 reg [2:0]  x_state_reg, x_state_next;
+// the last request executed, whose response x_status_reg and x_rdata_reg keep
+reg        l_valid_reg, l_valid_next;
+reg [15:0] l_seq_reg, l_seq_next;
+reg [7:0]  l_op_reg, l_op_next;      // without the resend bit
 reg [7:0]  x_status_reg, x_status_next;
 reg [63:0] x_rdata_reg, x_rdata_next;
 reg [6:0]  t_idx_reg, t_idx_next;      // response byte index (preamble included)
@@ -213,25 +221,41 @@ end
 // time go_reg starts execution.
 // The operation is decoded the same way: it is byte 15, so its flags
 // hold still well before the frame ends.
+// The resend bit is not part of the operation. Whether the request
+// repeats the last one executed (l_*) is settled the same way: l_* only
+// change when a request starts, before the next frame's fields arrive.
+wire [7:0] f_op_base = f_op_reg & ~OP_RESEND;
 reg mem_ok_reg, host_ok_reg;
 reg op_host_reg, op_mem_reg, op_read_reg, op_write_reg;
+reg replay_reg;
 always @(posedge clk) begin
     mem_ok_reg   <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
     host_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0;
-    op_host_reg  <= f_op_reg == OP_BAR_WRITE || f_op_reg == OP_BAR_READ;
-    op_mem_reg   <= f_op_reg == OP_MEM_WRITE || f_op_reg == OP_MEM_READ;
-    op_read_reg  <= f_op_reg == OP_BAR_READ || f_op_reg == OP_MEM_READ;
-    op_write_reg <= f_op_reg == OP_BAR_WRITE || f_op_reg == OP_MEM_WRITE;
+    op_host_reg  <= f_op_base == OP_BAR_WRITE || f_op_base == OP_BAR_READ;
+    op_mem_reg   <= f_op_base == OP_MEM_WRITE || f_op_base == OP_MEM_READ;
+    op_read_reg  <= f_op_base == OP_BAR_READ || f_op_base == OP_MEM_READ;
+    op_write_reg <= f_op_base == OP_BAR_WRITE || f_op_base == OP_MEM_WRITE;
+    replay_reg   <= (f_op_reg & OP_RESEND) != 8'd0 && l_valid_reg &&
+                    f_seq_reg == l_seq_reg && f_op_base == l_op_reg;
 end
 
 always @* begin
     x_state_next  = x_state_reg;
     x_status_next = x_status_reg;
     x_rdata_next  = x_rdata_reg;
+    l_valid_next  = l_valid_reg;
+    l_seq_next    = l_seq_reg;
+    l_op_next     = l_op_reg;
 
     case (x_state_reg)
     X_IDLE: begin
-        if (go_reg) begin
+        if (go_reg && replay_reg) begin
+            // its answer was lost: send the kept response again
+            x_state_next = X_SEND;
+        end else if (go_reg) begin
+            l_valid_next  = 1'b1;
+            l_seq_next    = f_seq_reg;
+            l_op_next     = f_op_base;
             x_status_next = ST_OK;
             x_rdata_next  = 64'd0;
             if (op_host_reg) begin
@@ -394,6 +418,8 @@ always @(posedge clk) begin
     r_ver_reg    <= r_ver_next;
     x_rdata_reg  <= x_rdata_next;
     x_status_reg <= x_status_next;
+    l_seq_reg    <= l_seq_next;
+    l_op_reg     <= l_op_next;
     t_idx_reg    <= t_idx_next;
     t_gap_reg    <= t_gap_next;
     t_crc_reg    <= t_crc_next;
@@ -411,6 +437,7 @@ always @(posedge clk) begin
     if (rst) begin
         r_state_reg <= R_IDLE;
         x_state_reg <= X_IDLE;
+        l_valid_reg <= 1'b0;
         busy_reg    <= 1'b0;
         tx_en_reg   <= 1'b0;
         go_reg  <= 1'b0;
@@ -418,6 +445,7 @@ always @(posedge clk) begin
     end else begin
         r_state_reg <= r_state_next;
         x_state_reg <= x_state_next;
+        l_valid_reg <= l_valid_next;
         busy_reg    <= busy_next;
         tx_en_reg   <= tx_en_next;
         go_reg  <= go;

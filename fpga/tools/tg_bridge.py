@@ -64,7 +64,8 @@ def parse(frame, node, op, seq):
         return None
     if struct.unpack(">H", frame[12:14])[0] != D["BRIDGE_ETHERTYPE"]:
         return None
-    if frame[D["BRIDGE_OFF_OP"]] != op | D["BRIDGE_OP_RESP"]:
+    # a resend's answer echoes the resend bit, an earlier send's does not
+    if frame[D["BRIDGE_OFF_OP"]] & ~D["BRIDGE_OP_RESEND"] != op | D["BRIDGE_OP_RESP"]:
         return None
     if struct.unpack(">H", frame[D["BRIDGE_OFF_SEQ"]:D["BRIDGE_OFF_SEQ"] + 2])[0] != seq:
         return None
@@ -98,8 +99,10 @@ def call(ifname, node, op, addr, data, strb, timeout=0.5, tries=3):
     s, src = open_port(ifname)
     seq = int(time.time() * 1000) & 0xFFFF
     try:
-        for _ in range(tries):
-            s.send(request(node, src, op, seq, addr, data, strb))
+        for t in range(tries):
+            # resends are marked: the bridge answers a repeat of the last
+            # request it executed again instead of executing it twice
+            s.send(request(node, src, op | (D["BRIDGE_OP_RESEND"] if t else 0), seq, addr, data, strb))
             end = time.time() + timeout
             while time.time() < end:
                 r, _, _ = select.select([s], [], [], max(0.0, end - time.time()))

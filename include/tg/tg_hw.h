@@ -222,6 +222,7 @@
 #define TG_BRIDGE_OP_MEM_WRITE          0x3ULL  /* write to the NIC's host memory */
 #define TG_BRIDGE_OP_MEM_READ           0x4ULL  /* read of the NIC's host memory */
 #define TG_BRIDGE_OP_RESP               0x80ULL  /* response bit of op */
+#define TG_BRIDGE_OP_RESEND             0x40ULL  /* resend bit of op: answered again, not executed, if it repeats the last request executed */
 #define TG_BRIDGE_ST_OK                 0x0ULL  /* done */
 #define TG_BRIDGE_ST_BAD_OP             0x1ULL  /* unknown operation */
 #define TG_BRIDGE_ST_RANGE              0x2ULL  /* address misaligned, or outside the BAR or the memory */

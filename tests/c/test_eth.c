@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
 /* Test: libtg's Ethernet provider against two simulated FPGA boards (tg-board-sim): identity,
- * board memory, remote writes, reads and atomics, remote enqueues with dequeue and growth, bad input. */
+ * board memory, remote writes, reads and atomics, remote enqueues with dequeue and growth, bad input;
+ * then a lossy wire: every request still runs exactly once. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -31,8 +32,9 @@ static void stop_sim(void)
 	}
 }
 
-/* Start the boards; returns once they say they are ready. */
-static void start_sim(void)
+/* Start the boards (losing every lose-th frame each way at the bridges
+ * unless lose is NULL); returns once they say they are ready. */
+static void start_sim(const char *lose)
 {
 	const char *bin = getenv("TG_BOARD_SIM_BIN");
 	char line[256];
@@ -51,7 +53,10 @@ static void start_sim(void)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		dup2(fds[1], 1);
 		close(fds[0]);
-		execl(bin, bin, "--dir", dir, (char *)NULL);
+		if (lose)
+			execl(bin, bin, "--dir", dir, "--lose", lose, (char *)NULL);
+		else
+			execl(bin, bin, "--dir", dir, (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -207,6 +212,58 @@ static void check_queue(struct tg_dev *d0, struct tg_dev *d1)
 	tg_queue_close(q);
 }
 
+/* A lossy wire: the simulated boards lose every 9th request to a bridge
+ * and every 9th answer from it.  The provider sends a request again when
+ * its answer does not come, and the bridge answers a resend of the
+ * request it executed last from the kept answer: fetch-and-adds count
+ * exactly, enqueues arrive once each and in order, a remote write lands. */
+#define LOSSY_N 16u
+
+static void check_lossy(void)
+{
+	struct tg_dev *d0, *d1;
+	struct tg_mr *mr;
+	struct tg_queue *q;
+	uint64_t pa, v = 1000, old = 0, w = 0;
+	uint8_t in[40], got[40];
+
+	setenv("TG_ETH_TIMEOUT_MS", "100", 1);
+	start_sim("9");
+	d0 = open_board(0);
+	d1 = open_board(1);
+	mr = tg_mr_alloc(d1, 1024, TG_ACCESS_ALL);
+	REQUIRE(mr, "tg_mr_alloc on a lossy board: %s", tg_strerror(-errno));
+	pa = tg_mr_paddr(mr);
+	CHECK_RC(tg_mr_write(mr, 0, &v, 8), 0);
+	for (unsigned i = 0; i < LOSSY_N; i++) {
+		CHECK_RC(tg_faa(d0, 1, pa, 3, &old), 0);
+		CHECK(old == 1000u + 3u * i, "lossy faa %u: old %" PRIu64, i, old);
+	}
+	CHECK_RC(tg_mr_read(mr, 0, &v, 8), 0);
+	CHECK(v == 1000u + 3u * LOSSY_N, "after %u lossy fetch-and-adds of 3: %" PRIu64, LOSSY_N, v);
+	for (unsigned i = 0; i < sizeof(in); i++)
+		in[i] = t_pat(11, i);
+	CHECK_RC(tg_write(d0, 1, pa + 64, in, sizeof(in)), 0);
+	CHECK_RC(tg_fence(d0, 1), 0);
+	CHECK_RC(tg_mr_read(mr, 64, got, sizeof(got)), 0);
+	CHECK(!memcmp(in, got, sizeof(in)), "lossy remote write differs");
+	tg_mr_free(mr);
+
+	q = tg_queue_open(d1, 8, 8);
+	REQUIRE(q, "tg_queue_open on a lossy board: %s", tg_strerror(-errno));
+	for (unsigned i = 0; i < LOSSY_N; i++) {
+		CHECK_RC(tg_enq(d0, 1, tg_queue_paddr(q), 0x2000u + i), 0);
+		CHECK_RC(tg_deq_wait(q, &w, sizeof(w), 20000000000ull), 0);
+		CHECK(w == 0x2000u + i, "lossy entry %u: 0x%" PRIx64, i, w);
+	}
+	CHECK_RC(tg_deq(q, &w, sizeof(w)), -EAGAIN);
+	tg_queue_close(q);
+	tg_close(d0);
+	tg_close(d1);
+	stop_sim();
+	unsetenv("TG_ETH_TIMEOUT_MS");
+}
+
 static void check_bad_devices(void)
 {
 	char devstr[128];
@@ -231,7 +288,7 @@ int main(void)
 
 	signal(SIGALRM, t_on_alarm_child);
 	alarm(TIMEOUT_S);
-	start_sim();
+	start_sim(NULL);
 	atexit(stop_sim);
 	d0 = open_board(0);
 	d1 = open_board(1);
@@ -257,6 +314,7 @@ int main(void)
 	tg_close(d0);
 	tg_close(d1);
 	stop_sim();
+	check_lossy();
 	if (t_failed)
 		return T_FAIL;
 	printf("test_eth: pass\n");

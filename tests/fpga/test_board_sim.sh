@@ -49,6 +49,8 @@ expect() {
 "$BIN" > /dev/null 2>&1; [ $? -eq 2 ] || bad "no --dir accepted"
 "$BIN" --dir "$d" --cycles x > /dev/null 2>&1; [ $? -eq 2 ] || bad "--cycles x accepted"
 "$BIN" --dir "$d" --nosuch > /dev/null 2>&1; [ $? -eq 2 ] || bad "unknown option accepted"
+"$BIN" --dir "$d" --lose 1 > /dev/null 2>&1; [ $? -eq 2 ] || bad "--lose 1 accepted"
+"$BIN" --dir "$d" --lose -3 > /dev/null 2>&1; [ $? -eq 2 ] || bad "--lose -3 accepted"
 "$BIN" --help | grep -q -- "--dir DIR" || bad "--help lacks --dir"
 
 # a stale socket file is replaced

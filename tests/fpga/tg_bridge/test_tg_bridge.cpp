@@ -5,7 +5,8 @@
 // tb.hpp with wait states. Every operation and status, broadcast and
 // unicast addressing, and frames that must get no answer: bad FCS, other
 // EtherType, other destination, short, rx_er, and a request that arrives
-// while one is executing.
+// while one is executing. Resends: one that repeats the last request
+// executed is answered again from the kept response and not executed.
 #include "Vtg_bridge.h"
 #include "verilated.h"
 #include "gmii.hpp"
@@ -23,7 +24,7 @@ struct Tb {
     std::deque<uint64_t> host_writes;
     int host_due = -1;
     uint64_t host_data = 0;
-    unsigned reqs = 0, drops = 0;
+    unsigned reqs = 0, drops = 0, host_reads = 0;
     uint64_t cyc = 0;
 
     void tick()
@@ -56,6 +57,7 @@ struct Tb {
                 TB_CHECK(v.m_host_req_wstrb == 0xFF, "strobes %02x", v.m_host_req_wstrb);
             } else {
                 TB_CHECK(host_due < 0, "second outstanding host read");
+                host_reads++;
                 host_due = 1 + (int)rng.below(40);
                 host_data = bar.count(v.m_host_req_addr) ? bar[v.m_host_req_addr] : 0xDEAD;
             }
@@ -136,6 +138,52 @@ int main(int argc, char **argv)
     TB_CHECK(t.call(msg(TG_BRIDGE_OP_BAR_READ, 73, 0x1234)).strb == TG_BRIDGE_ST_RANGE, "BAR alignment");
     TB_CHECK(t.call(msg(0x55, 74, 0)).strb == TG_BRIDGE_ST_BAD_OP, "bad op");
     TB_CHECK(t.host_writes.size() == hw && t.mem.writes == mw, "a refused request reached a bus");
+
+    // resends: the last request executed is answered again, not executed
+    const uint8_t RESEND = TG_BRIDGE_OP_RESEND;
+    hw = t.host_writes.size();
+    t.call(msg(TG_BRIDGE_OP_BAR_WRITE, 300, 0x3000, 11));
+    TB_CHECK(t.host_writes.size() == hw + 1 && t.bar[0x3000] == 11, "write before its resends");
+    for (unsigned k = 0; k < 2; k++) {
+        r = t.call(msg(TG_BRIDGE_OP_BAR_WRITE | RESEND, 300, 0x3000, 11));
+        TB_CHECK(r.strb == TG_BRIDGE_ST_OK && t.host_writes.size() == hw + 1, "resent write executed again");
+    }
+    // the same seq without the resend bit is a new request
+    t.call(msg(TG_BRIDGE_OP_BAR_WRITE, 300, 0x3000, 11));
+    TB_CHECK(t.host_writes.size() == hw + 2, "a plain repeat was not executed");
+    // a resend of another seq, or of another operation, is executed
+    t.call(msg(TG_BRIDGE_OP_BAR_WRITE | RESEND, 301, 0x3008, 12));
+    TB_CHECK(t.host_writes.size() == hw + 3 && t.bar[0x3008] == 12, "resend of a new seq not executed");
+    unsigned hr = t.host_reads;
+    r = t.call(msg(TG_BRIDGE_OP_BAR_READ | RESEND, 301, 0x3008));
+    TB_CHECK(t.host_reads == hr + 1 && r.data == 12, "resend with another operation not executed");
+    // a read's answer is the value read then, not a new read
+    t.bar[0x3008] = 99;
+    r = t.call(msg(TG_BRIDGE_OP_BAR_READ | RESEND, 301, 0x3008));
+    TB_CHECK(t.host_reads == hr + 1 && r.strb == TG_BRIDGE_ST_OK && r.data == 12,
+             "read resend: %u reads, value %llx", t.host_reads - hr, (unsigned long long)r.data);
+    r = t.call(msg(TG_BRIDGE_OP_BAR_READ, 302, 0x3008));
+    TB_CHECK(t.host_reads == hr + 2 && r.data == 99, "read after the resend");
+    // memory: a resent write is not written twice, a refusal keeps its status
+    mw = t.mem.writes;
+    t.call(msg(TG_BRIDGE_OP_MEM_WRITE, 303, 0x40, 5));
+    r = t.call(msg(TG_BRIDGE_OP_MEM_WRITE | RESEND, 303, 0x40, 5));
+    TB_CHECK(r.strb == TG_BRIDGE_ST_OK && t.mem.writes == mw + 1, "memory writes %llu",
+             (unsigned long long)(t.mem.writes - mw));
+    t.call(msg(TG_BRIDGE_OP_MEM_READ, 304, 1u << 14));
+    r = t.call(msg(TG_BRIDGE_OP_MEM_READ | RESEND, 304, 1u << 14));
+    TB_CHECK(r.strb == TG_BRIDGE_ST_RANGE, "resent refusal: status %u", r.strb);
+    // a resend arriving while its request executes is dropped; one after it is answered
+    hr = t.host_reads;
+    t.src.push(gmii_wire(with_fcs(bridge_request(0, msg(TG_BRIDGE_OP_BAR_READ, 305, 0x3008)))));
+    t.src.push(gmii_wire(with_fcs(bridge_request(0, msg(TG_BRIDGE_OP_BAR_READ | RESEND, 305, 0x3008)))));
+    t.settle();
+    TB_CHECK(t.out.frames.size() == 1, "%zu answers to a read and its resend while busy", t.out.frames.size());
+    t.out.frames.clear();
+    t.bar[0x3008] = 100;
+    r = t.call(msg(TG_BRIDGE_OP_BAR_READ | RESEND, 305, 0x3008));
+    TB_CHECK(t.host_reads == hr + 1 && r.data == 99, "late resend: %u reads, value %llx", t.host_reads - hr,
+             (unsigned long long)r.data);
 
     // broadcast destination is answered
     Bytes f = bridge_request(0, msg(TG_BRIDGE_OP_MEM_READ, 80, 0));
