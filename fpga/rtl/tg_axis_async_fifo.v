@@ -77,7 +77,7 @@ if (FRAME != 0) begin : g_frame
     // beat going out only selects the registered successor)
     wire [ADDR_W:0] m_frames_gray;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [ADDR_W:0] m_frames_bin_unused;
+    wire [ADDR_W:0] m_frames_bin_unused, m_frames_gray_inc_unused;
     /* verilator lint_on UNUSEDSIGNAL */
     wire           s_push = s_axis_tvalid && !wr_full;
 
@@ -89,11 +89,12 @@ if (FRAME != 0) begin : g_frame
     tg_gray_count #(
         .W (ADDR_W + 1)
     ) tg_gray_count_frames_inst (
-        .clk      (m_clk),
-        .rst      (m_rst),
-        .inc      (m_pop && m_axis_tlast),
-        .out_bin  (m_frames_bin_unused),
-        .out_gray (m_frames_gray)
+        .clk          (m_clk),
+        .rst          (m_rst),
+        .inc          (m_pop && m_axis_tlast),
+        .out_bin      (m_frames_bin_unused),
+        .out_gray     (m_frames_gray),
+        .out_gray_inc (m_frames_gray_inc_unused)
     );
 
     always @(posedge s_clk) begin

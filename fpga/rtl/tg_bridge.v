@@ -98,6 +98,32 @@ reg [63:0] f_data_reg, f_data_next;
 reg        go;                          // a well-formed request has ended
 reg        drop;
 
+// Which field the byte at r_idx_reg belongs to, kept in flags that move
+// with the index, so a sample's write enables come from these flags and
+// the sample's own bits instead of compares on the index.
+localparam S_DST = 0, S_SRC = 1, S_TYPE = 2, S_VER = 3, S_OP = 4,
+           S_SEQ = 5, S_ADDR = 6, S_STRB = 7, S_DATA = 8;
+reg [8:0]  r_sel_reg, r_sel_next;
+
+function [8:0] sel_of(input [6:0] idx);
+    begin
+        sel_of         = 9'd0;
+        sel_of[S_DST]  = idx < 7'd6;
+        sel_of[S_SRC]  = idx >= 7'd6 && idx < 7'd12;
+        sel_of[S_TYPE] = idx == 7'd12 || idx == 7'd13;
+        sel_of[S_VER]  = idx == O_VER;
+        sel_of[S_OP]   = idx == O_OP;
+        sel_of[S_SEQ]  = idx >= O_SEQ && idx < O_SEQ + 7'd2;
+        sel_of[S_ADDR] = idx >= O_ADDR && idx < O_ADDR + 7'd8;
+        sel_of[S_STRB] = idx == O_STRB;
+        sel_of[S_DATA] = idx >= O_DATA && idx < O_DATA + 7'd8;
+    end
+endfunction
+
+// the index after this byte (it saturates at 127) and its flags, from registers
+wire [6:0] r_idx_inc = (r_idx_reg != 7'd127) ? r_idx_reg + 1'b1 : r_idx_reg;
+wire [8:0] r_sel_inc = sel_of(r_idx_inc);
+
 wire [31:0] crc_rx_out;
 
 tg_crc32_d64 tg_crc32_d64_rx_inst (
@@ -140,6 +166,7 @@ wire busy_next = (x_state_next != X_IDLE) &&
 always @* begin
     r_state_next = r_state_reg;
     r_idx_next   = r_idx_reg;
+    r_sel_next   = r_sel_reg;
     r_crc_next   = r_crc_reg;
     r_err_next   = r_err_reg;
     r_uni_next   = r_uni_reg;
@@ -163,6 +190,7 @@ always @* begin
         end
         R_PRE: begin
             r_idx_next  = 7'd0;
+            r_sel_next  = sel_of(7'd0);
             r_crc_next  = 32'hFFFFFFFF;
             r_err_next  = 1'b0;
             r_uni_next  = 1'b1;
@@ -179,24 +207,20 @@ always @* begin
             if (gmii_rx_dv) begin
                 r_crc_next = crc_rx_out;
                 if (gmii_rx_er) r_err_next = 1'b1;
-                if (r_idx_reg != 7'd127) r_idx_next = r_idx_reg + 1'b1;
-                if (r_idx_reg < 7'd6 && gmii_rxd != MAC[8*(5-r_idx_reg[2:0]) +: 8])
+                r_idx_next = r_idx_inc;
+                r_sel_next = r_sel_inc;
+                if (r_sel_reg[S_DST] && gmii_rxd != MAC[8*(5-r_idx_reg[2:0]) +: 8])
                     r_uni_next = 1'b0;
-                if (r_idx_reg < 7'd6 && gmii_rxd != 8'hFF)
+                if (r_sel_reg[S_DST] && gmii_rxd != 8'hFF)
                     r_bc_next = 1'b0;
-                if (r_idx_reg >= 7'd6 && r_idx_reg < 7'd12)
-                    f_src_next = {f_src_reg[39:0], gmii_rxd};
-                if (r_idx_reg == 7'd12 || r_idx_reg == 7'd13)
-                    r_type_next = {r_type_reg[7:0], gmii_rxd};
-                if (r_idx_reg == O_VER) r_ver_next = gmii_rxd;
-                if (r_idx_reg == O_OP)  f_op_next  = gmii_rxd;
-                if (r_idx_reg >= O_SEQ && r_idx_reg < O_SEQ + 7'd2)
-                    f_seq_next = {f_seq_reg[7:0], gmii_rxd};
-                if (r_idx_reg >= O_ADDR && r_idx_reg < O_ADDR + 7'd8)
-                    f_addr_next = {f_addr_reg[55:0], gmii_rxd};
-                if (r_idx_reg == O_STRB) f_strb_next = gmii_rxd;
-                if (r_idx_reg >= O_DATA && r_idx_reg < O_DATA + 7'd8)
-                    f_data_next = {gmii_rxd, f_data_reg[63:8]};
+                if (r_sel_reg[S_SRC])  f_src_next  = {f_src_reg[39:0], gmii_rxd};
+                if (r_sel_reg[S_TYPE]) r_type_next = {r_type_reg[7:0], gmii_rxd};
+                if (r_sel_reg[S_VER])  r_ver_next  = gmii_rxd;
+                if (r_sel_reg[S_OP])   f_op_next   = gmii_rxd;
+                if (r_sel_reg[S_SEQ])  f_seq_next  = {f_seq_reg[7:0], gmii_rxd};
+                if (r_sel_reg[S_ADDR]) f_addr_next = {f_addr_reg[55:0], gmii_rxd};
+                if (r_sel_reg[S_STRB]) f_strb_next = gmii_rxd;
+                if (r_sel_reg[S_DATA]) f_data_next = {gmii_rxd, f_data_reg[63:8]};
             end else begin
                 r_state_next = R_IDLE;
                 if (r_uni_reg || r_bc_reg) begin
@@ -410,6 +434,7 @@ end
 
 always @(posedge clk) begin
     r_idx_reg    <= r_idx_next;
+    r_sel_reg    <= r_sel_next;
     r_crc_reg    <= r_crc_next;
     r_err_reg    <= r_err_next;
     r_uni_reg    <= r_uni_next;

@@ -54,6 +54,20 @@ module tg_fpga_node #(
     output wire        ev_drop         // pulse: a frame was dropped (network FIFO full, bridge busy or bad frame)
 );
 
+// ---------------------------------------------------------------- resets in clk
+// rst is registered once for each group of blocks it resets, so each copy
+// can sit near its group instead of one flop reaching every reset input of
+// the clk domain across the device (the copies are kept apart: synthesis
+// would otherwise merge identical flops back into one)
+reg rst_net_reg;     // the network port's sample crossing
+reg rst_mac_reg;     // the network MAC and the transmit frame crossing
+reg rst_host_reg;    // the host port's sample crossing
+reg rst_bridge_reg;  // the bridge, its response crossings and registers
+(* keep *) always @(posedge clk) rst_net_reg    <= rst;
+(* keep *) always @(posedge clk) rst_mac_reg    <= rst;
+(* keep *) always @(posedge clk) rst_host_reg   <= rst;
+(* keep *) always @(posedge clk) rst_bridge_reg <= rst;
+
 // ---------------------------------------------------------------- receive clock crossings
 // each port's samples enter a FIFO while rx_dv is high and once more after
 // it falls, so the end of a frame crosses too
@@ -78,7 +92,7 @@ tg_async_fifo #(
     .wr_data  ({net_rx_dv, net_rx_er, net_rxd}),
     .wr_full  (net_fifo_full),
     .rd_clk   (clk),
-    .rst      (rst),
+    .rst      (rst_net_reg),
     .rd_valid (net_s_valid),
     .rd_en    (1'b1),
     .rd_data  (net_s_data)
@@ -93,7 +107,7 @@ tg_async_fifo #(
     .wr_data  ({host_rx_dv, host_rx_er, host_rxd}),
     .wr_full  (host_fifo_full),
     .rd_clk   (clk),
-    .rst      (rst),
+    .rst      (rst_host_reg),
     .rd_valid (host_s_valid),
     .rd_en    (1'b1),
     .rd_data  (host_s_data)
@@ -107,13 +121,10 @@ reg [9:0]  net_q_data_reg, host_q_data_reg;
 always @(posedge clk) begin
     net_q_data_reg  <= net_s_data;
     host_q_data_reg <= host_s_data;
-    if (rst) begin
-        net_q_valid_reg  <= 1'b0;
-        host_q_valid_reg <= 1'b0;
-    end else begin
-        net_q_valid_reg  <= net_s_valid;
-        host_q_valid_reg <= host_s_valid;
-    end
+    if (rst_net_reg) net_q_valid_reg  <= 1'b0;
+    else             net_q_valid_reg  <= net_s_valid;
+    if (rst_host_reg) host_q_valid_reg <= 1'b0;
+    else              host_q_valid_reg <= host_s_valid;
 end
 
 // ---------------------------------------------------------------- core reset
@@ -137,7 +148,7 @@ tg_gmii_mac #(
     .RX_FIFO_DIST (RX_FIFO_DIST)
 ) tg_gmii_mac_inst (
     .clk              (clk),
-    .rst              (rst),
+    .rst              (rst_mac_reg),
     .gmii_rx_valid    (net_q_valid_reg),
     .gmii_rx_dv       (net_q_data_reg[9]),
     .gmii_rx_er       (net_q_data_reg[8]),
@@ -203,7 +214,7 @@ tg_axis_async_fifo #(
     .s_axis_tready (tx_tready),
     .s_axis_tlast  (tx_tlast),
     .m_clk         (clk),
-    .m_rst         (rst),
+    .m_rst         (rst_mac_reg),
     .m_axis_tdata  (mac_tx_tdata),
     .m_axis_tkeep  (mac_tx_tkeep),
     .m_axis_tvalid (mac_tx_tvalid),
@@ -240,7 +251,7 @@ tg_bridge #(
     .MEM_LOG2 (MEM_LOG2)
 ) tg_bridge_inst (
     .clk               (clk),
-    .rst               (rst),
+    .rst               (rst_bridge_reg),
     .gmii_rx_valid     (host_q_valid_reg),
     .gmii_rx_dv        (host_q_data_reg[9]),
     .gmii_rx_er        (host_q_data_reg[8]),
@@ -339,7 +350,7 @@ end else begin : g_bus_cross
         .wr_data  (host_resp_rdata),
         .wr_full  (host_resp_full),
         .rd_clk   (clk),
-        .rst      (rst),
+        .rst      (rst_bridge_reg),
         .rd_valid (host_resp_x_valid),
         .rd_en    (host_resp_x_take),
         .rd_data  (host_resp_x_rdata)
@@ -371,7 +382,7 @@ end else begin : g_bus_cross
         .wr_data  (mem_b_resp_rdata),
         .wr_full  (mem_b_resp_full),
         .rd_clk   (clk),
-        .rst      (rst),
+        .rst      (rst_bridge_reg),
         .rd_valid (mem_resp_x_valid),
         .rd_en    (1'b1),
         .rd_data  (mem_resp_x_rdata)
@@ -387,7 +398,7 @@ assign host_resp_x_take = !br_host_resp_valid_reg || br_host_resp_ready;
 always @(posedge clk) begin
     if (host_resp_x_take) br_host_resp_rdata_reg <= host_resp_x_rdata;
     br_mem_resp_rdata_reg <= mem_resp_x_rdata;
-    if (rst) begin
+    if (rst_bridge_reg) begin
         br_host_resp_valid_reg <= 1'b0;
         br_mem_resp_valid_reg  <= 1'b0;
     end else begin

@@ -205,7 +205,18 @@ reg [7:0]  txd_reg, txd_next;
 reg        tx_en_reg, tx_en_next;
 reg        tx_er_reg, tx_er_next;
 reg        abort_reg, abort_next;
-reg        t_take;
+reg        t_take;                  // the current beat's last byte goes out now
+// The next beat waits in a holding register, taken from the source a beat
+// ahead: the source's handshake loads it, and t_take only moves it on, so
+// the source's valid flag (a crossing FIFO's empty compare) reaches no more
+// than its own pop and one flag, and a source may pause for up to a beat's
+// byte times inside a frame without running the MAC dry.
+reg [63:0] t_nx_data_reg;
+reg [7:0]  t_nx_keep_reg;
+reg        t_nx_last_reg;
+reg        t_nx_valid_reg;
+wire       t_nx_load;               // the holding register takes the source's beat
+wire       t_nx_valid_next;
 
 always @* begin
     t_state_next = t_state_reg;
@@ -222,7 +233,7 @@ always @* begin
     case (t_state_reg)
     T_IDLE: begin
         t_cnt_next = 4'd0;
-        if (s_axis_tx_tvalid) t_state_next = T_PRE;
+        if (t_nx_valid_reg) t_state_next = T_PRE;
     end
     T_PRE: begin
         tx_en_next = 1'b1;
@@ -255,10 +266,10 @@ always @* begin
     endcase
 
     if (t_take) begin
-        if (s_axis_tx_tvalid) begin
-            t_sh_next   = s_axis_tx_tdata;
-            t_keep_next = s_axis_tx_tkeep;
-            t_last_next = s_axis_tx_tlast;
+        if (t_nx_valid_reg) begin
+            t_sh_next   = t_nx_data_reg;
+            t_keep_next = t_nx_keep_reg;
+            t_last_next = t_nx_last_reg;
         end else begin
             // the source ran dry: mark the frame bad and end it
             t_keep_next = 8'h01;
@@ -269,24 +280,33 @@ always @* begin
     end
 end
 
-assign s_axis_tx_tready = t_take;
+assign t_nx_load        = !rst && (!t_nx_valid_reg || t_take);
+assign t_nx_valid_next  = t_nx_load ? s_axis_tx_tvalid : t_nx_valid_reg;
+assign s_axis_tx_tready = t_nx_load;
 
 always @(posedge clk) begin
+    if (t_nx_load) begin
+        t_nx_data_reg <= s_axis_tx_tdata;
+        t_nx_keep_reg <= s_axis_tx_tkeep;
+        t_nx_last_reg <= s_axis_tx_tlast;
+    end
     t_sh_reg   <= t_sh_next;
     t_keep_reg <= t_keep_next;
     t_last_reg <= t_last_next;
     t_cnt_reg  <= t_cnt_next;
     txd_reg    <= txd_next;
     if (rst) begin
-        t_state_reg <= T_IDLE;
-        tx_en_reg   <= 1'b0;
-        tx_er_reg   <= 1'b0;
-        abort_reg   <= 1'b0;
+        t_state_reg    <= T_IDLE;
+        t_nx_valid_reg <= 1'b0;
+        tx_en_reg      <= 1'b0;
+        tx_er_reg      <= 1'b0;
+        abort_reg      <= 1'b0;
     end else begin
-        t_state_reg <= t_state_next;
-        tx_en_reg   <= tx_en_next;
-        tx_er_reg   <= tx_er_next || (abort_reg && tx_en_next);
-        abort_reg   <= abort_next;
+        t_state_reg    <= t_state_next;
+        t_nx_valid_reg <= t_nx_valid_next;
+        tx_en_reg      <= tx_en_next;
+        tx_er_reg      <= tx_er_next || (abort_reg && tx_en_next);
+        abort_reg      <= abort_next;
     end
 end
 

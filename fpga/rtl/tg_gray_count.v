@@ -13,7 +13,8 @@ module tg_gray_count #(
     input  wire         rst,       // synchronous: back to 0
     input  wire         inc,       // count one up this clock
     output wire [W-1:0] out_bin,   // the count
-    output wire [W-1:0] out_gray   // its Gray code
+    output wire [W-1:0] out_gray,  // its Gray code
+    output wire [W-1:0] out_gray_inc // the Gray code of the count plus one (from a register)
 );
 
 initial begin
@@ -58,6 +59,7 @@ end
 
 assign out_bin  = bin_reg;
 assign out_gray = gray_reg;
+assign out_gray_inc = gray_inc_reg;
 
 endmodule
 

@@ -6,7 +6,9 @@
 // rx_er or a bad preamble cannot pass intact; frames that find the FIFO
 // without room are dropped whole and counted. Transmit: frames with FCS
 // leave with preamble, start delimiter and at least 12 idle bytes between
-// them; a source that runs dry inside a frame marks it with tx_er.
+// them; a source that pauses inside a frame for less than a beat's byte
+// times is covered by the beat held ahead, and one that runs dry for longer
+// marks the frame with tx_er.
 #include "Vtg_gmii_mac.h"
 #include "verilated.h"
 #include "gmii.hpp"
@@ -23,7 +25,7 @@ struct Tb {
     AxisSource tx;
     GmiiSink out;
     unsigned drops = 0, aborts = 0, sample_gap_pct = 0;
-    unsigned tx_hold_cycles = 0;   // make the source run dry for this many handshakes
+    unsigned tx_hold_cycles = 0;   // withhold the beats after a frame's first for this many cycles
     uint64_t cyc = 0;
 
     void tick()
@@ -129,9 +131,21 @@ int main(int argc, char **argv)
         TB_CHECK(t.out.frames[i] == txs[i], "transmitted frame %zu differs", i);
     TB_CHECK(t.out.min_gap >= 12, "gap of %u bytes", t.out.min_gap);
 
-    // ---- transmit abort
+    // ---- a pause of 5 cycles before the second beat: the first beat's 8 bytes cover it
+    Bytes paused(64);
+    for (auto &b : paused) b = (uint8_t)t.rng.next();
+    t.tx.frames.push_back(with_fcs(paused));
+    t.tx_hold_cycles = 5;
+    while (!t.tx.idle()) t.tick();
+    for (unsigned i = 0; i < 100; i++) t.tick();
+    TB_CHECK(t.tx_hold_cycles == 0, "the pause was not applied");
+    TB_CHECK(t.aborts == 0 && t.out.bad == 0 && t.out.frames.size() == txs.size() + 1 &&
+                 t.out.frames.back() == paused,
+             "paused frame: %u aborts, %u bad, %zu frames", t.aborts, t.out.bad, t.out.frames.size());
+
+    // ---- transmit abort: the source runs dry for longer than a beat
     t.tx.frames.push_back(with_fcs(Bytes(64, 0x33)));
-    t.tx_hold_cycles = 1;
+    t.tx_hold_cycles = 20;
     for (unsigned i = 0; i < 200 && !t.aborts; i++) t.tick();
     t.tx.frames.clear();
     t.tx.pos = 0;

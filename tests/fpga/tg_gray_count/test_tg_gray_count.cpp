@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the Gray counter: random steps and resets; after every clock
 // the binary output is the number of steps since reset (modulo 2^W) and the
-// Gray output is its Gray code, so neighbouring counts differ in one bit.
+// Gray output is its Gray code, so neighbouring counts differ in one bit;
+// the successor output is the Gray code of the count plus one.
 #include "Vtg_gray_count.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -44,6 +45,9 @@ int main(int argc, char **argv)
         }
         TB_CHECK(m->out_bin == ref, "step %u: count %u, expected %u", t, m->out_bin, ref);
         TB_CHECK(m->out_gray == (ref ^ (ref >> 1)), "step %u: Gray %02x of %u", t, m->out_gray, ref);
+        unsigned succ = (ref + 1) & MASK;
+        TB_CHECK(m->out_gray_inc == (succ ^ (succ >> 1)), "step %u: successor Gray %02x of %u", t,
+                 m->out_gray_inc, ref);
         prev_gray = m->out_gray;
     }
     TB_CHECK(wraps > 10, "only %u wraps", wraps);
