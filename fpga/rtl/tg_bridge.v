@@ -120,9 +120,26 @@ function [8:0] sel_of(input [6:0] idx);
     end
 endfunction
 
-// the index after this byte (it saturates at 127) and its flags, from registers
+// The index after this byte (it saturates at 127) and its flags, from
+// registers: the flags of idx + 1 are the ranges moved down by one, taken
+// on idx itself (127 stays outside every field either way).
+function [8:0] sel_of_next(input [6:0] idx);
+    begin
+        sel_of_next         = 9'd0;
+        sel_of_next[S_DST]  = idx < 7'd5;
+        sel_of_next[S_SRC]  = idx >= 7'd5 && idx < 7'd11;
+        sel_of_next[S_TYPE] = idx == 7'd11 || idx == 7'd12;
+        sel_of_next[S_VER]  = idx == O_VER - 7'd1;
+        sel_of_next[S_OP]   = idx == O_OP - 7'd1;
+        sel_of_next[S_SEQ]  = idx >= O_SEQ - 7'd1 && idx < O_SEQ + 7'd1;
+        sel_of_next[S_ADDR] = idx >= O_ADDR - 7'd1 && idx < O_ADDR + 7'd7;
+        sel_of_next[S_STRB] = idx == O_STRB - 7'd1;
+        sel_of_next[S_DATA] = idx >= O_DATA - 7'd1 && idx < O_DATA + 7'd7;
+    end
+endfunction
+
 wire [6:0] r_idx_inc = (r_idx_reg != 7'd127) ? r_idx_reg + 1'b1 : r_idx_reg;
-wire [8:0] r_sel_inc = sel_of(r_idx_inc);
+wire [8:0] r_sel_inc = sel_of_next(r_idx_reg);
 
 wire [31:0] crc_rx_out;
 
@@ -149,8 +166,10 @@ reg [3:0]  t_gap_reg, t_gap_next;
 reg [31:0] t_crc_reg, t_crc_next;   // CRC of the frame bytes sent before txd_reg
 reg        t_crc_en_reg, t_crc_en_next; // txd_reg holds a frame byte, not yet in t_crc_reg
 reg [7:0]  txd_reg, txd_next;
+reg        t_fcs_reg, t_fcs_next;     // the byte out now is an FCS byte: ~t_crc_reg[7:0]
 reg        tx_en_reg, tx_en_next;
-reg [7:0]  t_byte;
+reg [63:0] t_word_reg, t_word_next;  // the response's 8-byte word being sent, byte t_idx_reg at [7:0]
+reg [3:0]  t_widx_reg, t_widx_next;  // the word to load next (8 and up: zeros)
 
 // a new request may start arriving once the response's fields have been
 // sent (FCS and gap remain): it takes longer than they do, so execution is
@@ -383,8 +402,21 @@ end
 // indexed by t_idx: 8 bytes of preamble ahead of the frame, zeros after
 wire [511:0] t_vec = {160'd0, t_frame, 64'hD555_5555_5555_5555};
 
+// The bytes go out of a word register that shifts one byte a cycle and
+// loads the next word of t_vec after its eighth byte, so no multiplexer of
+// all the frame's bytes lies in front of txd; the fields it reads hold
+// still while the response is sent.
 always @* begin
-    t_byte = t_idx_reg[6] ? 8'd0 : t_vec[8*t_idx_reg[5:0] +: 8];
+    if (x_state_reg != X_SEND) begin
+        t_word_next = t_vec[63:0];
+        t_widx_next = 4'd1;
+    end else if (t_idx_reg[2:0] == 3'd7) begin
+        t_word_next = t_widx_reg[3] ? 64'd0 : t_vec[64*t_widx_reg[2:0] +: 64];
+        t_widx_next = t_widx_reg + 1'b1;
+    end else begin
+        t_word_next = {8'd0, t_word_reg[63:8]};
+        t_widx_next = t_widx_reg;
+    end
 end
 
 // The CRC takes in each byte the cycle after it is chosen, from txd_reg,
@@ -406,6 +438,7 @@ always @* begin
     t_gap_next   = t_gap_reg;
     t_crc_next   = t_crc_cur;
     t_crc_en_next = 1'b0;
+    t_fcs_next   = 1'b0;
     txd_next     = 8'd0;
     tx_en_next   = 1'b0;
 
@@ -421,11 +454,14 @@ always @* begin
         end else if (t_idx_reg == 7'd7) begin
             txd_next = 8'hD5;
         end else if (t_idx_reg < O_END + 7'd8) begin
-            txd_next      = t_byte;
+            txd_next      = t_word_reg[7:0];
             t_crc_en_next = 1'b1;
         end else begin
-            // FCS: the complemented register, least significant byte first
-            txd_next = ~t_crc_cur[8*(t_idx_reg[1:0]) +: 8];
+            // FCS: the complemented register, least significant byte first,
+            // sent from the register itself (gmii_txd below); the register
+            // then moves its next byte down
+            t_fcs_next = 1'b1;
+            if (t_fcs_reg) t_crc_next = {8'd0, t_crc_reg[31:8]};
         end
     end else if (t_gap_reg != 4'd0) begin
         t_gap_next = t_gap_reg - 1'b1;
@@ -446,10 +482,13 @@ always @(posedge clk) begin
     l_seq_reg    <= l_seq_next;
     l_op_reg     <= l_op_next;
     t_idx_reg    <= t_idx_next;
+    t_word_reg   <= t_word_next;
+    t_widx_reg   <= t_widx_next;
     t_gap_reg    <= t_gap_next;
     t_crc_reg    <= t_crc_next;
     t_crc_en_reg <= t_crc_en_next;
     txd_reg      <= txd_next;
+    t_fcs_reg    <= t_fcs_next;
     // the request's fields are held while it executes
     if (!busy) begin
         f_src_reg  <= f_src_next;
@@ -478,7 +517,7 @@ always @(posedge clk) begin
     end
 end
 
-assign gmii_txd   = txd_reg;
+assign gmii_txd   = t_fcs_reg ? ~t_crc_reg[7:0] : txd_reg;
 assign gmii_tx_en = tx_en_reg;
 assign gmii_tx_er = 1'b0;
 assign ev_req     = go_reg;
