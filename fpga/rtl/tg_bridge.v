@@ -105,41 +105,27 @@ localparam S_DST = 0, S_SRC = 1, S_TYPE = 2, S_VER = 3, S_OP = 4,
            S_SEQ = 5, S_ADDR = 6, S_STRB = 7, S_DATA = 8;
 reg [8:0]  r_sel_reg, r_sel_next;
 
-function [8:0] sel_of(input [6:0] idx);
+// The flags of byte idx + ahead (ahead 0 or 1, a constant at each use),
+// taken on idx itself: each field's range moved down by ahead, so the
+// flags of the next byte need no adder (127, where the index saturates,
+// lies outside every field either way).
+function [8:0] sel_of(input [6:0] idx, input [6:0] ahead);
     begin
         sel_of         = 9'd0;
-        sel_of[S_DST]  = idx < 7'd6;
-        sel_of[S_SRC]  = idx >= 7'd6 && idx < 7'd12;
-        sel_of[S_TYPE] = idx == 7'd12 || idx == 7'd13;
-        sel_of[S_VER]  = idx == O_VER;
-        sel_of[S_OP]   = idx == O_OP;
-        sel_of[S_SEQ]  = idx >= O_SEQ && idx < O_SEQ + 7'd2;
-        sel_of[S_ADDR] = idx >= O_ADDR && idx < O_ADDR + 7'd8;
-        sel_of[S_STRB] = idx == O_STRB;
-        sel_of[S_DATA] = idx >= O_DATA && idx < O_DATA + 7'd8;
-    end
-endfunction
-
-// The index after this byte (it saturates at 127) and its flags, from
-// registers: the flags of idx + 1 are the ranges moved down by one, taken
-// on idx itself (127 stays outside every field either way).
-function [8:0] sel_of_next(input [6:0] idx);
-    begin
-        sel_of_next         = 9'd0;
-        sel_of_next[S_DST]  = idx < 7'd5;
-        sel_of_next[S_SRC]  = idx >= 7'd5 && idx < 7'd11;
-        sel_of_next[S_TYPE] = idx == 7'd11 || idx == 7'd12;
-        sel_of_next[S_VER]  = idx == O_VER - 7'd1;
-        sel_of_next[S_OP]   = idx == O_OP - 7'd1;
-        sel_of_next[S_SEQ]  = idx >= O_SEQ - 7'd1 && idx < O_SEQ + 7'd1;
-        sel_of_next[S_ADDR] = idx >= O_ADDR - 7'd1 && idx < O_ADDR + 7'd7;
-        sel_of_next[S_STRB] = idx == O_STRB - 7'd1;
-        sel_of_next[S_DATA] = idx >= O_DATA - 7'd1 && idx < O_DATA + 7'd7;
+        sel_of[S_DST]  = idx < 7'd6 - ahead;
+        sel_of[S_SRC]  = idx >= 7'd6 - ahead && idx < 7'd12 - ahead;
+        sel_of[S_TYPE] = idx == 7'd12 - ahead || idx == 7'd13 - ahead;
+        sel_of[S_VER]  = idx == O_VER - ahead;
+        sel_of[S_OP]   = idx == O_OP - ahead;
+        sel_of[S_SEQ]  = idx >= O_SEQ - ahead && idx < O_SEQ + 7'd2 - ahead;
+        sel_of[S_ADDR] = idx >= O_ADDR - ahead && idx < O_ADDR + 7'd8 - ahead;
+        sel_of[S_STRB] = idx == O_STRB - ahead;
+        sel_of[S_DATA] = idx >= O_DATA - ahead && idx < O_DATA + 7'd8 - ahead;
     end
 endfunction
 
 wire [6:0] r_idx_inc = (r_idx_reg != 7'd127) ? r_idx_reg + 1'b1 : r_idx_reg;
-wire [8:0] r_sel_inc = sel_of_next(r_idx_reg);
+wire [8:0] r_sel_inc = sel_of(r_idx_reg, 7'd1);
 
 wire [31:0] crc_rx_out;
 
@@ -209,7 +195,7 @@ always @* begin
         end
         R_PRE: begin
             r_idx_next  = 7'd0;
-            r_sel_next  = sel_of(7'd0);
+            r_sel_next  = sel_of(7'd0, 7'd0);
             r_crc_next  = 32'hFFFFFFFF;
             r_err_next  = 1'b0;
             r_uni_next  = 1'b1;
