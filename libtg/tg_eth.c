@@ -25,6 +25,7 @@
 
 #define FRAME     ((unsigned)TG_BRIDGE_FRAME_BYTES)
 #define MAX_FRAME 1518u
+#define BURST_FRAME ((unsigned)(TG_BRIDGE_OFF_WORDS + 8u * TG_BRIDGE_BURST_WORDS))
 #define TRIES     3u              /* sends of a request: the first and two resends */
 #define RAW_TIMEOUT_MS  100u      /* a board answers in microseconds */
 #define SIM_TIMEOUT_MS  10000u    /* a simulated board, some thousand cycles a request */
@@ -109,34 +110,39 @@ static int match(const struct tg_ethdev *e, const uint8_t *f, ssize_t n, unsigne
 	return 0;
 }
 
-/* One bridge request and its response (e->mu held).  A request whose
- * answer does not come is sent again, up to TRIES sends in all, marked as
- * a resend: the bridge keeps the answer to the last request it executed
- * and sends that again rather than executing the request twice, so a
- * write to the REQ window, a doorbell or an atomic runs once however
- * many answers are lost (one request is on the wire at a time, so the
- * last one the bridge executed is this one or the one before).  Returns
- * 0 with *data, -EFAULT (RANGE), -EPROTO (BAD_OP or a foreign answer),
- * -ETIMEDOUT, or -errno of the socket. */
-static int call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata, uint8_t strb,
-		uint64_t *data)
+/* The fields every request starts with, the rest of f[len] zero. */
+static void head(struct tg_ethdev *e, uint8_t *f, size_t len, unsigned op, uint64_t addr,
+		 uint8_t strb, uint64_t data)
 {
-	uint8_t f[FRAME], r[MAX_FRAME];
-	unsigned status = 0;
-	uint16_t seq = ++e->seq;
-	uint64_t v = 0;
-	int rc;
-
-	memset(f, 0, sizeof(f));
+	memset(f, 0, len);
 	memcpy(f, e->dst, 6);
 	memcpy(f + 6, e->src, 6);
 	__tg_put_be(f + 12, TG_BRIDGE_ETHERTYPE, 2);
 	f[TG_BRIDGE_OFF_VER] = TG_BRIDGE_VERSION;
 	f[TG_BRIDGE_OFF_OP] = (uint8_t)op;
-	__tg_put_be(f + TG_BRIDGE_OFF_SEQ, seq, 2);
+	__tg_put_be(f + TG_BRIDGE_OFF_SEQ, ++e->seq, 2);
 	__tg_put_be(f + TG_BRIDGE_OFF_ADDR, addr, 8);
 	f[TG_BRIDGE_OFF_STRB] = strb;
-	put_le64(f + TG_BRIDGE_OFF_DATA, wdata);
+	put_le64(f + TG_BRIDGE_OFF_DATA, data);
+}
+
+/* One bridge request f[len] and its response (e->mu held).  A request
+ * whose answer does not come is sent again, up to TRIES sends in all,
+ * marked as a resend: the bridge keeps the answer to the last request it
+ * executed and sends that again rather than executing the request twice,
+ * so a write to the REQ window, a doorbell or an atomic runs once however
+ * many answers are lost (one request is on the wire at a time, so the
+ * last one the bridge executed is this one or the one before).  Returns
+ * 0 with *data, -EFAULT (RANGE), -EPROTO (BAD_OP or a foreign answer),
+ * -ETIMEDOUT, or -errno of the socket. */
+static int exchange(struct tg_ethdev *e, uint8_t *f, size_t len, uint64_t *data)
+{
+	uint8_t r[MAX_FRAME];
+	unsigned op = f[TG_BRIDGE_OFF_OP], status = 0;
+	uint16_t seq = (uint16_t)__tg_get_be(f + TG_BRIDGE_OFF_SEQ, 2);
+	uint64_t v = 0;
+	int rc;
+
 	e->requests++;
 	for (unsigned t = 0; t < TRIES; t++) {
 		uint64_t end;
@@ -145,7 +151,7 @@ static int call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata,
 			e->resends++;
 			f[TG_BRIDGE_OFF_OP] = (uint8_t)(op | TG_BRIDGE_OP_RESEND);
 		}
-		if ((rc = send_frame(e, f, sizeof(f))))
+		if ((rc = send_frame(e, f, len)))
 			return rc;
 		end = mono_ms() + e->timeout_ms;
 		for (;;) {
@@ -181,6 +187,33 @@ answered:
 	return 0;
 }
 
+/* A single-word request. */
+static int call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata, uint8_t strb,
+		uint64_t *data)
+{
+	uint8_t f[FRAME];
+
+	head(e, f, sizeof(f), op, addr, strb, wdata);
+	return exchange(e, f, sizeof(f), data);
+}
+
+/* A host-port write burst of n words (2..8, inside one 64-byte block):
+ * one request, so a burst to the REQ window stays one entry. */
+static int call_burst(struct tg_ethdev *e, uint64_t addr, const uint64_t *data,
+		      const uint8_t *strb, unsigned n)
+{
+	uint8_t f[BURST_FRAME];
+	uint64_t strobes = 0;
+	size_t len = TG_BRIDGE_OFF_WORDS + 8u * n;
+
+	for (unsigned i = 0; i < n; i++)
+		strobes |= (uint64_t)(strb ? strb[i] : 0xffu) << (8u * i);
+	head(e, f, sizeof(f), TG_BRIDGE_OP_BAR_BURST, addr, (uint8_t)n, strobes);
+	for (unsigned i = 0; i < n; i++)
+		put_le64(f + TG_BRIDGE_OFF_WORDS + 8u * i, data[i]);
+	return exchange(e, f, len < FRAME ? FRAME : len, NULL);
+}
+
 static int locked_call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t wdata,
 		       uint8_t strb, uint64_t *data)
 {
@@ -210,14 +243,14 @@ int tg__eth_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 	if (!n || n > TG_MAX_BURST_BYTES / 8u || addr & 7u ||
 	    (addr + 8u * n - 1u) >> TG_BAR_ADDR_BITS)
 		return -EINVAL;
-	/* the bridge carries single beats: a burst to the REQ window would
-	 * become one REQ a word instead of one entry (docs/fpga.md) */
-	if (n > 1 && tg_bar_win(addr) == TG_WIN_REQ)
-		return -EOPNOTSUPP;
+	/* the host port's bursts stay inside one aligned 64-byte block */
+	if ((addr & (TG_MAX_BURST_BYTES - 1u)) + 8u * n > TG_MAX_BURST_BYTES)
+		return -EINVAL;
 	pthread_mutex_lock(&e->mu);
-	for (unsigned i = 0; i < n && !rc; i++)
-		rc = call(e, TG_BRIDGE_OP_BAR_WRITE, addr + 8u * i, data[i],
-			  strb ? strb[i] : 0xffu, NULL);
+	if (n == 1)
+		rc = call(e, TG_BRIDGE_OP_BAR_WRITE, addr, data[0], strb ? strb[0] : 0xffu, NULL);
+	else
+		rc = call_burst(e, addr, data, strb, n);
 	pthread_mutex_unlock(&e->mu);
 	return rc;
 }

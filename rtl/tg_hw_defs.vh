@@ -216,11 +216,14 @@
 `define TG_BRIDGE_OFF_ADDR              18  // u64 big-endian: BAR address or host-memory address, 8-byte aligned
 `define TG_BRIDGE_OFF_STRB              26  // u8 byte enables of a write; status in a response
 `define TG_BRIDGE_OFF_DATA              28  // u64 little-endian: write data, or the value read
+`define TG_BRIDGE_OFF_WORDS             36  // burst: the first of its u64 little-endian words
 `define TG_BRIDGE_FRAME_BYTES           60  // frame length before the FCS (requests at least this, zero-padded)
+`define TG_BRIDGE_BURST_WORDS           8  // words a burst carries at most (TG_MAX_BURST_BYTES / 8)
 `define TG_BRIDGE_OP_BAR_WRITE          1  // host-port write (one beat, last set)
 `define TG_BRIDGE_OP_BAR_READ           2  // host-port read
 `define TG_BRIDGE_OP_MEM_WRITE          3  // write to the NIC's host memory
 `define TG_BRIDGE_OP_MEM_READ           4  // read of the NIC's host memory
+`define TG_BRIDGE_OP_BAR_BURST          5  // host-port write burst: strb = words, data = their byte enables
 `define TG_BRIDGE_OP_RESP               128  // response bit of op
 `define TG_BRIDGE_OP_RESEND             64  // resend bit of op: answered again, not executed, if it repeats the last request executed
 `define TG_BRIDGE_ST_OK                 0  // done

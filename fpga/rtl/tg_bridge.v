@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Memory-bus bridge over raw Ethernet (EtherType 0x88B6): executes one
-// host-port (BAR) or host-memory read or write per request frame and
-// answers each with a response frame; see docs/fpga.md for the format.
+// host-port (BAR) or host-memory read or write, or one host-port write
+// burst of up to 8 words, per request frame and answers each with a
+// response frame; see docs/fpga.md for the format. A burst's words wait
+// in a 64-byte buffer until the frame's FCS has been checked.
 // A request marked as a resend that repeats the last request executed
 // (same seq and operation) is answered again from the kept response and
 // not executed a second time, so a host may resend any request whose
@@ -63,6 +65,7 @@ localparam [15:0] ETHERTYPE    = `TG_BRIDGE_ETHERTYPE;
 localparam [7:0]  VERSION      = `TG_BRIDGE_VERSION;
 localparam [7:0]  OP_BAR_WRITE = `TG_BRIDGE_OP_BAR_WRITE, OP_BAR_READ = `TG_BRIDGE_OP_BAR_READ,
                   OP_MEM_WRITE = `TG_BRIDGE_OP_MEM_WRITE, OP_MEM_READ = `TG_BRIDGE_OP_MEM_READ,
+                  OP_BAR_BURST = `TG_BRIDGE_OP_BAR_BURST,
                   OP_RESP      = `TG_BRIDGE_OP_RESP, OP_RESEND = `TG_BRIDGE_OP_RESEND;
 localparam [7:0]  ST_OK = `TG_BRIDGE_ST_OK, ST_BAD_OP = `TG_BRIDGE_ST_BAD_OP,
                   ST_RANGE = `TG_BRIDGE_ST_RANGE;
@@ -70,7 +73,8 @@ localparam [7:0]  ST_OK = `TG_BRIDGE_ST_OK, ST_BAD_OP = `TG_BRIDGE_ST_BAD_OP,
 localparam [6:0]  O_VER  = `TG_BRIDGE_OFF_VER,  O_OP   = `TG_BRIDGE_OFF_OP,
                   O_SEQ  = `TG_BRIDGE_OFF_SEQ,  O_ADDR = `TG_BRIDGE_OFF_ADDR,
                   O_STRB = `TG_BRIDGE_OFF_STRB, O_DATA = `TG_BRIDGE_OFF_DATA,
-                  O_END  = `TG_BRIDGE_FRAME_BYTES;
+                  O_WORDS = `TG_BRIDGE_OFF_WORDS, O_END  = `TG_BRIDGE_FRAME_BYTES;
+localparam [7:0]  BURST_WORDS = `TG_BRIDGE_BURST_WORDS;
 localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;
 // request bytes after the start delimiter: the fields and the FCS at least
 localparam [6:0]  MIN_LEN = O_DATA + 7'd12;
@@ -102,16 +106,16 @@ reg        drop;
 // with the index, so a sample's write enables come from these flags and
 // the sample's own bits instead of compares on the index.
 localparam S_DST = 0, S_SRC = 1, S_TYPE = 2, S_VER = 3, S_OP = 4,
-           S_SEQ = 5, S_ADDR = 6, S_STRB = 7, S_DATA = 8;
-reg [8:0]  r_sel_reg, r_sel_next;
+           S_SEQ = 5, S_ADDR = 6, S_STRB = 7, S_DATA = 8, S_WORDS = 9;
+reg [9:0]  r_sel_reg, r_sel_next;
 
 // The flags of byte idx + ahead (ahead 0 or 1, a constant at each use),
 // taken on idx itself: each field's range moved down by ahead, so the
 // flags of the next byte need no adder (127, where the index saturates,
 // lies outside every field either way).
-function [8:0] sel_of(input [6:0] idx, input [6:0] ahead);
+function [9:0] sel_of(input [6:0] idx, input [6:0] ahead);
     begin
-        sel_of         = 9'd0;
+        sel_of         = 10'd0;
         sel_of[S_DST]  = idx < 7'd6 - ahead;
         sel_of[S_SRC]  = idx >= 7'd6 - ahead && idx < 7'd12 - ahead;
         sel_of[S_TYPE] = idx == 7'd12 - ahead || idx == 7'd13 - ahead;
@@ -121,13 +125,24 @@ function [8:0] sel_of(input [6:0] idx, input [6:0] ahead);
         sel_of[S_ADDR] = idx >= O_ADDR - ahead && idx < O_ADDR + 7'd8 - ahead;
         sel_of[S_STRB] = idx == O_STRB - ahead;
         sel_of[S_DATA] = idx >= O_DATA - ahead && idx < O_DATA + 7'd8 - ahead;
+        sel_of[S_WORDS] = idx >= O_WORDS - ahead && idx < O_WORDS + 7'd64 - ahead;
     end
 endfunction
 
 wire [6:0] r_idx_inc = (r_idx_reg != 7'd127) ? r_idx_reg + 1'b1 : r_idx_reg;
-wire [8:0] r_sel_inc = sel_of(r_idx_reg, 7'd1);
+wire [9:0] r_sel_inc = sel_of(r_idx_reg, 7'd1);
 
 wire [31:0] crc_rx_out;
+
+// A burst's words, byte by byte as they arrive (byte i of the burst at i),
+// read back a byte a cycle once the frame has proved whole.
+reg  [7:0] b_mem [0:63];
+reg  [5:0] b_wptr_reg, b_wptr_next;
+reg        b_we;
+wire [5:0] b_raddr;
+reg  [7:0] b_rdata_reg;
+// the bytes a request needs before its FCS ends (a burst: its words)
+reg  [6:0] r_need_reg;
 
 tg_crc32_d64 tg_crc32_d64_rx_inst (
     .crc_in  (r_crc_reg),
@@ -138,7 +153,7 @@ tg_crc32_d64 tg_crc32_d64_rx_inst (
 
 // ================================================================ execute
 localparam [2:0] X_IDLE = 3'd0, X_HOST = 3'd1, X_HOST_WAIT = 3'd2,
-                 X_MEM = 3'd3, X_MEM_WAIT = 3'd4, X_SEND = 3'd5;
+                 X_MEM = 3'd3, X_MEM_WAIT = 3'd4, X_SEND = 3'd5, X_LOAD = 3'd6;
 
 reg [2:0]  x_state_reg, x_state_next;
 // the last request executed, whose response x_status_reg and x_rdata_reg keep
@@ -147,6 +162,13 @@ reg [15:0] l_seq_reg, l_seq_next;
 reg [7:0]  l_op_reg, l_op_next;      // without the resend bit
 reg [7:0]  x_status_reg, x_status_next;
 reg [63:0] x_rdata_reg, x_rdata_next;
+// the beat offered to the host port or memory: a single write's data and
+// byte enables, or a burst word loaded from the buffer (X_LOAD)
+reg [63:0] x_word_reg, x_word_next;
+reg [7:0]  x_strb_reg, x_strb_next;
+reg        x_last_reg, x_last_next;
+reg [2:0]  x_beat_reg, x_beat_next;  // burst word offered or being loaded
+reg [3:0]  x_cnt_reg, x_cnt_next;    // X_LOAD: buffer bytes read so far
 reg [6:0]  t_idx_reg, t_idx_next;      // response byte index (preamble included)
 reg [3:0]  t_gap_reg, t_gap_next;
 reg [31:0] t_crc_reg, t_crc_next;   // CRC of the frame bytes sent before txd_reg
@@ -184,6 +206,8 @@ always @* begin
     f_addr_next  = f_addr_reg;
     f_strb_next  = f_strb_reg;
     f_data_next  = f_data_reg;
+    b_wptr_next  = b_wptr_reg;
+    b_we         = 1'b0;
     go           = 1'b0;
     drop         = 1'b0;
 
@@ -196,6 +220,7 @@ always @* begin
         R_PRE: begin
             r_idx_next  = 7'd0;
             r_sel_next  = sel_of(7'd0, 7'd0);
+            b_wptr_next = 6'd0;
             r_crc_next  = 32'hFFFFFFFF;
             r_err_next  = 1'b0;
             r_uni_next  = 1'b1;
@@ -226,10 +251,14 @@ always @* begin
                 if (r_sel_reg[S_ADDR]) f_addr_next = {f_addr_reg[55:0], gmii_rxd};
                 if (r_sel_reg[S_STRB]) f_strb_next = gmii_rxd;
                 if (r_sel_reg[S_DATA]) f_data_next = {gmii_rxd, f_data_reg[63:8]};
+                if (r_sel_reg[S_WORDS]) begin
+                    b_we        = !busy;
+                    b_wptr_next = b_wptr_reg + 1'b1;
+                end
             end else begin
                 r_state_next = R_IDLE;
                 if (r_uni_reg || r_bc_reg) begin
-                    if (!r_err_reg && r_crc_reg == CRC_RESIDUE && r_idx_reg >= MIN_LEN &&
+                    if (!r_err_reg && r_crc_reg == CRC_RESIDUE && r_idx_reg >= r_need_reg &&
                         r_type_reg == ETHERTYPE && r_ver_reg == VERSION)
                         go = 1'b1;
                     else if (r_type_reg == ETHERTYPE)
@@ -253,17 +282,26 @@ end
 // The resend bit is not part of the operation. Whether the request
 // repeats the last one executed (l_*) is settled the same way: l_* only
 // change when a request starts, before the next frame's fields arrive.
+// A burst's word count is its strb byte (26), also settled early; its
+// words must stay inside one aligned 64-byte block, as on the host port.
 wire [7:0] f_op_base = f_op_reg & ~OP_RESEND;
+wire       f_burst   = f_op_base == OP_BAR_BURST;
+wire       f_n_ok    = f_strb_reg != 8'd0 && f_strb_reg <= BURST_WORDS;
 reg mem_ok_reg, host_ok_reg;
-reg op_host_reg, op_mem_reg, op_read_reg, op_write_reg;
+reg op_host_reg, op_mem_reg, op_read_reg, op_write_reg, op_burst_reg;
 reg replay_reg;
+reg [2:0] burst_lastw_reg;           // the burst's last word
 always @(posedge clk) begin
     mem_ok_reg   <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
-    host_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0;
-    op_host_reg  <= f_op_base == OP_BAR_WRITE || f_op_base == OP_BAR_READ;
+    host_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0 &&
+                    (!f_burst || {1'b0, f_addr_reg[5:3]} + f_strb_reg[3:0] <= 4'd8);
+    op_host_reg  <= f_op_base == OP_BAR_WRITE || f_op_base == OP_BAR_READ || f_burst && f_n_ok;
     op_mem_reg   <= f_op_base == OP_MEM_WRITE || f_op_base == OP_MEM_READ;
     op_read_reg  <= f_op_base == OP_BAR_READ || f_op_base == OP_MEM_READ;
-    op_write_reg <= f_op_base == OP_BAR_WRITE || f_op_base == OP_MEM_WRITE;
+    op_write_reg <= f_op_base == OP_BAR_WRITE || f_op_base == OP_MEM_WRITE || f_burst;
+    op_burst_reg <= f_burst;
+    burst_lastw_reg <= f_strb_reg[2:0] - 3'd1;
+    r_need_reg   <= (f_burst && f_n_ok) ? O_WORDS + 7'd4 + {f_strb_reg[3:0], 3'd0} : MIN_LEN;
     replay_reg   <= (f_op_reg & OP_RESEND) != 8'd0 && l_valid_reg &&
                     f_seq_reg == l_seq_reg && f_op_base == l_op_reg;
 end
@@ -275,9 +313,21 @@ always @* begin
     l_valid_next  = l_valid_reg;
     l_seq_next    = l_seq_reg;
     l_op_next     = l_op_reg;
+    x_word_next   = x_word_reg;
+    x_strb_next   = x_strb_reg;
+    x_last_next   = x_last_reg;
+    x_beat_next   = x_beat_reg;
+    x_cnt_next    = x_cnt_reg;
 
     case (x_state_reg)
     X_IDLE: begin
+        // a single beat's fields, whether or not a request starts (they
+        // hold still from the frame's end to its execution)
+        x_word_next = f_data_reg;
+        x_strb_next = f_strb_reg;
+        x_last_next = 1'b1;
+        x_beat_next = 3'd0;
+        x_cnt_next  = 4'd0;
         if (go_reg && replay_reg) begin
             // its answer was lost: send the kept response again
             x_state_next = X_SEND;
@@ -288,7 +338,7 @@ always @* begin
             x_status_next = ST_OK;
             x_rdata_next  = 64'd0;
             if (op_host_reg) begin
-                x_state_next = X_HOST;
+                x_state_next = op_burst_reg ? X_LOAD : X_HOST;
             end else if (op_mem_reg) begin
                 x_state_next = X_MEM;
             end else begin
@@ -301,8 +351,23 @@ always @* begin
         if (!host_ok_reg) begin
             x_status_next = ST_RANGE;
             x_state_next  = X_SEND;
+        end else if (m_host_req_ready && !x_last_reg) begin
+            x_beat_next  = x_beat_reg + 1'b1;
+            x_state_next = X_LOAD;
         end else if (m_host_req_ready) begin
             x_state_next = op_read_reg ? X_HOST_WAIT : X_SEND;
+        end
+    end
+    X_LOAD: begin
+        // the burst word x_beat_reg from the buffer, a byte a cycle: byte
+        // x_cnt is read while byte x_cnt - 1 arrives from the read register
+        x_cnt_next  = x_cnt_reg + 1'b1;
+        x_strb_next = f_data_reg[8*x_beat_reg +: 8];
+        x_last_next = x_beat_reg == burst_lastw_reg;
+        if (x_cnt_reg != 4'd0) x_word_next = {b_rdata_reg, x_word_reg[63:8]};
+        if (x_cnt_reg == 4'd8) begin
+            x_cnt_next   = 4'd0;
+            x_state_next = X_HOST;
         end
     end
     X_HOST_WAIT: begin
@@ -334,17 +399,24 @@ end
 
 assign m_host_req_valid  = (x_state_reg == X_HOST) && host_ok_reg;
 assign m_host_req_write  = op_write_reg;
-assign m_host_req_addr   = f_addr_reg[46:0];
-assign m_host_req_wdata  = f_data_reg;
-assign m_host_req_wstrb  = f_strb_reg;
-assign m_host_req_last   = 1'b1;
+assign m_host_req_addr   = {f_addr_reg[46:6], f_addr_reg[5:3] + x_beat_reg, 3'd0};
+assign m_host_req_wdata  = x_word_reg;
+assign m_host_req_wstrb  = x_strb_reg;
+assign m_host_req_last   = x_last_reg;
 assign s_host_resp_ready = (x_state_reg == X_HOST_WAIT);
 
 assign m_mem_req_valid = (x_state_reg == X_MEM) && mem_ok_reg;
 assign m_mem_req_write = op_write_reg;
 assign m_mem_req_addr  = f_addr_reg[31:0];
-assign m_mem_req_wdata = f_data_reg;
-assign m_mem_req_wstrb = f_strb_reg;
+assign m_mem_req_wdata = x_word_reg;
+assign m_mem_req_wstrb = x_strb_reg;
+
+assign b_raddr = {x_beat_reg, x_cnt_reg[2:0]};
+
+always @(posedge clk) begin
+    if (b_we) b_mem[b_wptr_reg] <= gmii_rxd;
+    b_rdata_reg <= b_mem[b_raddr];
+end
 
 // ---------------------------------------------------------------- response
 // The response's first 36 bytes laid out by byte index (bytes 36..59 are
@@ -464,6 +536,12 @@ always @(posedge clk) begin
     r_type_reg   <= r_type_next;
     r_ver_reg    <= r_ver_next;
     x_rdata_reg  <= x_rdata_next;
+    x_word_reg   <= x_word_next;
+    x_strb_reg   <= x_strb_next;
+    x_last_reg   <= x_last_next;
+    x_beat_reg   <= x_beat_next;
+    x_cnt_reg    <= x_cnt_next;
+    b_wptr_reg   <= b_wptr_next;
     x_status_reg <= x_status_next;
     l_seq_reg    <= l_seq_next;
     l_op_reg     <= l_op_next;

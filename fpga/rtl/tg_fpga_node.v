@@ -281,15 +281,6 @@ tg_bridge #(
     .ev_drop           (ev_bridge_drop)
 );
 
-/* verilator lint_off UNUSEDSIGNAL */
-wire br_host_req_last_unused = br_host_req_last;
-/* verilator lint_on UNUSEDSIGNAL */
-
-// The bridge sends one beat per host-port request (its m_host_req_last is
-// tied high): the core sees that as a constant, so synthesis drops the
-// host port's burst gathering, as it did with the two side by side.
-assign host_req_last = 1'b1;
-
 wire        host_resp_x_valid, host_resp_x_take;
 wire [63:0] host_resp_x_rdata;
 wire        mem_resp_x_valid;
@@ -305,6 +296,7 @@ if (ONE_CLOCK != 0) begin : g_bus_direct
     assign host_req_wstrb     = br_host_req_wstrb;
     assign host_req_wdata     = br_host_req_wdata;
     assign host_req_addr      = br_host_req_addr;
+    assign host_req_last      = br_host_req_last;
     assign host_resp_x_valid  = host_resp_valid;
     assign host_resp_x_rdata  = host_resp_rdata;
     assign host_resp_ready    = host_resp_x_take;
@@ -317,7 +309,8 @@ if (ONE_CLOCK != 0) begin : g_bus_direct
     assign mem_resp_x_valid   = mem_b_resp_valid;
     assign mem_resp_x_rdata   = mem_b_resp_rdata;
 end else begin : g_bus_cross
-    // The bridge has one request outstanding at a time and waits for a
+    // The bridge has one request outstanding at a time (a burst's beats
+    // follow one another) and waits for a
     // memory write's response, so host-memory writes are done before any
     // later host-port request reaches the core; four entries per direction
     // are plenty, and a response FIFO can never be full.
@@ -326,18 +319,19 @@ end else begin : g_bus_cross
     wire mem_b_resp_full;
     /* verilator lint_on UNUSEDSIGNAL */
     tg_async_fifo #(
-        .WIDTH  (120),
+        .WIDTH  (121),
         .ADDR_W (2)
     ) tg_async_fifo_host_req_inst (
         .wr_clk   (clk),
         .wr_en    (br_host_req_valid),
-        .wr_data  ({br_host_req_write, br_host_req_wstrb, br_host_req_wdata, br_host_req_addr}),
+        .wr_data  ({br_host_req_last, br_host_req_write, br_host_req_wstrb, br_host_req_wdata,
+                    br_host_req_addr}),
         .wr_full  (br_host_req_full),
         .rd_clk   (core_clk),
         .rst      (core_rst),
         .rd_valid (host_req_valid),
         .rd_en    (host_req_ready),
-        .rd_data  ({host_req_write, host_req_wstrb, host_req_wdata, host_req_addr})
+        .rd_data  ({host_req_last, host_req_write, host_req_wstrb, host_req_wdata, host_req_addr})
     );
     assign br_host_req_ready = !br_host_req_full;
 

@@ -11,6 +11,7 @@ include/tg/tg_hw.h, the header the RTL's definitions come from.
 
   tg_bridge.py IFNAME [--node N] id
   tg_bridge.py IFNAME [--node N] bar-read ADDR | bar-write ADDR VALUE [STRB]
+  tg_bridge.py IFNAME [--node N] bar-burst ADDR VALUE VALUE... (2 to 8 words, one 64-byte block)
   tg_bridge.py IFNAME [--node N] mem-read ADDR | mem-write ADDR VALUE [STRB]
 """
 import argparse
@@ -35,7 +36,8 @@ def load_defs(path=HDR):
 
 D = load_defs()
 OPS = {"bar-write": D["BRIDGE_OP_BAR_WRITE"], "bar-read": D["BRIDGE_OP_BAR_READ"],
-       "mem-write": D["BRIDGE_OP_MEM_WRITE"], "mem-read": D["BRIDGE_OP_MEM_READ"]}
+       "mem-write": D["BRIDGE_OP_MEM_WRITE"], "mem-read": D["BRIDGE_OP_MEM_READ"],
+       "bar-burst": D["BRIDGE_OP_BAR_BURST"]}
 STATUS = {D["BRIDGE_ST_OK"]: "OK", D["BRIDGE_ST_BAD_OP"]: "BAD_OP", D["BRIDGE_ST_RANGE"]: "RANGE"}
 
 
@@ -44,8 +46,12 @@ def bridge_mac(node):
     return bytes([oui >> 16 & 0xFF, oui >> 8 & 0xFF, oui & 0xFF, 0x01, node >> 8 & 0xFF, node & 0xFF])
 
 
-def request(node, src_mac, op, seq, addr, data=0, strb=0xFF):
-    f = bytearray(D["BRIDGE_FRAME_BYTES"])
+def request(node, src_mac, op, seq, addr, data=0, strb=0xFF, words=()):
+    """A request frame; with words, a burst: strb is their count, data
+    their byte enables (all set), the words follow from BRIDGE_OFF_WORDS."""
+    if words:
+        strb, data = len(words), (1 << (8 * len(words))) - 1
+    f = bytearray(max(D["BRIDGE_FRAME_BYTES"], D["BRIDGE_OFF_WORDS"] + 8 * len(words)))
     f[0:6] = bridge_mac(node)
     f[6:12] = src_mac
     f[12:14] = struct.pack(">H", D["BRIDGE_ETHERTYPE"])
@@ -55,6 +61,9 @@ def request(node, src_mac, op, seq, addr, data=0, strb=0xFF):
     f[D["BRIDGE_OFF_ADDR"]:D["BRIDGE_OFF_ADDR"] + 8] = struct.pack(">Q", addr)
     f[D["BRIDGE_OFF_STRB"]] = strb
     f[D["BRIDGE_OFF_DATA"]:D["BRIDGE_OFF_DATA"] + 8] = struct.pack("<Q", data)
+    for i, w in enumerate(words):
+        o = D["BRIDGE_OFF_WORDS"] + 8 * i
+        f[o:o + 8] = struct.pack("<Q", w)
     return bytes(f)
 
 
@@ -95,14 +104,14 @@ def open_port(ifname):
     return s, s.getsockname()[4][:6]
 
 
-def call(ifname, node, op, addr, data, strb, timeout=0.5, tries=3):
+def call(ifname, node, op, addr, data, strb, words=(), timeout=0.5, tries=3):
     s, src = open_port(ifname)
     seq = int(time.time() * 1000) & 0xFFFF
     try:
         for t in range(tries):
             # resends are marked: the bridge answers a repeat of the last
             # request it executed again instead of executing it twice
-            s.send(request(node, src, op | (D["BRIDGE_OP_RESEND"] if t else 0), seq, addr, data, strb))
+            s.send(request(node, src, op | (D["BRIDGE_OP_RESEND"] if t else 0), seq, addr, data, strb, words))
             end = time.time() + timeout
             while time.time() < end:
                 r, _, _ = select.select([s], [], [], max(0.0, end - time.time()))
@@ -123,9 +132,20 @@ def main():
     ap.add_argument("cmd", choices=["id"] + sorted(OPS))
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
-    num = [int(x, 0) for x in a.args]
+    try:
+        num = [int(x, 0) for x in a.args]
+    except ValueError as e:
+        ap.error(str(e))
+    words = ()
     if a.cmd == "id":
         op, addr, data, strb = OPS["bar-read"], D["CTRL_CSR_BASE"] + D["CSR_REG_ID"], 0, 0
+    elif a.cmd == "bar-burst":
+        op, addr, words = OPS[a.cmd], num[0] if num else 0, tuple(num[1:])
+        if not 2 <= len(words) <= D["BRIDGE_BURST_WORDS"]:
+            ap.error(f"bar-burst needs ADDR and 2 to {D['BRIDGE_BURST_WORDS']} values")
+        if addr % 8 or addr % 64 + 8 * len(words) > 64:
+            ap.error("bar-burst: ADDR must be 8-byte aligned and the words inside one 64-byte block")
+        data = strb = 0
     else:
         op = OPS[a.cmd]
         need = 2 if a.cmd.endswith("write") else 1
@@ -134,10 +154,10 @@ def main():
         addr, data = num[0], num[1] if need == 2 else 0
         strb = num[2] if len(num) > 2 else (0xFF if need == 2 else 0)
     if a.dump:
-        print(request(a.node, b"\x00" * 6, op, 0, addr, data, strb).hex())
+        print(request(a.node, b"\x00" * 6, op, 0, addr, data, strb, words).hex())
         return 0
     try:
-        got = call(a.ifname, a.node, op, addr, data, strb)
+        got = call(a.ifname, a.node, op, addr, data, strb, words)
     except OSError as e:
         if not a.ifname.startswith("unix:"):
             raise

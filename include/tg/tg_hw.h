@@ -216,11 +216,14 @@
 #define TG_BRIDGE_OFF_ADDR              0x12ULL  /* u64 big-endian: BAR address or host-memory address, 8-byte aligned */
 #define TG_BRIDGE_OFF_STRB              0x1AULL  /* u8 byte enables of a write; status in a response */
 #define TG_BRIDGE_OFF_DATA              0x1CULL  /* u64 little-endian: write data, or the value read */
+#define TG_BRIDGE_OFF_WORDS             0x24ULL  /* burst: the first of its u64 little-endian words */
 #define TG_BRIDGE_FRAME_BYTES           0x3CULL  /* frame length before the FCS (requests at least this, zero-padded) */
+#define TG_BRIDGE_BURST_WORDS           0x8ULL  /* words a burst carries at most (TG_MAX_BURST_BYTES / 8) */
 #define TG_BRIDGE_OP_BAR_WRITE          0x1ULL  /* host-port write (one beat, last set) */
 #define TG_BRIDGE_OP_BAR_READ           0x2ULL  /* host-port read */
 #define TG_BRIDGE_OP_MEM_WRITE          0x3ULL  /* write to the NIC's host memory */
 #define TG_BRIDGE_OP_MEM_READ           0x4ULL  /* read of the NIC's host memory */
+#define TG_BRIDGE_OP_BAR_BURST          0x5ULL  /* host-port write burst: strb = words, data = their byte enables */
 #define TG_BRIDGE_OP_RESP               0x80ULL  /* response bit of op */
 #define TG_BRIDGE_OP_RESEND             0x40ULL  /* resend bit of op: answered again, not executed, if it repeats the last request executed */
 #define TG_BRIDGE_ST_OK                 0x0ULL  /* done */

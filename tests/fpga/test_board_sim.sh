@@ -97,6 +97,12 @@ expect "OK 0x0000000000000000" "${n0[@]}" bar-write "$(win REMOTE 0x200)" 0x5a5a
 expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(win SYNC 0)"
 expect "OK 0x5a5a00005a5a0000" "${n1[@]}" mem-read 0x200
 expect "OK 0x5a5a00005a5a0000" "${n0[@]}" bar-read "$(win REMOTE 0x200)"
+# a burst of three words: one request, one remote write
+expect "OK 0x0000000000000000" "${n0[@]}" bar-burst "$(win REMOTE 0x240)" 0x11 0x22 0x33
+expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(win SYNC 0)"
+expect "OK 0x0000000000000011" "${n1[@]}" mem-read 0x240
+expect "OK 0x0000000000000022" "${n1[@]}" mem-read 0x248
+expect "OK 0x0000000000000033" "${n1[@]}" mem-read 0x250
 
 kill -TERM "$pid"
 wait "$pid"

@@ -43,6 +43,12 @@ check "tool op" "$(printf '%02x' "$(def BRIDGE_OP_MEM_WRITE)")" "$(field "$(def 
 check "tool addr" "0000000000001238" "$(field "$(def BRIDGE_OFF_ADDR)" 8)"
 check "tool strb" "0f" "$(field "$(def BRIDGE_OFF_STRB)" 1)"
 check "tool data" "8877665544332211" "$(field "$(def BRIDGE_OFF_DATA)" 8)"
+f=$(fpga/tools/tg_bridge.py none --dump bar-burst 0x1040 1 2 3 4 5 6 7 0x0807060504030201)
+check "tool burst length" "$(( 2 * ($(def BRIDGE_OFF_WORDS) + 64) ))" "${#f}"
+check "tool burst op" "$(printf '%02x' "$(def BRIDGE_OP_BAR_BURST)")" "$(field "$(def BRIDGE_OFF_OP)" 1)"
+check "tool burst words" "08" "$(field "$(def BRIDGE_OFF_STRB)" 1)"
+check "tool burst strobes" "ffffffffffffffff" "$(field "$(def BRIDGE_OFF_DATA)" 8)"
+check "tool burst last word" "0102030405060708" "$(field $(( $(def BRIDGE_OFF_WORDS) + 56 )) 8)"
 
 # ---- report verdicts on made-up tool output
 d=$(mktemp -d)

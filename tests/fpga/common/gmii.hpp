@@ -136,6 +136,25 @@ static inline Bytes bridge_request(uint16_t node, const BridgeMsg &m,
     return f;
 }
 
+// A host-port write burst (BRIDGE_OP_BAR_BURST | extra op bits): the word
+// count in strb, word i's byte enables in data byte i, the words from
+// BRIDGE_OFF_WORDS. `n` may differ from words.size() to make bad requests.
+static inline Bytes bridge_burst(uint16_t node, uint16_t seq, uint64_t addr,
+                                 const std::vector<uint64_t> &words,
+                                 const std::vector<uint8_t> &strb, int n = -1, uint8_t op_bits = 0)
+{
+    BridgeMsg m;
+    m.op = (uint8_t)(TG_BRIDGE_OP_BAR_BURST | op_bits), m.seq = seq, m.addr = addr;
+    m.strb = (uint8_t)(n < 0 ? (int)words.size() : n);
+    for (size_t i = 0; i < strb.size() && i < 8; i++) m.data |= (uint64_t)strb[i] << (8 * i);
+    Bytes f = bridge_request(node, m);
+    size_t end = TG_BRIDGE_OFF_WORDS + 8 * words.size();
+    if (f.size() < end) f.resize(end, 0);
+    for (size_t w = 0; w < words.size(); w++)
+        for (unsigned i = 0; i < 8; i++) f[TG_BRIDGE_OFF_WORDS + 8 * w + i] = (uint8_t)(words[w] >> (8 * i));
+    return f;
+}
+
 // Decode a response frame (FCS removed) from the bridge of `node`.
 static inline bool bridge_response(uint16_t node, const Bytes &f, BridgeMsg &m)
 {

@@ -7,6 +7,8 @@
 // EtherType, other destination, short, rx_er, and a request that arrives
 // while one is executing. Resends: one that repeats the last request
 // executed is answered again from the kept response and not executed.
+// Bursts: 1 to 8 words with their byte enables become consecutive beats
+// with last on the final one, only once the whole frame has been checked.
 #include "Vtg_bridge.h"
 #include "verilated.h"
 #include "gmii.hpp"
@@ -22,6 +24,12 @@ struct Tb {
     MemModel mem{1u << 14};
     std::map<uint64_t, uint64_t> bar;
     std::deque<uint64_t> host_writes;
+    struct Beat {
+        uint64_t addr, data;
+        uint8_t strb;
+        bool last;
+    };
+    std::vector<Beat> beats;   // every host-port write beat
     int host_due = -1;
     uint64_t host_data = 0;
     unsigned reqs = 0, drops = 0, host_reads = 0;
@@ -50,12 +58,16 @@ struct Tb {
         if (hresp) host_due = -1;
         else if (host_due > 0) host_due--;
         if (v.m_host_req_valid && v.m_host_req_ready) {
-            TB_CHECK(v.m_host_req_last, "host request without last");
             if (v.m_host_req_write) {
-                bar[v.m_host_req_addr] = v.m_host_req_wdata;
+                uint64_t &w = bar[v.m_host_req_addr];
+                for (unsigned i = 0; i < 8; i++)
+                    if (v.m_host_req_wstrb & (1u << i))
+                        w = (w & ~(0xFFull << (8 * i))) | (v.m_host_req_wdata & (0xFFull << (8 * i)));
                 host_writes.push_back(v.m_host_req_addr);
-                TB_CHECK(v.m_host_req_wstrb == 0xFF, "strobes %02x", v.m_host_req_wstrb);
+                beats.push_back({v.m_host_req_addr, v.m_host_req_wdata, v.m_host_req_wstrb,
+                                 (bool)v.m_host_req_last});
             } else {
+                TB_CHECK(v.m_host_req_last, "read without last");
                 TB_CHECK(host_due < 0, "second outstanding host read");
                 host_reads++;
                 host_due = 1 + (int)rng.below(40);
@@ -76,9 +88,14 @@ struct Tb {
         while (src.busy()) tick();
         for (unsigned i = 0; i < n; i++) tick();
     }
-    BridgeMsg call(const BridgeMsg &q)
+    BridgeMsg call(const BridgeMsg &q) { return call(bridge_request(0, q)); }
+    BridgeMsg call(const Bytes &f)
     {
-        src.push(gmii_wire(with_fcs(bridge_request(0, q))));
+        BridgeMsg q;
+        q.op = f[TG_BRIDGE_OFF_OP];
+        q.seq = (uint16_t)__tg_get_be(&f[TG_BRIDGE_OFF_SEQ], 2);
+        q.addr = __tg_get_be(&f[TG_BRIDGE_OFF_ADDR], 8);
+        src.push(gmii_wire(with_fcs(f)));
         settle();
         BridgeMsg r;
         TB_CHECK(out.frames.size() == 1, "%zu responses to op %u", out.frames.size(), q.op);
@@ -184,6 +201,76 @@ int main(int argc, char **argv)
     r = t.call(msg(TG_BRIDGE_OP_BAR_READ | RESEND, 305, 0x3008));
     TB_CHECK(t.host_reads == hr + 1 && r.data == 99, "late resend: %u reads, value %llx", t.host_reads - hr,
              (unsigned long long)r.data);
+
+    // bursts: n words at word offset o of a 64-byte block, random data and
+    // byte enables, become n consecutive beats, last on the n-th only
+    for (unsigned k = 0; k < 40; k++) {
+        unsigned n = 1 + k % 8, o = (unsigned)t.rng.below(9 - n);
+        uint64_t a = bar_addr(TG_WIN_REQ, 0, 1, 0x4000) + 64 * t.rng.below(64) + 8 * o;
+        std::vector<uint64_t> w(n);
+        std::vector<uint8_t> st(n);
+        for (unsigned i = 0; i < n; i++) {
+            w[i] = t.rng.next();
+            st[i] = k < 16 ? 0xFF : (uint8_t)t.rng.next();
+        }
+        t.beats.clear();
+        r = t.call(bridge_burst(0, (uint16_t)(400 + k), a, w, st));
+        TB_CHECK(r.strb == TG_BRIDGE_ST_OK && r.data == 0, "burst of %u: status %u", n, r.strb);
+        TB_CHECK(t.beats.size() == n, "burst of %u: %zu beats", n, t.beats.size());
+        for (unsigned i = 0; i < n && i < t.beats.size(); i++) {
+            const Tb::Beat &b = t.beats[i];
+            TB_CHECK(b.addr == a + 8 * i && b.data == w[i] && b.strb == st[i] && b.last == (i + 1 == n),
+                     "burst of %u, beat %u: addr %llx data %llx strb %02x last %d", n, i,
+                     (unsigned long long)b.addr, (unsigned long long)b.data, b.strb, b.last);
+        }
+    }
+    // a burst to the top block of the BAR
+    t.beats.clear();
+    r = t.call(bridge_burst(0, 450, (1ull << TG_BAR_ADDR_BITS) - 64, std::vector<uint64_t>(8, 5),
+                            std::vector<uint8_t>(8, 0xFF)));
+    TB_CHECK(r.strb == TG_BRIDGE_ST_OK && t.beats.size() == 8 && t.beats.back().last, "burst at the BAR's top");
+    // refused bursts: no beat at all
+    t.beats.clear();
+    std::vector<uint64_t> w4 = {1, 2, 3, 4};
+    std::vector<uint8_t> s4(4, 0xFF);
+    TB_CHECK(t.call(bridge_burst(0, 451, 0x5028, w4, s4)).strb == TG_BRIDGE_ST_RANGE, "burst across a block");
+    TB_CHECK(t.call(bridge_burst(0, 452, 0x5004, w4, s4)).strb == TG_BRIDGE_ST_RANGE, "misaligned burst");
+    TB_CHECK(t.call(bridge_burst(0, 453, 1ull << 47, w4, s4)).strb == TG_BRIDGE_ST_RANGE, "burst past the BAR");
+    TB_CHECK(t.call(bridge_burst(0, 454, 0x5000, w4, s4, 0)).strb == TG_BRIDGE_ST_BAD_OP, "burst of 0 words");
+    std::vector<uint64_t> w9(9, 7);
+    TB_CHECK(t.call(bridge_burst(0, 455, 0x5000, w9, std::vector<uint8_t>(8, 0xFF))).strb == TG_BRIDGE_ST_BAD_OP,
+             "burst of 9 words");
+    TB_CHECK(t.beats.empty(), "a refused burst made %zu beats", t.beats.size());
+    // a resent burst is answered again, not executed again
+    std::vector<uint64_t> w8 = {11, 12, 13, 14, 15, 16, 17, 18};
+    std::vector<uint8_t> s8(8, 0xFF);
+    t.call(bridge_burst(0, 456, 0x6000, w8, s8));
+    r = t.call(bridge_burst(0, 456, 0x6000, w8, s8, -1, TG_BRIDGE_OP_RESEND));
+    TB_CHECK(r.strb == TG_BRIDGE_ST_OK && t.beats.size() == 8, "resent burst: %zu beats", t.beats.size());
+    // a burst frame shorter than its words, or with a bad FCS, runs nothing
+    t.beats.clear();
+    unsigned reqs0 = t.reqs, drops0 = t.drops;
+    Bytes cut = bridge_burst(0, 457, 0x6000, w8, s8);
+    cut.resize(TG_BRIDGE_OFF_WORDS + 8 * 8 - 1);
+    t.src.push(gmii_wire(with_fcs(cut)));
+    Bytes bad = with_fcs(bridge_burst(0, 458, 0x6000, w8, s8));
+    bad[TG_BRIDGE_OFF_WORDS + 60] ^= 0x10;
+    t.src.push(gmii_wire(bad));
+    t.settle();
+    TB_CHECK(t.out.frames.empty() && t.beats.empty() && t.reqs == reqs0 && t.drops == drops0 + 2,
+             "short or corrupt burst: %zu answers, %zu beats, %u drops", t.out.frames.size(), t.beats.size(),
+             t.drops - drops0);
+    // a burst arriving while one executes is dropped and leaves the
+    // executing burst's words as they were
+    std::vector<uint64_t> wb = {21, 22, 23, 24, 25, 26, 27, 28};
+    t.src.push(gmii_wire(with_fcs(bridge_burst(0, 459, 0x7000, w8, s8))));
+    t.src.push(gmii_wire(with_fcs(bridge_burst(0, 460, 0x7000, wb, s8))));
+    t.settle();
+    TB_CHECK(t.out.frames.size() == 1 && t.beats.size() == 8, "two bursts back to back: %zu answers, %zu beats",
+             t.out.frames.size(), t.beats.size());
+    for (unsigned i = 0; i < t.beats.size(); i++)
+        TB_CHECK(t.beats[i].data == w8[i], "burst word %u overwritten: %llx", i, (unsigned long long)t.beats[i].data);
+    t.out.frames.clear();
 
     // broadcast destination is answered
     Bytes f = bridge_request(0, msg(TG_BRIDGE_OP_MEM_READ, 80, 0));

@@ -98,7 +98,15 @@ struct Tb {
         BridgeMsg q;
         q.op = op, q.seq = n.seq++, q.addr = addr, q.data = data, q.strb = strb;
         // BRIDGE_MAC is the node's default: 02:54:47:01:00:00
-        n.host_tx.push(gmii_wire(with_fcs(bridge_request(0, q))));
+        return call(n, bridge_request(0, q), r);
+    }
+    bool call(Node &n, const Bytes &req, BridgeMsg &r)
+    {
+        BridgeMsg q;
+        q.op = req[TG_BRIDGE_OFF_OP];
+        q.seq = (uint16_t)__tg_get_be(&req[TG_BRIDGE_OFF_SEQ], 2);
+        uint8_t op = q.op;
+        n.host_tx.push(gmii_wire(with_fcs(req)));
         for (unsigned i = 0; i < 20000 && n.host_rx.frames.empty(); i++) tick();
         TB_CHECK(!n.host_rx.frames.empty(), "node %u: no response to op %u", n.id, op);
         if (n.host_rx.frames.empty()) return false;
@@ -160,6 +168,28 @@ int main(int argc, char **argv)
         if (k % 5 == 0)
             TB_CHECK(t.rd(t.a, TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_REMOTE, 0, 2, 0x400 + 8 * k)) == ref[k],
                      "remote read of word %u", k);
+    }
+
+    // bursts of 2 to 8 words from a into b's memory: one bridge request
+    // each, its beats crossing into the core with last on the final one
+    std::vector<uint64_t> bref(64, 0);
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned n = 2 + k % 7, o = (unsigned)rng.below(9 - n);
+        std::vector<uint64_t> w(n);
+        std::vector<uint8_t> st(n, 0xFF);
+        for (unsigned i = 0; i < n; i++) {
+            w[i] = rng.next();
+            bref[8 * k + o + i] = w[i];
+        }
+        BridgeMsg r;
+        if (t.call(t.a, bridge_burst(0, t.a.seq++, bar_addr(TG_WIN_REMOTE, 0, 2, 0xC00 + 64 * k + 8 * o), w, st), r))
+            TB_CHECK(r.strb == TG_BRIDGE_ST_OK, "burst of %u: status %u", n, r.strb);
+    }
+    TB_CHECK(t.rd(t.a, TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 2, 0)) == 0, "fence after bursts");
+    for (unsigned k = 0; k < 64; k++) {
+        uint64_t got = t.rd(t.b, TG_BRIDGE_OP_MEM_READ, 0xC00 + 8 * k);
+        TB_CHECK(got == bref[k], "burst word %u in b's memory: %016llx, expected %016llx", k,
+                 (unsigned long long)got, (unsigned long long)bref[k]);
     }
 
     // fetch-and-add on b's memory from a
