@@ -39,3 +39,10 @@ $(FPGA_ONECLK_BIN): tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) $(
 	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) -GONE_CLOCK=1 -CFLAGS -DTB_ONE_CLOCK=1 --top-module tg_fpga_node \
 		-Mdir $(dir $@)obj_one_clock $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
 		-o $(abspath $@) > $(dir $@)build_one_clock.log 2>&1 || { cat $(dir $@)build_one_clock.log; exit 1; }
+
+# how long each kind of bridge request takes on the node (clk cycles, the
+# wire's byte times included), the core clock 4 times slower as on the
+# Colorlight board: the node bench's --bench mode
+.PHONY: bench-fpga
+bench-fpga: $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node
+	$< --bench

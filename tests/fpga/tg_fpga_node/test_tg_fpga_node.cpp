@@ -12,6 +12,10 @@
 // either edge of that clock. Built a second time with TB_ONE_CLOCK=1
 // against the node with ONE_CLOCK=1 (as the iCE40 top builds it): the core
 // on the GMII clock itself, its buses joined without crossings.
+// With --bench it measures instead, with the core clock 4 times slower as
+// on the Colorlight board, how long each kind of bridge request takes from
+// its first preamble byte into the bridge to its response's last byte out,
+// and prints a table (make bench-fpga).
 #include "Vtg_fpga_node.h"
 #include "verilated.h"
 #include "gmii.hpp"
@@ -41,11 +45,13 @@ static const unsigned CORE_HALF = TB_ONE_CLOCK ? 1 : 5;
 struct Tb {
     Node a{1}, b{2};
     uint64_t cyc = 0;
+    unsigned core_half = CORE_HALF;
+    uint64_t last_cycles = 0;   // the last call's, request in to response out
 
     uint8_t core_clk_at(unsigned half_step) const
     {
         if (TB_ONE_CLOCK) return half_step == 0;   // clk itself
-        return ((2 * cyc + half_step) / CORE_HALF) % 2 == 0;
+        return ((2 * cyc + half_step) / core_half) % 2 == 0;
     }
 
     void tick()
@@ -106,8 +112,10 @@ struct Tb {
         q.op = req[TG_BRIDGE_OFF_OP];
         q.seq = (uint16_t)__tg_get_be(&req[TG_BRIDGE_OFF_SEQ], 2);
         uint8_t op = q.op;
+        uint64_t start = cyc;
         n.host_tx.push(gmii_wire(with_fcs(req)));
         for (unsigned i = 0; i < 20000 && n.host_rx.frames.empty(); i++) tick();
+        last_cycles = cyc - start;
         TB_CHECK(!n.host_rx.frames.empty(), "node %u: no response to op %u", n.id, op);
         if (n.host_rx.frames.empty()) return false;
         Bytes f = n.host_rx.frames.front();
@@ -133,11 +141,61 @@ struct Tb {
     }
 };
 
+// One row of the bridge table: cycles of clk for `reqs` requests in all.
+static void row(const char *what, unsigned reqs, uint64_t cycles)
+{
+    std::printf("%-44s %8u %10llu %10.2f\n", what, reqs, (unsigned long long)cycles, cycles * 8.0 / 1000.0);
+}
+
+// Bridge requests of each kind from node 1 (a) to node 2 (b), each timed
+// from its first byte into the bridge to its response's last byte out.
+static int bench(Tb &t, TbRng &rng)
+{
+    const uint64_t rw = bar_addr(TG_WIN_REMOTE, 0, 2, 0x400);
+    BridgeMsg r;
+    uint64_t c;
+    std::printf("bridge requests, %s; cycles of the 125 MHz clock, the wire's byte times included\n",
+                TB_ONE_CLOCK ? "core on the GMII clock" : "core clock 4 times slower");
+    std::printf("%-44s %8s %10s %10s\n", "operation", "requests", "cycles", "us");
+    t.rd(t.a, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_ID);
+    row("BAR read of a CSR (ID)", 1, t.last_cycles);
+    t.wr(t.a, TG_BRIDGE_OP_MEM_WRITE, 0x100, 1);
+    row("host-memory write, 1 word", 1, t.last_cycles);
+    t.rd(t.a, TG_BRIDGE_OP_MEM_READ, 0x100);
+    row("host-memory read, 1 word", 1, t.last_cycles);
+    t.wr(t.a, TG_BRIDGE_OP_BAR_WRITE, rw, 7);
+    row("remote write, 1 word (answered when taken)", 1, t.last_cycles);
+    t.rd(t.a, TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 2, 0));
+    row("fence (read of the sync window)", 1, t.last_cycles);
+    t.rd(t.a, TG_BRIDGE_OP_BAR_READ, rw);
+    row("remote read, 1 word", 1, t.last_cycles);
+    t.wr(t.a, TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CTX_BASE + TG_CTX_REG_OPERAND, 1);
+    t.rd(t.a, TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_FAA, 0, 2, 0x800));
+    row("fetch-and-add (operand already set)", 1, t.last_cycles);
+    c = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        t.wr(t.a, TG_BRIDGE_OP_BAR_WRITE, rw + 8 * i, rng.next());
+        c += t.last_cycles;
+    }
+    row("remote write, 64 bytes as 8 single words", 8, c);
+    std::vector<uint64_t> w(8);
+    for (auto &x : w) x = rng.next();
+    if (t.call(t.a, bridge_burst(0, t.a.seq++, rw, w, std::vector<uint8_t>(8, 0xFF)), r))
+        TB_CHECK(r.strb == TG_BRIDGE_ST_OK, "burst status %u", r.strb);
+    row("remote write, 64 bytes as one burst", 1, t.last_cycles);
+    t.rd(t.a, TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 2, 0));
+    for (unsigned i = 0; i < 8; i++)
+        TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_MEM_READ, 0x400 + 8 * i) == w[i], "burst word %u", i);
+    return tb_finish("tg_fpga_node bench");
+}
+
 int main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
     Tb t;
     TbRng rng(7);
+    bool bench_mode = argc > 1 && !std::strcmp(argv[argc - 1], "--bench");
+    if (bench_mode && !TB_ONE_CLOCK) t.core_half = 4;   // the Colorlight's 125 / 31.25 MHz
     // past the reset, and the 256 core cycles in which each receive engine
     // clears its block table (frames arriving then wait, and a backlog of
     // them would be dropped by the MAC)
@@ -147,6 +205,7 @@ int main(int argc, char **argv)
     t.wr(t.b, TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_MEM_SIZE, MEM_SIZE);
     TB_CHECK(t.rd(t.a, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_NODE_ID) == 1, "node id a");
     TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_NODE_ID) == 2, "node id b");
+    if (bench_mode) return bench(t, rng);
 
     // remote writes from a into b's memory, with byte enables
     uint64_t ref[16] = {0};
