@@ -122,15 +122,22 @@ static void check_local_memory(struct tg_dev *d1, struct tg_mr *mr)
 /* Node 0 writes node 1's region through the network, reads it back. */
 static void check_remote(struct tg_dev *d0, struct tg_dev *d1, struct tg_mr *mr)
 {
-	uint8_t in[100], out[100], got[100];
+	uint8_t in[100], out[100], got[100], around[112];
 	uint64_t pa = tg_mr_paddr(mr) + 256;
 
 	for (unsigned i = 0; i < sizeof(in); i++)
 		in[i] = t_pat(9, i);
+	/* the write's first and last words are partial: their other bytes stay */
+	memset(around, 0xee, sizeof(around));
+	CHECK_RC(tg_mr_write(mr, 256, around, sizeof(around)), 0);
 	CHECK_RC(tg_write(d0, 1, pa + 5, in, sizeof(in)), 0);
 	CHECK_RC(tg_fence(d0, 1), 0);
 	CHECK_RC(tg_mr_read(mr, 256 + 5, got, sizeof(got)), 0);
 	CHECK(!memcmp(in, got, sizeof(in)), "remote write differs in node 1's memory");
+	CHECK_RC(tg_mr_read(mr, 256, around, sizeof(around)), 0);
+	for (unsigned i = 0; i < sizeof(around); i++)
+		if (i < 5 || i >= 5 + sizeof(in))
+			CHECK(around[i] == 0xee, "byte %u next to a remote write: 0x%02x", i, around[i]);
 	/* one word (a blocking load) and many (fetches into board memory) */
 	CHECK_RC(tg_read(d0, 1, pa + 5, out, 3), 0);
 	CHECK(!memcmp(in, out, 3), "one-word remote read differs");
