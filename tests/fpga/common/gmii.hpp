@@ -155,6 +155,19 @@ static inline Bytes bridge_burst(uint16_t node, uint16_t seq, uint64_t addr,
     return f;
 }
 
+// The fields of a request or response frame at least TG_BRIDGE_FRAME_BYTES
+// long, unchecked.
+static inline BridgeMsg bridge_fields(const Bytes &f)
+{
+    BridgeMsg m;
+    m.op = f[TG_BRIDGE_OFF_OP];
+    m.seq = (uint16_t)__tg_get_be(&f[TG_BRIDGE_OFF_SEQ], 2);
+    m.addr = __tg_get_be(&f[TG_BRIDGE_OFF_ADDR], 8);
+    m.strb = f[TG_BRIDGE_OFF_STRB];
+    for (unsigned i = 0; i < 8; i++) m.data |= (uint64_t)f[TG_BRIDGE_OFF_DATA + i] << (8 * i);
+    return m;
+}
+
 // Decode a response frame (FCS removed) from the bridge of `node`.
 static inline bool bridge_response(uint16_t node, const Bytes &f, BridgeMsg &m)
 {
@@ -164,12 +177,7 @@ static inline bool bridge_response(uint16_t node, const Bytes &f, BridgeMsg &m)
     if (std::memcmp(&f[0], HOST_MAC, 6) || std::memcmp(&f[6], mac, 6)) return false;
     if (__tg_get_be(&f[12], 2) != TG_BRIDGE_ETHERTYPE || f[TG_BRIDGE_OFF_VER] != TG_BRIDGE_VERSION)
         return false;
-    m.op = f[TG_BRIDGE_OFF_OP];
-    m.seq = (uint16_t)__tg_get_be(&f[TG_BRIDGE_OFF_SEQ], 2);
-    m.addr = __tg_get_be(&f[TG_BRIDGE_OFF_ADDR], 8);
-    m.strb = f[TG_BRIDGE_OFF_STRB];
-    m.data = 0;
-    for (unsigned i = 0; i < 8; i++) m.data |= (uint64_t)f[TG_BRIDGE_OFF_DATA + i] << (8 * i);
+    m = bridge_fields(f);
     for (unsigned i = TG_BRIDGE_OFF_DATA + 8; i < TG_BRIDGE_FRAME_BYTES; i++)
         if (f[i]) return false;
     return true;

@@ -50,9 +50,7 @@ int main(int argc, char **argv)
         auto apply = [&](const Req &r, std::deque<uint64_t> &exp) {
             uint64_t &word = ref[r.addr / 8];
             exp.push_back(word);
-            if (r.write)
-                for (unsigned i = 0; i < 8; i++)
-                    if (r.strb & (1u << i)) word = (word & ~(0xFFull << (8 * i))) | (r.data & (0xFFull << (8 * i)));
+            if (r.write) word = strb_merge(word, r.data, r.strb);
         };
         if (acc_a) { apply(ra, exp_a); va = false; served_a++; wait_a = 0; } else if (m->s_a_req_valid) wait_a++;
         if (acc_b) { apply(rb, exp_b); vb = false; served_b++; wait_b = 0; } else if (m->s_b_req_valid) wait_b++;

@@ -63,9 +63,7 @@ struct Tb {
         if (v.m_host_req_valid && v.m_host_req_ready) {
             if (v.m_host_req_write) {
                 uint64_t &w = bar[v.m_host_req_addr];
-                for (unsigned i = 0; i < 8; i++)
-                    if (v.m_host_req_wstrb & (1u << i))
-                        w = (w & ~(0xFFull << (8 * i))) | (v.m_host_req_wdata & (0xFFull << (8 * i)));
+                w = strb_merge(w, v.m_host_req_wdata, v.m_host_req_wstrb);
                 host_writes.push_back(v.m_host_req_addr);
                 beats.push_back({v.m_host_req_addr, v.m_host_req_wdata, v.m_host_req_wstrb,
                                  (bool)v.m_host_req_last});
@@ -94,10 +92,7 @@ struct Tb {
     BridgeMsg call(const BridgeMsg &q) { return call(bridge_request(0, q)); }
     BridgeMsg call(const Bytes &f)
     {
-        BridgeMsg q;
-        q.op = f[TG_BRIDGE_OFF_OP];
-        q.seq = (uint16_t)__tg_get_be(&f[TG_BRIDGE_OFF_SEQ], 2);
-        q.addr = __tg_get_be(&f[TG_BRIDGE_OFF_ADDR], 8);
+        BridgeMsg q = bridge_fields(f);
         src.push(gmii_wire(with_fcs(f)));
         settle();
         BridgeMsg r;
@@ -142,9 +137,7 @@ int main(int argc, char **argv)
         uint64_t before = t.mem.load64((uint32_t)a);
         r = t.call(msg(TG_BRIDGE_OP_MEM_WRITE, (uint16_t)(10 + k), a, v, s));
         TB_CHECK(r.strb == TG_BRIDGE_ST_OK, "memory write status");
-        uint64_t want = before;
-        for (unsigned i = 0; i < 8; i++)
-            if (s & (1u << i)) want = (want & ~(0xFFull << (8 * i))) | (v & (0xFFull << (8 * i)));
+        uint64_t want = strb_merge(before, v, s);
         r = t.call(msg(TG_BRIDGE_OP_MEM_READ, (uint16_t)(40 + k), a));
         TB_CHECK(r.data == want && t.mem.load64((uint32_t)a) == want, "memory word %llx", (unsigned long long)a);
     }

@@ -109,9 +109,7 @@ struct Tb {
     }
     bool call(Node &n, const Bytes &req, BridgeMsg &r)
     {
-        BridgeMsg q;
-        q.op = req[TG_BRIDGE_OFF_OP];
-        q.seq = (uint16_t)__tg_get_be(&req[TG_BRIDGE_OFF_SEQ], 2);
+        BridgeMsg q = bridge_fields(req);
         uint8_t op = q.op;
         uint64_t start = cyc;
         n.host_tx.push(gmii_wire(with_fcs(req)));
@@ -214,11 +212,7 @@ int main(int argc, char **argv)
         uint64_t v = rng.next();
         uint8_t strb = (k % 3) ? 0xFF : (uint8_t)rng.next() | 1;
         t.wr(t.a, TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_REMOTE, 0, 2, 0x400 + 8 * k), v, strb);
-        for (unsigned i = 0; i < 8; i++)
-            if (strb & (1u << i)) {
-                ref[k] &= ~(0xFFull << (8 * i));
-                ref[k] |= v & (0xFFull << (8 * i));
-            }
+        ref[k] = strb_merge(ref[k], v, strb);
     }
     TB_CHECK(t.rd(t.a, TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 2, 0)) == 0, "fence");
     for (unsigned k = 0; k < 16; k++) {

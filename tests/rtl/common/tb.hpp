@@ -53,6 +53,22 @@ struct TbRng {
     bool chance(unsigned pct) { return below(100) < pct; }
 };
 
+// The bits of a 64-bit word that the byte enables strb select.
+static inline uint64_t strb_mask(uint8_t strb)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < 8; i++)
+        if (strb & (1u << i)) m |= 0xFFull << (8 * i);
+    return m;
+}
+
+// old with the bytes strb enables taken from data: a write with byte enables.
+static inline uint64_t strb_merge(uint64_t old, uint64_t data, uint8_t strb)
+{
+    uint64_t m = strb_mask(strb);
+    return (old & ~m) | (data & m);
+}
+
 typedef std::vector<uint8_t> Bytes;
 
 // Drives whole frames onto an AXI-Stream, with random idle cycles.

@@ -294,10 +294,7 @@ struct Model {
                 b_mask = 0;
                 std::memset(b_data, 0, sizeof b_data);
             }
-            uint64_t bits = 0;
-            for (unsigned i = 0; i < 8; i++)
-                if (b.wstrb & (1u << i)) bits |= 0xFFull << (8 * i);
-            b_data[b_cnt] = b.wdata & bits;
+            b_data[b_cnt] = b.wdata & strb_mask(b.wstrb);
             b_mask |= (uint64_t)b.wstrb << (8 * b_cnt);
             b_cnt++;
             if (b.last || (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt == WORDS) emit_burst();

@@ -89,11 +89,9 @@ struct RingMem {
     }
     void take(uint64_t now, bool write, uint32_t addr, uint64_t wdata, uint8_t wstrb, TbRng &rng)
     {
-        uint64_t old = load(addr), m = 0;
-        for (unsigned i = 0; i < 8; i++)
-            if (wstrb & (1u << i)) m |= 0xFFull << (8 * i);
+        uint64_t old = load(addr);
         if (write) {
-            words[addr] = (old & ~m) | (wdata & m);
+            words[addr] = strb_merge(old, wdata, wstrb);
             writes++;
         } else {
             reads++;
