@@ -75,9 +75,11 @@ initial begin
     end
 end
 
-// Payload words past the block are zero wherever a payload leaves a
-// module, so synthesis keeps no state or logic for them.
+// Payload words and byte-mask bits past the block are zero wherever a
+// payload or mask leaves a module, so synthesis keeps no state or logic
+// for them.
 localparam [511:0] PAY_MASK = {512{1'b1}} >> (512 - 8 * BLOCK_BYTES);
+localparam [63:0]  MSK_MASK = {64{1'b1}} >> (64 - BLOCK_BYTES);
 
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
@@ -254,7 +256,8 @@ wire         loc_txd_valid, loc_txd_ready;
 wire [7:0]   loc_txd_op;
 wire [15:0]  loc_txd_dst;
 wire [31:0]  loc_txd_addr;
-wire [63:0]  loc_txd_mask;
+wire [63:0]  loc_txd_mask_w, loc_txd_mask;
+assign loc_txd_mask = loc_txd_mask_w & MSK_MASK;
 wire [7:0]   loc_txd_len;
 wire [7:0]   loc_txd_ctx;
 wire [15:0]  loc_txd_tag;
@@ -275,7 +278,8 @@ wire [3:0]   fetch_lookup_idx;
 wire         fetch_lookup_valid;
 wire [15:0]  fetch_lookup_node;
 wire [31:0]  fetch_lookup_laddr, fetch_lookup_cpl;
-wire [63:0]  fetch_lookup_mask;
+wire [63:0]  fetch_lookup_mask_w, fetch_lookup_mask;
+assign fetch_lookup_mask = fetch_lookup_mask_w & MSK_MASK;
 wire         fetch_free_valid;
 wire [3:0]   fetch_free_idx;
 wire         fto_valid, fto_ready;
@@ -309,7 +313,7 @@ tg_host_if #(
     .m_txd_op           (loc_txd_op),
     .m_txd_dst          (loc_txd_dst),
     .m_txd_addr         (loc_txd_addr),
-    .m_txd_mask         (loc_txd_mask),
+    .m_txd_mask         (loc_txd_mask_w),
     .m_txd_len          (loc_txd_len),
     .m_txd_ctx          (loc_txd_ctx),
     .m_txd_tag          (loc_txd_tag),
@@ -328,7 +332,7 @@ tg_host_if #(
     .fetch_lookup_node  (fetch_lookup_node),
     .fetch_lookup_laddr (fetch_lookup_laddr),
     .fetch_lookup_cpl   (fetch_lookup_cpl),
-    .fetch_lookup_mask  (fetch_lookup_mask),
+    .fetch_lookup_mask  (fetch_lookup_mask_w),
     .fetch_free_valid   (fetch_free_valid),
     .fetch_free_idx     (fetch_free_idx),
     .m_fto_valid        (fto_valid),
@@ -346,7 +350,8 @@ wire [7:0]   erx_op, erx_flags, erx_status, erx_len, erx_ctx;
 wire [15:0]  erx_src, erx_tag;
 wire [31:0]  erx_addr, erx_seq, erx_ack;
 wire         erx_addr_hi;
-wire [63:0]  erx_mask, erx_key;
+wire [63:0]  erx_mask_w, erx_mask, erx_key;
+assign erx_mask = erx_mask_w & MSK_MASK;
 wire [511:0] erx_payload_w, erx_payload;
 assign erx_payload = erx_payload_w & PAY_MASK;
 
@@ -361,7 +366,8 @@ wire [7:0]   lrx_op, lrx_flags, lrx_status, lrx_len, lrx_ctx;
 wire [15:0]  lrx_src, lrx_tag;
 wire [31:0]  lrx_addr;
 wire         lrx_addr_hi;
-wire [63:0]  lrx_mask, lrx_key;
+wire [63:0]  lrx_mask_w, lrx_mask, lrx_key;
+assign lrx_mask = lrx_mask_w & MSK_MASK;
 wire [511:0] lrx_payload_w, lrx_payload;
 assign lrx_payload = lrx_payload_w & PAY_MASK;
 
@@ -390,7 +396,7 @@ tg_eth_rx tg_eth_rx_inst (
     .m_rxd_src         (erx_src),
     .m_rxd_addr        (erx_addr),
     .m_rxd_addr_hi     (erx_addr_hi),
-    .m_rxd_mask        (erx_mask),
+    .m_rxd_mask        (erx_mask_w),
     .m_rxd_len         (erx_len),
     .m_rxd_ctx         (erx_ctx),
     .m_rxd_tag         (erx_tag),
@@ -439,7 +445,7 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_rxd_src     (lrx_src),
         .m_rxd_addr    (lrx_addr),
         .m_rxd_addr_hi (lrx_addr_hi),
-        .m_rxd_mask    (lrx_mask),
+        .m_rxd_mask    (lrx_mask_w),
         .m_rxd_len     (lrx_len),
         .m_rxd_ctx     (lrx_ctx),
         .m_rxd_tag     (lrx_tag),
@@ -472,7 +478,7 @@ end else begin : g_no_link_rx
     assign lrx_src        = 16'd0;
     assign lrx_addr       = 32'd0;
     assign lrx_addr_hi    = 1'b0;
-    assign lrx_mask       = 64'd0;
+    assign lrx_mask_w     = 64'd0;
     assign lrx_len        = 8'd0;
     assign lrx_ctx        = 8'd0;
     assign lrx_tag        = 16'd0;
@@ -525,7 +531,8 @@ wire [15:0]  qresp_src, qresp_tag;
 wire [7:0]   qresp_status;
 wire [15:0]  rsp_txd_dst, rsp_txd_tag;
 wire [31:0]  rsp_txd_addr;
-wire [63:0]  rsp_txd_mask;
+wire [63:0]  rsp_txd_mask_w, rsp_txd_mask;
+assign rsp_txd_mask = rsp_txd_mask_w & MSK_MASK;
 wire [511:0] rsp_txd_payload_w, rsp_txd_payload;
 assign rsp_txd_payload = rsp_txd_payload_w & PAY_MASK;
 
@@ -576,7 +583,7 @@ tg_rx_engine #(
     .m_txd_status       (rsp_txd_status),
     .m_txd_dst          (rsp_txd_dst),
     .m_txd_addr         (rsp_txd_addr),
-    .m_txd_mask         (rsp_txd_mask),
+    .m_txd_mask         (rsp_txd_mask_w),
     .m_txd_len          (rsp_txd_len),
     .m_txd_ctx          (rsp_txd_ctx),
     .m_txd_tag          (rsp_txd_tag),
@@ -632,7 +639,8 @@ wire [7:0]   spl_txd_op, spl_txd_len, spl_txd_ctx;
 wire [15:0]  spl_txd_dst, spl_txd_tag;
 wire [63:0]  spl_txd_key;
 wire [31:0]  spl_txd_addr;
-wire [63:0]  spl_txd_mask;
+wire [63:0]  spl_txd_mask_w, spl_txd_mask;
+assign spl_txd_mask = spl_txd_mask_w & MSK_MASK;
 wire [511:0] spl_txd_payload_w, spl_txd_payload;
 assign spl_txd_payload = spl_txd_payload_w & PAY_MASK;
 wire         req_slot_free;
@@ -666,7 +674,7 @@ if (SPILL_RING != 0) begin : g_spill
         .m_txd_op         (spl_txd_op),
         .m_txd_dst        (spl_txd_dst),
         .m_txd_addr       (spl_txd_addr),
-        .m_txd_mask       (spl_txd_mask),
+        .m_txd_mask       (spl_txd_mask_w),
         .m_txd_len        (spl_txd_len),
         .m_txd_ctx        (spl_txd_ctx),
         .m_txd_tag        (spl_txd_tag),
@@ -691,7 +699,7 @@ end else begin : g_no_spill
     assign spl_txd_op        = loc_txd_op;
     assign spl_txd_dst       = loc_txd_dst;
     assign spl_txd_addr      = loc_txd_addr;
-    assign spl_txd_mask      = loc_txd_mask;
+    assign spl_txd_mask_w    = loc_txd_mask;
     assign spl_txd_len       = loc_txd_len;
     assign spl_txd_ctx       = loc_txd_ctx;
     assign spl_txd_tag       = loc_txd_tag;
@@ -747,7 +755,8 @@ wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
 wire [15:0]  req_txd_dst, req_txd_tag;
 wire [63:0]  req_txd_key;
 wire [31:0]  req_txd_addr;
-wire [63:0]  req_txd_mask;
+wire [63:0]  req_txd_mask_w, req_txd_mask;
+assign req_txd_mask = req_txd_mask_w & MSK_MASK;
 wire [511:0] req_txd_payload_w, req_txd_payload;
 assign req_txd_payload = req_txd_payload_w & PAY_MASK;
 
@@ -775,7 +784,7 @@ tg_req_tx #(
     .m_txd_flags    (req_txd_flags),
     .m_txd_dst      (req_txd_dst),
     .m_txd_addr     (req_txd_addr),
-    .m_txd_mask     (req_txd_mask),
+    .m_txd_mask     (req_txd_mask_w),
     .m_txd_len      (req_txd_len),
     .m_txd_ctx      (req_txd_ctx),
     .m_txd_tag      (req_txd_tag),
@@ -833,7 +842,8 @@ wire         ltx_valid, ltx_ready;
 wire [7:0]   ltx_op, ltx_flags, ltx_status, ltx_len, ltx_ctx;
 wire [15:0]  ltx_dst, ltx_tag;
 wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
-wire [63:0]  ltx_mask, ltx_key;
+wire [63:0]  ltx_mask_w, ltx_mask, ltx_key;
+assign ltx_mask = ltx_mask_w & MSK_MASK;
 wire [511:0] ltx_payload_w, ltx_payload;
 assign ltx_payload = ltx_payload_w & PAY_MASK;
 
@@ -895,7 +905,7 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .m_txd_status    (ltx_status),
         .m_txd_dst       (ltx_dst),
         .m_txd_addr      (ltx_addr),
-        .m_txd_mask      (ltx_mask),
+        .m_txd_mask      (ltx_mask_w),
         .m_txd_len       (ltx_len),
         .m_txd_ctx       (ltx_ctx),
         .m_txd_tag       (ltx_tag),
@@ -932,7 +942,7 @@ end else begin : g_no_link_tx
     assign ltx_status        = 8'd0;
     assign ltx_dst           = 16'd0;
     assign ltx_addr          = 32'd0;
-    assign ltx_mask          = 64'd0;
+    assign ltx_mask_w        = 64'd0;
     assign ltx_len           = 8'd0;
     assign ltx_ctx           = 8'd0;
     assign ltx_tag           = 16'd0;
