@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The Telegraphos NIC authors
 # RTL unit tests: tests/rtl/<module>/test_<module>.cpp is a Verilator C++
-# bench whose top is rtl/<module>.v; it builds to
+# bench whose top is rtl/<module>.v, or tests/rtl/<module>/tb_*.v where the
+# bench needs the module beside another; it builds to
 # $(BUILD)/tests/rtl/<module>/test_<module> and joins TEST_PROGS.
 
 RTL_TEST_MODS := $(patsubst tests/rtl/%/,%,$(sort $(dir $(wildcard tests/rtl/*/test_*.cpp))))
@@ -19,10 +20,14 @@ TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 
-$(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
+
+$(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
-		-Mdir $(dir $@)obj $(RTL_SRCS) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
+	$(eval tb_top := $(wildcard tests/rtl/$(dir $*)tb_*.v))
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) \
+		--top-module $(if $(tb_top),$(basename $(notdir $(tb_top))),$(notdir $(patsubst %/,%,$(dir $*)))) \
+		-Mdir $(dir $@)obj $(RTL_SRCS) $(tb_top) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
 # The NIC core as the iCE40 builds it, 16-byte blocks (BLOCK_BYTES=16) and

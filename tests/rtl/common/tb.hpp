@@ -213,4 +213,13 @@ static inline Bytes tb_frame(const tg_frame_hdr &h, const uint8_t *payload)
     return b;
 }
 
+// Recompute the FCS (the last four bytes) of a frame after it was edited.
+static inline void tb_refcs(Bytes &f)
+{
+    if (f.size() < TG_FCS_BYTES) return;
+    size_t n = f.size() - TG_FCS_BYTES;
+    uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, f.data(), n);
+    for (int i = 0; i < 4; i++) f[n + i] = (uint8_t)(c >> (8 * i));
+}
+
 #endif // TG_TB_HPP

@@ -49,18 +49,10 @@ static Bytes encode(const tg_frame_hdr &h, const uint8_t *payload)
     return b;
 }
 
-// Recompute the FCS of a frame after it was edited.
-static void refcs(Bytes &f)
-{
-    size_t n = f.size() - TG_FCS_BYTES;
-    uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, f.data(), n);
-    for (int i = 0; i < 4; i++) f[n + i] = (uint8_t)(c >> (8 * i));
-}
-
 static Bytes with_fcs(Bytes data)
 {
     data.resize(data.size() + TG_FCS_BYTES);
-    refcs(data);
+    tb_refcs(data);
     return data;
 }
 
@@ -313,34 +305,34 @@ static void header_errors(Tb &tb)
         Bytes f = tb.base_frame();
         f[12] = (uint8_t)(t >> 8);
         f[13] = (uint8_t)t;
-        refcs(f);
+        tb_refcs(f);
         tb.bad(f, DROP_TYPE, "wrong EtherType");
     }
     const uint8_t vers[] = {0, 2, 3, 0x7F, 0x80, 0xFF};
     for (uint8_t v : vers) {
         Bytes f = tb.base_frame();
         f[TG_HDR_OFF + TG_H_VER] = v;
-        refcs(f);
+        tb_refcs(f);
         tb.bad(f, DROP_TYPE, "wrong version");
     }
     // destination node in the header (the MAC is right)
     for (unsigned bit = 0; bit < 16; bit++) {
         Bytes f = tb.base_frame();
         f[TG_HDR_OFF + TG_H_DST + (bit < 8 ? 1 : 0)] ^= (uint8_t)(1u << (bit % 8));
-        refcs(f);
+        tb_refcs(f);
         tb.bad(f, DROP_TYPE, "wrong destination node");
     }
     // destination MAC (the header is right): every bit of it, and broadcast
     for (unsigned bit = 0; bit < 48; bit++) {
         Bytes f = tb.base_frame();
         f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        refcs(f);
+        tb_refcs(f);
         tb.bad(f, DROP_TYPE, "wrong destination MAC");
     }
     {
         Bytes f = tb.base_frame();
         std::memset(f.data(), 0xFF, 6);
-        refcs(f);
+        tb_refcs(f);
         tb.bad(f, DROP_TYPE, "broadcast destination MAC");
     }
     tb.run();
@@ -373,7 +365,7 @@ static void length_errors(Tb &tb)
             h = tb.good_hdr(op, (uint8_t)carried);
             Bytes f = encode(h, tb.payload_buf);
             f[TG_HDR_OFF + TG_H_LEN] = (uint8_t)field;
-            refcs(f);
+            tb_refcs(f);
             tb.bad(f, DROP_MALFORMED, carried > field ? "frame longer than its length field"
                                                       : "frame shorter than its length field");
         }
@@ -382,7 +374,7 @@ static void length_errors(Tb &tb)
         Bytes f = encode(h, tb.payload_buf);
         f[TG_HDR_OFF + TG_H_OP] = TG_OP_READ_REQ;
         f[TG_HDR_OFF + TG_H_LEN] = (uint8_t)field;
-        refcs(f);
+        tb_refcs(f);
         tb.bad(f, DROP_MALFORMED, "read request carrying a payload");
     }
     tb.run();
@@ -459,7 +451,7 @@ static void mixed(Tb &tb, unsigned n)
         case 1: {
             Bytes f = tb.base_frame();
             f[TG_HDR_OFF + TG_H_VER] ^= 0x40;
-            refcs(f);
+            tb_refcs(f);
             tb.send(f, DROP_TYPE, "wrong version");
             break;
         }
