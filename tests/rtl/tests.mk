@@ -21,13 +21,14 @@ test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 
 RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
+# in a bench's recipe: its own Verilog top, if it has one, and the top module
+rtl_tb_top = $(wildcard tests/rtl/$(dir $*)tb_*.v)
+rtl_tb_mod = $(if $(rtl_tb_top),$(basename $(notdir $(rtl_tb_top))),$(notdir $(patsubst %/,%,$(dir $*))))
 
 $(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(eval tb_top := $(wildcard tests/rtl/$(dir $*)tb_*.v))
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) \
-		--top-module $(if $(tb_top),$(basename $(notdir $(tb_top))),$(notdir $(patsubst %/,%,$(dir $*)))) \
-		-Mdir $(dir $@)obj $(RTL_SRCS) $(tb_top) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) \
+		-Mdir $(dir $@)obj $(RTL_SRCS) $(rtl_tb_top) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
 # The NIC core as the iCE40 builds it, 16-byte blocks (BLOCK_BYTES=16) and

@@ -18,14 +18,6 @@ static inline Bytes gmii_wire(const Bytes &frame)
     return w;
 }
 
-// Append the FCS to frame bytes.
-static inline Bytes with_fcs(Bytes f)
-{
-    uint32_t fcs = ~tg_crc32_update(0xFFFFFFFFu, f.data(), f.size());
-    for (unsigned i = 0; i < 4; i++) f.push_back((uint8_t)(fcs >> (8 * i)));
-    return f;
-}
-
 // Drives whole frames (preamble included) onto GMII, one byte a cycle,
 // with at least `gap` idle cycles between frames.
 struct GmiiSource {

@@ -222,4 +222,12 @@ static inline void tb_refcs(Bytes &f)
     for (int i = 0; i < 4; i++) f[n + i] = (uint8_t)(c >> (8 * i));
 }
 
+// Frame bytes with their FCS appended.
+static inline Bytes with_fcs(Bytes f)
+{
+    f.resize(f.size() + TG_FCS_BYTES);
+    tb_refcs(f);
+    return f;
+}
+
 #endif // TG_TB_HPP

@@ -49,13 +49,6 @@ static Bytes encode(const tg_frame_hdr &h, const uint8_t *payload)
     return b;
 }
 
-static Bytes with_fcs(Bytes data)
-{
-    data.resize(data.size() + TG_FCS_BYTES);
-    tb_refcs(data);
-    return data;
-}
-
 struct Tb {
     std::unique_ptr<Vtg_eth_rx> m;
     TbRng rng;

@@ -47,8 +47,8 @@ struct Tb {
     unsigned hold_pct = 0;
     bool reading = false;
     unsigned rd_next = 0, rd_got = 0, rd_len = 0;
-    bool rd_pending = false;      // a read address went out last cycle
-    unsigned rd_pending_idx = 0;
+    bool rd_sent = false;         // a read address went out last cycle ...
+    unsigned rd_sent_idx = 0;     // ... for this byte
     unsigned rd_slot = 0;
 
     uint64_t counts[NVERDICTS] = {}, compared = 0, bytes_checked = 0;
@@ -178,7 +178,7 @@ struct Tb {
         // slot reader: one address a cycle, then free the slot
         r.m_frm_ready = !r.m_frm_valid && rng.below(2);   // ready without valid frees nothing
         r.frm_rd_addr = (uint8_t)rng.next();
-        rd_pending = false;
+        rd_sent = false;
         if (!rst && r.m_frm_valid && !rng.chance(hold_pct)) {
             if (!reading) {
                 TB_CHECK(!accepted.empty(), "cycle %llu: a slot offered with no frame accepted",
@@ -191,8 +191,8 @@ struct Tb {
             TB_CHECK(r.m_frm_slot == rd_slot, "cycle %llu: offered slot changed while held", (unsigned long long)cyc);
             if (reading && rd_next < rd_len) {
                 r.frm_rd_addr = (uint8_t)(rd_slot << 7 | rd_next);
-                rd_pending = true;
-                rd_pending_idx = rd_next++;
+                rd_sent = true;
+                rd_sent_idx = rd_next++;
             } else if (reading && rd_got == rd_len) {
                 r.m_frm_ready = 1;
                 reading = false;
@@ -213,12 +213,7 @@ struct Tb {
             }
         }
         if (!rst) ref_src.advance(r.ref_tvalid && r.ref_tready);
-        rd_was_pending = rd_pending;
-        rd_was_idx = rd_pending_idx;
     }
-
-    bool rd_was_pending = false;
-    unsigned rd_was_idx = 0;
 
     static int verdict_of(unsigned ev, bool busy)
     {
@@ -255,14 +250,13 @@ struct Tb {
         }
         TB_CHECK(r.m_frm_valid == (held > 0), "cycle %llu: slot offered %u with %d frames held",
                  (unsigned long long)cyc, r.m_frm_valid, held);
-        if (rd_was_pending && reading) {
+        if (rd_sent && reading) {
             const Bytes &b = accepted.front().b;
-            TB_CHECK(r.frm_rd_data == b[rd_was_idx], "cycle %llu: slot byte %u is %02x, frame has %02x",
-                     (unsigned long long)cyc, rd_was_idx, r.frm_rd_data, b[rd_was_idx]);
+            TB_CHECK(r.frm_rd_data == b[rd_sent_idx], "cycle %llu: slot byte %u is %02x, frame has %02x",
+                     (unsigned long long)cyc, rd_sent_idx, r.frm_rd_data, b[rd_sent_idx]);
             rd_got++;
             bytes_checked++;
         }
-        rd_was_pending = false;
     }
 
     // ------------------------------------------------------------ compare
@@ -311,7 +305,7 @@ struct Tb {
         accepted.clear();
         held = 0;
         reading = false;
-        rd_was_pending = false;
+        rd_sent = false;
     }
 };
 

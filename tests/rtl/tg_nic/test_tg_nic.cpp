@@ -403,23 +403,16 @@ static void bad_frames_phase(Tb &tb, Ref &ref)
     tg_frame_hdr t = h; t.ver = 2; tb.rx.frames.push_back(tb_frame(t, payload));
     t = h; t.dst = NODE + 1; tb.rx.frames.push_back(tb_frame(t, payload));
     f = good; f[12] = 0x08; f[13] = 0x00;                                  // IPv4 EtherType, good FCS
-    { uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, f.data(), f.size() - 4);
-      for (int i = 0; i < 4; i++) f[f.size() - 4 + i] = (uint8_t)(c >> (8 * i)); }
+    tb_refcs(f);
     tb.rx.frames.push_back(f);
     t = h; t.op = 0x7F; tb.rx.frames.push_back(tb_frame(t, payload));       // unknown opcode
     t = h; t.len = 12; tb.rx.frames.push_back(tb_frame(t, payload));        // not a word multiple
     t = h; t.len = 64; { Bytes g = tb_frame(t, payload);                    // length field says 64, frame carries 56
       g.erase(g.begin() + TG_PAYLOAD_OFF + 56, g.end());
-      uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, g.data(), g.size());
-      for (int i = 0; i < 4; i++) g.push_back((uint8_t)(c >> (8 * i)));
-      tb.rx.frames.push_back(g); }
-    { Bytes g(good.begin(), good.begin() + 40);                             // truncated header
-      uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, g.data(), g.size());
-      for (int i = 0; i < 4; i++) g.push_back((uint8_t)(c >> (8 * i)));
-      tb.rx.frames.push_back(g); }
+      tb.rx.frames.push_back(with_fcs(g)); }
+    tb.rx.frames.push_back(with_fcs(Bytes(good.begin(), good.begin() + 40)));   // truncated header
     { Bytes g = good; g.insert(g.end() - 4, 80, 0x00);                      // oversized
-      uint32_t c = ~tg_crc32_update(0xFFFFFFFFu, g.data(), g.size() - 4);
-      for (int i = 0; i < 4; i++) g[g.size() - 4 + i] = (uint8_t)(c >> (8 * i));
+      tb_refcs(g);
       tb.rx.frames.push_back(g); }
     t = h; t.op = TG_OP_READ_RESP; t.tag = TG_TAG_FETCH | 3;                // response nobody asked for
     tb.rx.frames.push_back(tb_frame(t, payload));
