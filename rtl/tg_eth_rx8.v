@@ -32,7 +32,7 @@ module tg_eth_rx8 (
     input  wire [7:0]  frm_rd_addr,
     output wire [7:0]  frm_rd_data,
 
-    // events (one verdict per frame, the cycle after its last byte)
+    // events (one verdict per frame, two cycles after its last byte)
     output wire        ev_rx_frame,      // a frame was accepted
     output wire        ev_rx_data_frame, // ... other than ACK or NAK
     output wire        ev_drop_fcs,      // dropped: bad FCS or a byte in error
@@ -52,7 +52,19 @@ localparam [7:0]  OFF_OP  = H + `TG_H_OP;
 localparam [7:0]  OFF_DST = H + `TG_H_DST;
 localparam [7:0]  OFF_LEN = H + `TG_H_LEN;
 
+// Timing. Every field the verdict needs lies in the first 56 bytes and a
+// frame shorter than 66 is a runt whatever its fields say, so the checks
+// of opcode and length are worked out from registered fields while later
+// bytes pass, a checked header byte clears type_ok a cycle after it came,
+// and the last byte only adds its size to them. The FCS check of the last
+// byte is registered, so the verdict and the slot's hand-over come two
+// cycles after it. A frame
+// whose first byte comes in the cycle right after another frame's last
+// byte is dropped as busy (a MAC's preamble and gap leave twenty idle
+// cycles between frames).
+
 // ---------------------------------------------------------------- state
+// this frame
 reg [7:0]  bytes_reg,   bytes_next;    // bytes of this frame so far (saturating)
 reg [31:0] crc_reg,     crc_next;
 reg        type_ok_reg, type_ok_next;  // destination MAC, EtherType, version, dst node
@@ -60,6 +72,21 @@ reg        err_reg,     err_next;      // a byte in error was seen
 reg        busy_reg,    busy_next;     // frame being dropped: no free slot at its start
 reg [7:0]  op_reg,      op_next;
 reg [7:0]  len_reg,     len_next;
+reg        chk_bad_reg, chk_bad_next;  // the last byte was a checked field, and wrong
+// worked out from the registers above, a cycle behind them
+reg        op_ok_reg;                  // known opcode
+reg        op_link_reg;                // ACK or NAK
+reg        len_ok_reg;                 // length field allowed for the opcode
+reg [7:0]  want_last_reg;              // bytes_reg at the last byte of a frame of this length
+// the frame that ended in the last cycle, waiting for its FCS check
+reg        end_reg,     end_next;
+reg        end_busy_reg, end_busy_next;
+reg        end_err_reg, end_err_next;  // a byte in error
+reg        end_size_reg, end_size_next;  // bad size
+reg        end_type_reg, end_type_next;  // bad destination, EtherType or version
+reg        end_lenop_reg, end_lenop_next; // bad length or opcode
+reg        end_link_reg, end_link_next;  // ACK or NAK
+// slots
 reg        wslot_reg,   wslot_next;    // slot the next accepted frame goes to
 reg        rslot_reg,   rslot_next;    // oldest held slot
 reg [1:0]  full_reg,    full_next;     // slot holds an accepted frame
@@ -70,6 +97,7 @@ reg [7:0]  rd_data_reg;
 
 // ---------------------------------------------------------------- this byte
 wire        byte_fire = s_rx_tvalid;
+wire        frame_end = byte_fire && s_rx_tlast;
 wire [31:0] crc_byte;
 
 tg_crc32_d64 tg_crc32_d64_inst (
@@ -79,11 +107,19 @@ tg_crc32_d64 tg_crc32_d64_inst (
     .crc_out (crc_byte)
 );
 
+wire [7:0] bytes_after = (bytes_reg == 8'd255) ? 8'd255 : bytes_reg + 8'd1;
+
+// a new frame finds no free slot, or comes right after the last one
+wire start_busy = (bytes_reg == 8'd0) && (full_reg[wslot_reg] || end_reg);
+wire busy_now   = (bytes_reg == 8'd0) ? start_busy : busy_reg;
+
+// ---------------------------------------------------------------- checks ahead
 wire [23:0] mac_oui = `TG_MAC_OUI;
 wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
 
 // the byte a frame of this node holds at offset bytes_reg, for the fields
-// checked against a constant or the node id (want_en: offset is such a field)
+// checked against a constant or the node id; the check is registered and
+// cleared type_ok a cycle later
 reg       want_en;
 reg [7:0] want_byte;
 always @* begin
@@ -105,34 +141,35 @@ always @* begin
     endcase
 end
 
-// the verdict, from the state after this byte
-wire [7:0] bytes_after   = (bytes_reg == 8'd255) ? 8'd255 : bytes_reg + 8'd1;
-wire       type_ok_after = type_ok_reg && !(want_en && s_rx_tdata != want_byte);
-wire [7:0] op_after      = (bytes_reg == OFF_OP)  ? s_rx_tdata : op_reg;
-wire [7:0] len_after     = (bytes_reg == OFF_LEN) ? s_rx_tdata : len_reg;
+wire op_known = (op_reg == `TG_OP_WRITE) || (op_reg == `TG_OP_READ_REQ) ||
+                (op_reg == `TG_OP_READ_RESP) || (op_reg == `TG_OP_REQ) ||
+                (op_reg == `TG_OP_REQ_RESP) || (op_reg == `TG_OP_FAA) ||
+                (op_reg == `TG_OP_SWAP) || (op_reg == `TG_OP_CAS) ||
+                (op_reg == `TG_OP_ATOMIC_RESP) ||
+                (op_reg == `TG_OP_ACK) || (op_reg == `TG_OP_NAK);
+wire op_link  = (op_reg == `TG_OP_ACK) || (op_reg == `TG_OP_NAK);
+// header + payload + FCS, less one; a read request carries no payload
+wire [7:0] want_last = ((op_reg == `TG_OP_READ_REQ) ? 8'd0 : len_reg) + 8'd65;
 
-wire op_known = (op_after == `TG_OP_WRITE) || (op_after == `TG_OP_READ_REQ) ||
-                (op_after == `TG_OP_READ_RESP) || (op_after == `TG_OP_REQ) ||
-                (op_after == `TG_OP_REQ_RESP) || (op_after == `TG_OP_FAA) ||
-                (op_after == `TG_OP_SWAP) || (op_after == `TG_OP_CAS) ||
-                (op_after == `TG_OP_ATOMIC_RESP) ||
-                (op_after == `TG_OP_ACK) || (op_after == `TG_OP_NAK);
-wire op_link  = (op_after == `TG_OP_ACK) || (op_after == `TG_OP_NAK);
-// header + payload + FCS; a read request carries no payload
-wire [8:0] want_bytes = ((op_after == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, len_after}) + 9'd66;
+always @(posedge clk) begin
+    op_ok_reg     <= op_known;
+    op_link_reg   <= op_link;
+    len_ok_reg    <= (len_reg[2:0] == 3'd0) && (len_reg <= 8'd64) && !(op_link && len_reg != 8'd0);
+    want_last_reg <= want_last;
+end
 
-wire bad_fcs  = err_reg || s_rx_tuser || (crc_byte != CRC_RESIDUE);
-wire bad_size = (bytes_after > MAX_KEPT) || (bytes_after < 8'd66);
-wire bad_type = !type_ok_after;
-wire bad_len  = (len_after[2:0] != 3'd0) || (len_after > 8'd64) ||
-                (op_link && len_after != 8'd0) || ({1'b0, bytes_after} != want_bytes);
-wire bad_op   = !op_known;
+// the frame's size, 66..136 bytes, if this byte is its last
+wire size_ok  = (bytes_reg >= 8'd65) && (bytes_reg < MAX_KEPT);
+wire type_ok  = type_ok_reg && !chk_bad_reg;
 
-wire frame_end = byte_fire && s_rx_tlast;
-wire frame_ok  = !bad_fcs && !bad_size && !bad_type && !bad_len && !bad_op;
-// a new frame finds no free slot
-wire start_busy = (bytes_reg == 8'd0) && full_reg[wslot_reg];
-wire busy_now   = (bytes_reg == 8'd0) ? start_busy : busy_reg;
+// ---------------------------------------------------------------- verdict
+// the CRC after each byte is the residue: checked in the byte's cycle,
+// used the cycle after the last
+reg fcs_ok_reg;
+always @(posedge clk) fcs_ok_reg <= (crc_byte == CRC_RESIDUE);
+
+wire bad_fcs  = end_err_reg || !fcs_ok_reg;
+wire frame_ok = !bad_fcs && !end_size_reg && !end_type_reg && !end_lenop_reg;
 
 assign m_frm_valid = full_reg[rslot_reg];
 assign m_frm_slot  = rslot_reg;
@@ -147,82 +184,118 @@ assign ev_drop_busy      = ev_reg[5];
 
 // ---------------------------------------------------------------- next state
 always @* begin
-    bytes_next   = bytes_reg;
-    crc_next     = crc_reg;
-    type_ok_next = type_ok_reg;
-    err_next     = err_reg;
-    busy_next    = busy_reg;
-    op_next      = op_reg;
-    len_next     = len_reg;
-    wslot_next   = wslot_reg;
-    rslot_next   = rslot_reg;
-    full_next    = full_reg;
-    ev_next      = 6'd0;
+    bytes_next     = bytes_reg;
+    crc_next       = crc_reg;
+    type_ok_next   = type_ok;          // a checked byte's verdict lands
+    err_next       = err_reg;
+    busy_next      = busy_reg;
+    op_next        = op_reg;
+    len_next       = len_reg;
+    chk_bad_next   = 1'b0;
+    end_next       = 1'b0;
+    end_busy_next  = end_busy_reg;
+    end_err_next   = end_err_reg;
+    end_size_next  = end_size_reg;
+    end_type_next  = end_type_reg;
+    end_lenop_next = end_lenop_reg;
+    end_link_next  = end_link_reg;
+    wslot_next     = wslot_reg;
+    rslot_next     = rslot_reg;
+    full_next      = full_reg;
+    ev_next        = 6'd0;
 
     if (m_frm_valid && m_frm_ready) begin
         full_next[rslot_reg] = 1'b0;
         rslot_next           = !rslot_reg;
     end
 
-    if (byte_fire) begin
-        if (frame_end) begin
-            // verdict; the next byte starts a new frame
-            if (busy_now) begin
-                ev_next[5] = 1'b1;
-            end else begin
-                ev_next[0] = frame_ok;
-                ev_next[1] = frame_ok && !op_link;
-                ev_next[2] = bad_fcs;
-                ev_next[3] = !bad_fcs && !bad_size && bad_type;
-                ev_next[4] = !bad_fcs && (bad_size || (!bad_type && (bad_len || bad_op)));
-                if (frame_ok) begin
-                    full_next[wslot_reg] = 1'b1;
-                    wslot_next           = !wslot_reg;
-                end
+    // the frame that ended in the last cycle: verdict
+    if (end_reg) begin
+        if (end_busy_reg) begin
+            ev_next[5] = 1'b1;
+        end else begin
+            ev_next[0] = frame_ok;
+            ev_next[1] = frame_ok && !end_link_reg;
+            ev_next[2] = bad_fcs;
+            ev_next[3] = !bad_fcs && !end_size_reg && end_type_reg;
+            ev_next[4] = !bad_fcs && (end_size_reg || (!end_type_reg && end_lenop_reg));
+            if (frame_ok) begin
+                full_next[wslot_reg] = 1'b1;
+                wslot_next           = !wslot_reg;
             end
-            bytes_next   = 8'd0;
-            crc_next     = 32'hFFFFFFFF;
-            type_ok_next = 1'b1;
-            err_next     = 1'b0;
-            busy_next    = 1'b0;
-            op_next      = 8'd0;
-            len_next     = 8'd0;
+        end
+    end
+
+    if (byte_fire) begin
+        // every field check but the FCS's, from what came before this byte
+        // (a checked field in the last byte makes the frame a runt)
+        if (frame_end) begin
+            end_next       = 1'b1;
+            end_busy_next  = busy_now;
+            end_err_next   = err_reg || s_rx_tuser;
+            end_size_next  = !size_ok;
+            end_type_next  = !type_ok;
+            end_lenop_next = (bytes_reg != want_last_reg) || !len_ok_reg || !op_ok_reg;
+            end_link_next  = op_link_reg;
+            bytes_next     = 8'd0;
+            type_ok_next   = 1'b1;
+            err_next       = 1'b0;
+            busy_next      = 1'b0;
+            op_next        = 8'd0;
+            len_next       = 8'd0;
         end else begin
             bytes_next   = bytes_after;
-            crc_next     = crc_byte;
-            type_ok_next = type_ok_after;
+            type_ok_next = type_ok;
+            chk_bad_next = want_en && s_rx_tdata != want_byte;
             err_next     = err_reg || s_rx_tuser;
             busy_next    = busy_now;
-            op_next      = op_after;
-            len_next     = len_after;
+            if (bytes_reg == OFF_OP)  op_next  = s_rx_tdata;
+            if (bytes_reg == OFF_LEN) len_next = s_rx_tdata;
         end
+        crc_next = frame_end ? 32'hFFFFFFFF : crc_byte;
     end
 end
 
 always @(posedge clk) begin
-    bytes_reg   <= bytes_next;
-    crc_reg     <= crc_next;
-    type_ok_reg <= type_ok_next;
-    err_reg     <= err_next;
-    busy_reg    <= busy_next;
-    op_reg      <= op_next;
-    len_reg     <= len_next;
-    wslot_reg   <= wslot_next;
-    rslot_reg   <= rslot_next;
-    full_reg    <= full_next;
-    ev_reg      <= ev_next;
+    bytes_reg      <= bytes_next;
+    crc_reg        <= crc_next;
+    type_ok_reg    <= type_ok_next;
+    chk_bad_reg    <= chk_bad_next;
+    err_reg        <= err_next;
+    busy_reg       <= busy_next;
+    op_reg         <= op_next;
+    len_reg        <= len_next;
+    end_reg        <= end_next;
+    end_busy_reg   <= end_busy_next;
+    end_err_reg    <= end_err_next;
+    end_size_reg   <= end_size_next;
+    end_type_reg   <= end_type_next;
+    end_lenop_reg  <= end_lenop_next;
+    end_link_reg   <= end_link_next;
+    wslot_reg      <= wslot_next;
+    rslot_reg      <= rslot_next;
+    full_reg       <= full_next;
+    ev_reg         <= ev_next;
     if (rst) begin
-        bytes_reg   <= 8'd0;
-        crc_reg     <= 32'hFFFFFFFF;
-        type_ok_reg <= 1'b1;
-        err_reg     <= 1'b0;
-        busy_reg    <= 1'b0;
-        op_reg      <= 8'd0;
-        len_reg     <= 8'd0;
-        wslot_reg   <= 1'b0;
-        rslot_reg   <= 1'b0;
-        full_reg    <= 2'b00;
-        ev_reg      <= 6'd0;
+        bytes_reg      <= 8'd0;
+        crc_reg        <= 32'hFFFFFFFF;
+        type_ok_reg    <= 1'b1;
+        chk_bad_reg    <= 1'b0;
+        err_reg        <= 1'b0;
+        busy_reg       <= 1'b0;
+        op_reg         <= 8'd0;
+        len_reg        <= 8'd0;
+        end_reg        <= 1'b0;
+        end_busy_reg   <= 1'b0;
+        end_err_reg    <= 1'b0;
+        end_size_reg   <= 1'b0;
+        end_type_reg   <= 1'b0;
+        end_lenop_reg  <= 1'b0;
+        end_link_reg   <= 1'b0;
+        wslot_reg      <= 1'b0;
+        rslot_reg      <= 1'b0;
+        full_reg       <= 2'b00;
+        ev_reg         <= 6'd0;
     end
 end
 
