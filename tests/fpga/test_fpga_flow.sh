@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The Telegraphos NIC authors
 # Checks of the FPGA flow that need no FPGA tools: the programming command
-# that `make -C fpga prog` forms, the frames the host tool builds, the verdicts of the build report (fits,
+# that `make -C fpga prog` forms, the sources the builds read, the frames the host tool builds, the verdicts of the build report (fits,
 # timing, EXPLORE), and the baseline comparison. Exit 0 pass, 1 fail.
 set -u
 cd "$(dirname "$0")/../.."
@@ -31,6 +31,14 @@ check "prog ice40" "openFPGALoader --cable ft2232 --write-sram ../build/fpga/ice
 check "boards" "colorlight_5a75b ice40_hx8k" "$($M boards)"
 $M boards BOARD=nosuch > /dev/null 2>&1
 check "unknown board refused" "2" "$?"
+
+# ---- the byte-serial blocks: placed alone on the HX8K at 125 MHz, and not
+# read by the board builds (their netlists stay as recorded)
+b=$(mktemp -d)
+check "blocks placed" "2" "$($M -n blocks BUILD="$b" | grep -c -- '--hx8k --package ct256 --freq 125 ')"
+check "blocks not in colorlight" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c 'tg_eth_[rt]x8')"
+check "blocks not in ice40" "1 0" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c 'tg_eth_[rt]x8')"
+rm -rf "$b"
 
 # ---- host tool: the request frame it builds (offsets from include/tg/tg_hw.h)
 f=$(fpga/tools/tg_bridge.py none --node 0x0102 --dump mem-write 0x1238 0x1122334455667788 0x0f)

@@ -6,9 +6,9 @@
 // junk, junk in the slot bytes the transmitter must not use, junk writes
 // while no slot is free); every frame must come out equal to the encoder's,
 // Ethernet header and FCS included, in hand-over order and once, under
-// random backpressure, with the stream stability rule, the event pulses,
-// back-to-back frames when the next slot is ready in time, and a reset in
-// the middle of a frame checked.
+// random backpressure, with the stream stability rule, a byte offered every
+// cycle inside a frame, the event pulses, back-to-back frames when the next
+// slot is ready in time, and a reset in the middle of a frame checked.
 #include "Vtg_eth_tx8.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -45,7 +45,7 @@ struct Tb {
     uint8_t prev_data = 0, prev_last = 0;
     bool took_first = false, took_last = false;
     bool expect_valid = false;   // the next frame must follow at once
-    uint64_t frames = 0, bytes = 0, back_to_back = 0;
+    uint64_t frames = 0, bytes = 0, back_to_back = 0, in_frame_checks = 0;
     uint64_t starts = 0, ends = 0, whole = 0;   // since the last reset
 
     explicit Tb(uint64_t seed) : m(new Vtg_eth_tx8), rng(seed) {}
@@ -170,6 +170,13 @@ struct Tb {
         if (prev_stalled) {
             TB_CHECK(t.m_tx_tvalid && t.m_tx_tdata == prev_data && t.m_tx_tlast == prev_last,
                      "cycle %llu: stalled byte changed or withdrawn", (unsigned long long)cyc);
+        }
+        // once a frame's first byte is taken, a byte is offered every cycle
+        // until its last (a GMII MAC cannot pause inside a frame)
+        if (!cur.empty()) {
+            TB_CHECK(t.m_tx_tvalid, "cycle %llu: no byte offered inside a frame, after byte %zu",
+                     (unsigned long long)cyc, cur.size());
+            in_frame_checks++;
         }
         if (expect_valid) {
             TB_CHECK(t.m_tx_tvalid, "cycle %llu: gap before a frame handed over in time",
