@@ -100,18 +100,33 @@ wire        byte_fire = s_rx_tvalid;
 wire        frame_end = byte_fire && s_rx_tlast;
 wire [31:0] crc_byte;
 
+`ifdef FORMAL
+// The proof takes the CRC step as any value (tg_crc32_d64 has its own
+// proof); what it checks is how frames, verdicts and slots go together.
+(* anyseq *) reg [31:0] f_crc_step;
+assign crc_byte = f_crc_step;
+`else
 tg_crc32_d64 tg_crc32_d64_inst (
     .crc_in  (crc_reg),
     .data    ({56'd0, s_rx_tdata}),
     .keep    (8'h01),
     .crc_out (crc_byte)
 );
+`endif
 
 wire [7:0] bytes_after = (bytes_reg == 8'd255) ? 8'd255 : bytes_reg + 8'd1;
 
 // a new frame finds no free slot, or comes right after the last one
+`ifdef TG_TESTBUG_012
+// deliberate bug: a frame right after the last one is not dropped, so its
+// bytes go to the slot the last one may be handed over in
+wire start_busy = (bytes_reg == 8'd0) && full_reg[wslot_reg];
+`else
 wire start_busy = (bytes_reg == 8'd0) && (full_reg[wslot_reg] || end_reg);
+`endif
 wire busy_now   = (bytes_reg == 8'd0) ? start_busy : busy_reg;
+// this byte goes into the slot
+wire buf_we     = byte_fire && !busy_now && bytes_reg < 8'd128;
 
 // ---------------------------------------------------------------- checks ahead
 wire [23:0] mac_oui = `TG_MAC_OUI;
@@ -303,11 +318,103 @@ end
 // The slot being written is never a held one, so its reader sees only
 // whole accepted frames.
 always @(posedge clk) begin
-    if (byte_fire && !busy_now && bytes_reg < 8'd128) begin
+    if (buf_we) begin
         buf_mem[{wslot_reg, bytes_reg[6:0]}] <= s_rx_tdata;
     end
     rd_data_reg <= buf_mem[frm_rd_addr];
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// A frame is the bytes taken up to and including one with tlast; its
+// verdict comes two cycles after that byte. f_held counts the frames
+// accepted (ev_rx_frame) and not yet freed (valid and ready); f_held_now
+// adds an acceptance announced this cycle, which is also when its slot
+// became full.
+reg       f_past_valid = 1'b0;
+reg [1:0] f_held;
+reg       f_mid;        // bytes of a frame taken, its last not yet
+reg       f_ended1;     // the last cycle took a frame's last byte
+reg       f_ended2;     // ... the cycle before it
+reg       f_busy;       // this frame is to be dropped as busy
+reg       f_busy1;      // ... for the frame that ended last cycle
+reg       f_busy2;      // ... for the one that ended the cycle before
+wire [1:0] f_held_now = f_held + {1'b0, ev_rx_frame};
+// busy: both slots held at the frame's first byte, or that byte right
+// after the last frame's last
+wire       f_busy_here = f_mid ? f_busy : ((f_held_now == 2'd2) || f_ended1);
+wire [2:0] f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} + {2'd0, ev_drop_type} +
+                        {2'd0, ev_drop_malformed} + {2'd0, ev_drop_busy};
+wire [1:0] f_full_count = {1'b0, full_reg[0]} + {1'b0, full_reg[1]};
+
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    f_ended1     <= byte_fire && s_rx_tlast;
+    f_ended2     <= f_ended1;
+    f_busy1      <= f_busy_here;
+    f_busy2      <= f_busy1;
+    f_held       <= f_held_now - {1'b0, m_frm_valid && m_frm_ready};
+    if (byte_fire) begin
+        f_mid  <= !s_rx_tlast;
+        f_busy <= f_busy_here;
+    end
+    if (rst) begin
+        f_held   <= 2'd0;
+        f_mid    <= 1'b0;
+        f_ended1 <= 1'b0;
+        f_ended2 <= 1'b0;
+        f_busy   <= 1'b0;
+    end
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    if (f_past_valid && !rst) begin
+        // Q1: each frame gets exactly one verdict, two cycles after its
+        // last byte
+        assert(f_verdicts <= 3'd1);
+        assert((f_verdicts == 3'd1) == f_ended2);
+        assert(ev_rx_data_frame <= ev_rx_frame);
+        // Q2: a frame is dropped as busy exactly when both slots were held
+        // at its first byte, or that byte came right after a frame's last
+        if (f_ended2) begin
+            assert(ev_drop_busy == f_busy2);
+        end
+        // Q3: a slot is offered exactly while an accepted frame is held,
+        // never more than two, the oldest first
+        assert(f_held_now <= 2'd2);
+        assert(f_full_count == f_held_now);
+        assert(m_frm_valid == (f_held_now != 2'd0));
+        assert((f_full_count == 2'd1) == (wslot_reg != rslot_reg));
+        // Q4: no byte is written into a held slot, so a held frame stays
+        // as it was accepted until its reader frees it
+        if (buf_we) begin
+            assert(!full_reg[wslot_reg]);
+        end
+        // the frame position, the byte count and the pending verdict agree
+        assert(f_mid == (bytes_reg != 8'd0));
+        assert(end_reg == f_ended1);
+        if (f_ended1) begin
+            assert(end_busy_reg == f_busy1);
+        end
+        if (!f_mid) begin
+            assert(!busy_reg && !err_reg && type_ok_reg && !chk_bad_reg);
+        end
+        if (f_mid) begin
+            assert(busy_reg == f_busy);
+            // the slot a frame is written to stays free until its verdict
+            if (!busy_reg) begin
+                assert(!full_reg[wslot_reg]);
+            end
+        end
+        if (f_ended1 && !end_busy_reg) begin
+            assert(!full_reg[wslot_reg]);
+        end
+    end
+end
+`endif
 
 endmodule
 
