@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Byte-serial frame receiver: takes an Ethernet frame one byte a cycle
 // (no backpressure), checks FCS, EtherType, destination, version, length
-// and opcode as the bytes pass, and keeps an accepted frame in one of two
+// and opcode as the bytes pass, and keeps an accepted frame in one of four
 // block-RAM slots until its reader frees it. The checks and their order
 // are those of tg_eth_rx, so a frame gets the same verdict from both.
 `default_nettype none
@@ -25,11 +25,11 @@ module tg_eth_rx8 (
     // with valid
     output wire        m_frm_valid,
     input  wire        m_frm_ready,
-    output wire        m_frm_slot,
+    output wire [1:0]  m_frm_slot,
 
-    // slot bytes: rd_data is byte rd_addr[6:0] of slot rd_addr[7] one cycle
-    // after rd_addr (bytes 0..127 of the frame, FCS not needed)
-    input  wire [7:0]  frm_rd_addr,
+    // slot bytes: rd_data is byte rd_addr[6:0] of slot rd_addr[8:7] one
+    // cycle after rd_addr (bytes 0..127 of the frame, FCS not needed)
+    input  wire [8:0]  frm_rd_addr,
     output wire [7:0]  frm_rd_data,
 
     // events (one verdict per frame, two cycles after its last byte)
@@ -38,7 +38,7 @@ module tg_eth_rx8 (
     output wire        ev_drop_fcs,      // dropped: bad FCS or a byte in error
     output wire        ev_drop_type,     // dropped: EtherType, version or destination
     output wire        ev_drop_malformed,// dropped: size, length field or opcode
-    output wire        ev_drop_busy      // dropped: both slots held when it began
+    output wire        ev_drop_busy      // dropped: every slot held when it began
 );
 
 localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;  // register after data + a good FCS
@@ -85,14 +85,15 @@ reg        end_err_reg, end_err_next;  // a byte in error
 reg        end_size_reg, end_size_next;  // bad size
 reg        end_type_reg, end_type_next;  // bad destination, EtherType or version
 reg        end_lenop_reg, end_lenop_next; // bad length or opcode
+reg        end_ok_reg,  end_ok_next;   // none of these, nor a byte in error: FCS to check
 reg        end_link_reg, end_link_next;  // ACK or NAK
 // slots
-reg        wslot_reg,   wslot_next;    // slot the next accepted frame goes to
-reg        rslot_reg,   rslot_next;    // oldest held slot
-reg [1:0]  full_reg,    full_next;     // slot holds an accepted frame
+reg [1:0]  wslot_reg,   wslot_next;    // slot the next accepted frame goes to
+reg [1:0]  rslot_reg,   rslot_next;    // oldest held slot
+reg [3:0]  full_reg,    full_next;     // slot holds an accepted frame
 reg [5:0]  ev_reg,      ev_next;       // verdict pulses, registered
 
-reg [7:0]  buf_mem [0:255];
+reg [7:0]  buf_mem [0:511];
 reg [7:0]  rd_data_reg;
 
 // ---------------------------------------------------------------- this byte
@@ -184,7 +185,7 @@ reg fcs_ok_reg;
 always @(posedge clk) fcs_ok_reg <= (crc_byte == CRC_RESIDUE);
 
 wire bad_fcs  = end_err_reg || !fcs_ok_reg;
-wire frame_ok = !bad_fcs && !end_size_reg && !end_type_reg && !end_lenop_reg;
+wire frame_ok = end_ok_reg && fcs_ok_reg;
 
 assign m_frm_valid = full_reg[rslot_reg];
 assign m_frm_slot  = rslot_reg;
@@ -213,6 +214,7 @@ always @* begin
     end_size_next  = end_size_reg;
     end_type_next  = end_type_reg;
     end_lenop_next = end_lenop_reg;
+    end_ok_next    = end_ok_reg;
     end_link_next  = end_link_reg;
     wslot_next     = wslot_reg;
     rslot_next     = rslot_reg;
@@ -221,7 +223,7 @@ always @* begin
 
     if (m_frm_valid && m_frm_ready) begin
         full_next[rslot_reg] = 1'b0;
-        rslot_next           = !rslot_reg;
+        rslot_next           = rslot_reg + 2'd1;
     end
 
     // the frame that ended in the last cycle: verdict
@@ -236,7 +238,7 @@ always @* begin
             ev_next[4] = !bad_fcs && (end_size_reg || (!end_type_reg && end_lenop_reg));
             if (frame_ok) begin
                 full_next[wslot_reg] = 1'b1;
-                wslot_next           = !wslot_reg;
+                wslot_next           = wslot_reg + 2'd1;
             end
         end
     end
@@ -252,6 +254,8 @@ always @* begin
             end_type_next  = !type_ok;
             end_lenop_next = (bytes_reg != want_last_reg) || !len_ok_reg || !op_ok_reg;
             end_link_next  = op_link_reg;
+            end_ok_next    = !(err_reg || s_rx_tuser) && size_ok && type_ok &&
+                             (bytes_reg == want_last_reg) && len_ok_reg && op_ok_reg;
             bytes_next     = 8'd0;
             type_ok_next   = 1'b1;
             err_next       = 1'b0;
@@ -286,6 +290,7 @@ always @(posedge clk) begin
     end_size_reg   <= end_size_next;
     end_type_reg   <= end_type_next;
     end_lenop_reg  <= end_lenop_next;
+    end_ok_reg     <= end_ok_next;
     end_link_reg   <= end_link_next;
     wslot_reg      <= wslot_next;
     rslot_reg      <= rslot_next;
@@ -306,10 +311,11 @@ always @(posedge clk) begin
         end_size_reg   <= 1'b0;
         end_type_reg   <= 1'b0;
         end_lenop_reg  <= 1'b0;
+        end_ok_reg     <= 1'b0;
         end_link_reg   <= 1'b0;
-        wslot_reg      <= 1'b0;
-        rslot_reg      <= 1'b0;
-        full_reg       <= 2'b00;
+        wslot_reg      <= 2'd0;
+        rslot_reg      <= 2'd0;
+        full_reg       <= 4'd0;
         ev_reg         <= 6'd0;
     end
 end
@@ -332,20 +338,28 @@ end
 // adds an acceptance announced this cycle, which is also when its slot
 // became full.
 reg       f_past_valid = 1'b0;
-reg [1:0] f_held;
+reg [2:0] f_held;
 reg       f_mid;        // bytes of a frame taken, its last not yet
 reg       f_ended1;     // the last cycle took a frame's last byte
 reg       f_ended2;     // ... the cycle before it
 reg       f_busy;       // this frame is to be dropped as busy
 reg       f_busy1;      // ... for the frame that ended last cycle
 reg       f_busy2;      // ... for the one that ended the cycle before
-wire [1:0] f_held_now = f_held + {1'b0, ev_rx_frame};
-// busy: both slots held at the frame's first byte, or that byte right
+wire [2:0] f_held_now = f_held + {2'd0, ev_rx_frame};
+// busy: every slot held at the frame's first byte, or that byte right
 // after the last frame's last
-wire       f_busy_here = f_mid ? f_busy : ((f_held_now == 2'd2) || f_ended1);
+wire       f_busy_here = f_mid ? f_busy : ((f_held_now == 3'd4) || f_ended1);
 wire [2:0] f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} + {2'd0, ev_drop_type} +
                         {2'd0, ev_drop_malformed} + {2'd0, ev_drop_busy};
-wire [1:0] f_full_count = {1'b0, full_reg[0]} + {1'b0, full_reg[1]};
+// the slots from the oldest held on, as many as are held, are the full ones
+wire [1:0] f_used = wslot_reg - rslot_reg;
+reg  [3:0] f_range;
+integer    f_i;
+always @* begin
+    for (f_i = 0; f_i < 4; f_i = f_i + 1) begin
+        f_range[f_i] = (f_held_now == 3'd4) || ((f_i[1:0] - rslot_reg) < f_used);
+    end
+end
 
 always @(posedge clk) begin
     f_past_valid <= 1'b1;
@@ -353,13 +367,13 @@ always @(posedge clk) begin
     f_ended2     <= f_ended1;
     f_busy1      <= f_busy_here;
     f_busy2      <= f_busy1;
-    f_held       <= f_held_now - {1'b0, m_frm_valid && m_frm_ready};
+    f_held       <= f_held_now - {2'd0, m_frm_valid && m_frm_ready};
     if (byte_fire) begin
         f_mid  <= !s_rx_tlast;
         f_busy <= f_busy_here;
     end
     if (rst) begin
-        f_held   <= 2'd0;
+        f_held   <= 3'd0;
         f_mid    <= 1'b0;
         f_ended1 <= 1'b0;
         f_ended2 <= 1'b0;
@@ -377,17 +391,18 @@ always @* begin
         assert(f_verdicts <= 3'd1);
         assert((f_verdicts == 3'd1) == f_ended2);
         assert(ev_rx_data_frame <= ev_rx_frame);
-        // Q2: a frame is dropped as busy exactly when both slots were held
+        // Q2: a frame is dropped as busy exactly when every slot was held
         // at its first byte, or that byte came right after a frame's last
         if (f_ended2) begin
             assert(ev_drop_busy == f_busy2);
         end
         // Q3: a slot is offered exactly while an accepted frame is held,
-        // never more than two, the oldest first
-        assert(f_held_now <= 2'd2);
-        assert(f_full_count == f_held_now);
-        assert(m_frm_valid == (f_held_now != 2'd0));
-        assert((f_full_count == 2'd1) == (wslot_reg != rslot_reg));
+        // never more than four; the full slots are the ones from the
+        // oldest on, as many as are held
+        assert(f_held_now <= 3'd4);
+        assert(full_reg == f_range);
+        assert(f_used == f_held_now[1:0]);
+        assert(m_frm_valid == (f_held_now != 3'd0));
         // Q4: no byte is written into a held slot, so a held frame stays
         // as it was accepted until its reader frees it
         if (buf_we) begin

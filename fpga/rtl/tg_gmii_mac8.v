@@ -133,8 +133,9 @@ reg [7:0] txd_reg,     txd_next;
 reg       tx_en_reg,   tx_en_next;
 reg       tx_er_reg,   tx_er_next;
 reg       abort_reg,   abort_next;
+reg       ready_reg;                    // the state is T_DATA or T_DRAIN
 
-assign s_tx_tready = (t_state_reg == T_DATA) || (t_state_reg == T_DRAIN);
+assign s_tx_tready = ready_reg;
 
 always @* begin
     t_state_next = t_state_reg;
@@ -189,11 +190,13 @@ always @(posedge clk) begin
     txd_reg   <= txd_next;
     if (rst) begin
         t_state_reg <= T_IDLE;
+        ready_reg   <= 1'b0;
         tx_en_reg   <= 1'b0;
         tx_er_reg   <= 1'b0;
         abort_reg   <= 1'b0;
     end else begin
         t_state_reg <= t_state_next;
+        ready_reg   <= (t_state_next == T_DATA) || (t_state_next == T_DRAIN);
         tx_en_reg   <= tx_en_next;
         tx_er_reg   <= tx_er_next;
         abort_reg   <= abort_next;

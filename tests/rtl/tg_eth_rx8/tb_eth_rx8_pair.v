@@ -27,8 +27,8 @@ module tb_eth_rx8_pair (
     input  wire        s_rx_tuser,
     output wire        m_frm_valid,
     input  wire        m_frm_ready,
-    output wire        m_frm_slot,
-    input  wire [7:0]  frm_rd_addr,
+    output wire [1:0]  m_frm_slot,
+    input  wire [8:0]  frm_rd_addr,
     output wire [7:0]  frm_rd_data,
     output wire [5:0]  dut_ev     // accept, data frame, FCS, type, malformed, busy
 );

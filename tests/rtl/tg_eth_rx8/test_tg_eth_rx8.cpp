@@ -4,7 +4,7 @@
 // get the same frames (good ones of every opcode and length, and bit flips,
 // edited header fields, wrong lengths, truncations, extensions, junk), and
 // every frame tg_eth_rx8 judges must get tg_eth_rx's verdict. A frame that
-// begins while both slots are held, or in the cycle right after the last
+// begins while every slot is held, or in the cycle right after the last
 // byte of the frame before, is dropped as busy, exactly then; an accepted
 // frame's slot holds its bytes until freed; frames are handed over in
 // order; a byte in error drops its frame as FCS. Random input gaps, gaps
@@ -44,7 +44,7 @@ struct Tb {
     std::deque<int> ref_verdicts, dut_verdicts;
     std::deque<Frame> accepted;   // accepted by tg_eth_rx8, not yet read and freed
     int held = 0;                 // slots the receiver holds, as the bench counts them
-    std::deque<bool> busy_pred;   // per frame begun: both slots held at its first byte, or
+    std::deque<bool> busy_pred;   // per frame begun: every slot held at its first byte, or
                                   // it follows the last frame's last byte at once
 
     // slot reader
@@ -174,7 +174,7 @@ struct Tb {
         r.s_rx_tuser = rng.below(2);
         if (give) {
             const Frame &f = feed.front();
-            if (feed_pos == 0) busy_pred.push_back(held == 2 || last_given);
+            if (feed_pos == 0) busy_pred.push_back(held == 4 || last_given);
             r.s_rx_tdata = f.b[feed_pos];
             r.s_rx_tlast = feed_pos + 1 == f.b.size();
             r.s_rx_tuser = (int)feed_pos == f.err_at;
@@ -182,7 +182,7 @@ struct Tb {
 
         // slot reader: one address a cycle, then free the slot
         r.m_frm_ready = !r.m_frm_valid && rng.below(2);   // ready without valid frees nothing
-        r.frm_rd_addr = (uint8_t)rng.next();
+        r.frm_rd_addr = (uint16_t)(rng.next() & 0x1FF);
         rd_sent = false;
         if (!rst && r.m_frm_valid && !rng.chance(hold_pct)) {
             if (!reading) {
@@ -195,7 +195,7 @@ struct Tb {
             }
             TB_CHECK(r.m_frm_slot == rd_slot, "cycle %llu: offered slot changed while held", (unsigned long long)cyc);
             if (reading && rd_next < rd_len) {
-                r.frm_rd_addr = (uint8_t)(rd_slot << 7 | rd_next);
+                r.frm_rd_addr = (uint16_t)(rd_slot << 7 | rd_next);
                 rd_sent = true;
                 rd_sent_idx = rd_next++;
             } else if (reading && rd_got == rd_len) {
@@ -287,7 +287,7 @@ struct Tb {
             int d = dut_verdicts[k], rv = ref_verdicts[k];
             bool busy = k < busy_pred.size() && busy_pred[k];
             TB_CHECK((d == DROP_BUSY) == busy, "frame %zu (%s): %s, but %s at its start", k, f.kind,
-                     VERDICT_NAME[d], busy ? "both slots were held or no gap came before it" : "a slot was free");
+                     VERDICT_NAME[d], busy ? "every slot was held or no gap came before it" : "a slot was free");
             if (d == DROP_BUSY) continue;
             int want = f.err_at >= 0 ? DROP_FCS : rv;
             TB_CHECK(d == want, "frame %zu (%s, %zu bytes): %s, tg_eth_rx says %s", k, f.kind, f.b.size(),
