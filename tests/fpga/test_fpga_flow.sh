@@ -36,8 +36,8 @@ check "unknown board refused" "2" "$?"
 # read by the board builds (their netlists stay as recorded)
 b=$(mktemp -d)
 check "blocks placed" "4" "$($M -n blocks BUILD="$b" | grep -c -- '--hx8k --package ct256 --freq 125 ')"
-check "blocks not in colorlight" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c 'tg_eth_[rt]x8\|tg_gmii_mac8\|tg_net_port8')"
-check "blocks not in ice40" "1 0" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c 'tg_eth_[rt]x8\|tg_gmii_mac8\|tg_net_port8')"
+check "blocks not in colorlight" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c 'tg_eth_[rt]x8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8')"
+check "blocks not in ice40" "1 0" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c 'tg_eth_[rt]x8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8')"
 rm -rf "$b"
 
 # ---- host tool: the request frame it builds (offsets from include/tg/tg_hw.h)

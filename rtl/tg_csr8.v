@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// CSR page of the byte-serial node: the registers of tg_csr for a node
+// without the REQ spill ring and the link layer, with the event counters,
+// the timestamps and the registers no logic reads kept in block RAM rather
+// than in flip-flops. The RAM takes one counter update at a time, so each
+// counter keeps the events it has not yet added in a few flip-flops, and
+// each timestamp the age of an event not yet written; a read adds them
+// in, so it returns what tg_csr would.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_csr8 #(
+    parameter NUM_CTX    = 1,   // contexts, reported in CONFIG
+    parameter MAX_READS  = 1,   // outstanding fetches, reported in CONFIG
+    parameter NUM_QUEUES = 1,   // queue-table entries, reported in CONFIG
+    parameter BLOCK_BYTES = 16, // largest frame payload in bytes, reported in CONFIG
+    parameter CNT_W      = 16   // width of event counters (16..64)
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    input  wire [15:0] cfg_node_id,
+
+    // register access from the host port, at most one every other cycle:
+    // a read's data comes in the cycle after csr_rd_en (only then); a
+    // write takes effect at once
+    input  wire [11:0] csr_addr,
+    input  wire        csr_rd_en,
+    output wire [63:0] csr_rdata,
+    input  wire        csr_wr_en,
+    input  wire [63:0] csr_wdata,
+
+    // registers of the queue table, read through this page (with the read)
+    input  wire        qt_hit,
+    input  wire [63:0] qt_rdata,
+
+    // configuration out
+    output wire [31:0] cfg_mem_size,
+    output wire [31:0] cfg_read_timeout,
+    output wire [31:0] cfg_req_backoff,
+    output wire [63:0] cycles,
+
+    // events (no counter's more than one every 8 cycles)
+    input  wire        ev_tx_frame,
+    input  wire        ev_rx_frame,
+    input  wire        ev_drop_fcs,
+    input  wire        ev_drop_type,
+    input  wire        ev_drop_malformed,
+    input  wire        ev_refused,
+    input  wire        ev_host_error,
+    input  wire        ev_stray,
+    input  wire        ev_req_accepted,
+    input  wire        ev_req_refused,
+    input  wire        ev_req_retry,
+    input  wire        ev_atomic,
+    input  wire        ev_prot_refused,
+    input  wire        ev_host_req,
+    input  wire        ev_tx_start,
+    input  wire        ev_rx_end,
+    input  wire        ev_rx_done,
+    input  wire        ev_host_resp,
+    input  wire        ev_enq_done
+);
+
+initial begin
+    if (CNT_W < 16 || CNT_W > 64) begin
+        $error("%m: CNT_W must be in 16..64");
+    end
+end
+
+localparam NCNT = 13;
+localparam NTS  = 6;
+
+// RAM words: the registers the host alone reads and writes, the counters
+// and the timestamps
+localparam [4:0] W_SCRATCH = 5'd0;
+localparam [4:0] W_LCFG    = 5'd1;
+localparam [4:0] W_LRTO    = 5'd2;
+localparam [4:0] W_LWAIT   = 5'd3;
+localparam [4:0] W_TS      = 5'd8;    // timestamp i at W_TS + i
+localparam [4:0] W_CNT     = 5'd16;   // counter i at W_CNT + i
+
+// ---------------------------------------------------------------- state
+reg [63:0] cycles_reg;
+reg [31:0] mem_size_reg, rdto_reg, backoff_reg;
+reg [31:0] valid_reg;                 // RAM word written since reset
+reg [3:0]  pend_reg [0:NCNT-1];       // events not yet taken by an update
+reg [3:0]  rr_reg;                    // the counter the next update looks at first
+reg [NTS-1:0] tpend_reg;              // a timestamp not yet written ...
+reg [4:0]  tage_reg [0:NTS-1];        // ... and the cycles since its event
+// counter update, one at a time: the RAM word read last cycle and the
+// events it adds, then the sum waiting for the write port
+reg        upd_reg;
+reg [3:0]  upd_idx_reg;
+reg [3:0]  upd_add_reg;
+reg        wpend_reg;
+reg [3:0]  widx_reg;
+reg [3:0]  wadd_reg;
+reg [CNT_W-1:0] wval_reg;
+// the read under way
+reg        rd_ram_reg;                // RAM word (else rd_val_reg)
+reg        rd_valid_word_reg;         // ... written since reset
+reg [63:0] rd_val_reg;
+reg        rd_cnt_reg;                // a counter: add rd_add_reg
+reg [5:0]  rd_add_reg;
+
+reg [63:0] ram [0:31];
+reg [63:0] ram_q;
+
+wire [NCNT-1:0] cnt_ev = {ev_prot_refused, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray,
+                          ev_host_error, ev_refused, ev_drop_malformed, ev_drop_type, ev_drop_fcs, ev_rx_frame,
+                          ev_tx_frame};
+wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
+
+assign cfg_mem_size     = mem_size_reg;
+assign cfg_read_timeout = rdto_reg;
+assign cfg_req_backoff  = backoff_reg;
+assign cycles           = cycles_reg;
+
+// ---------------------------------------------------------------- decode
+wire [15:0] ver_major = `TG_VERSION_MAJOR;
+wire [15:0] ver_minor = `TG_VERSION_MINOR;
+wire [31:0] id_magic  = `TG_ID_MAGIC;
+wire [23:0] mac_oui   = `TG_MAC_OUI;
+wire [7:0]  cfg_ctx   = NUM_CTX;
+wire [7:0]  cfg_reads = MAX_READS;
+wire [7:0]  cfg_qs    = NUM_QUEUES;
+localparam [31:0] BLK_BYTES = BLOCK_BYTES;
+wire [7:0]  cfg_block = BLK_BYTES[7:0];
+
+// a register's place: a RAM word (a_val: its value before the first
+// write), or the value a_val of flip-flops or constants
+reg        a_ram;
+reg [4:0]  a_word;
+reg [63:0] a_val;
+always @* begin
+    a_ram  = 1'b0;
+    a_word = W_SCRATCH;
+    a_val  = 64'd0;
+    case (csr_addr)
+        `TG_CSR_REG_ID:             a_val = {id_magic, ver_major, ver_minor};
+        `TG_CSR_REG_NODE_ID:        a_val = {48'd0, cfg_node_id};
+        `TG_CSR_REG_CYCLES:         a_val = cycles_reg;
+        `TG_CSR_REG_MEM_SIZE:       a_val = {32'd0, mem_size_reg};
+        `TG_CSR_REG_MAC:            a_val = {16'd0, mac_oui, 8'h00, cfg_node_id};
+        `TG_CSR_REG_CONFIG:         a_val = {32'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};   // no spill ring, no link layer
+        `TG_CSR_REG_READ_TIMEOUT:   a_val = {32'd0, rdto_reg};
+        `TG_CSR_REG_REQ_BACKOFF:    a_val = {32'd0, backoff_reg};
+        `TG_CSR_REG_SCRATCH:        begin a_ram = 1'b1; a_word = W_SCRATCH; end
+        `TG_CSR_REG_LINK_CFG:       begin a_ram = 1'b1; a_word = W_LCFG;  a_val = `TG_LINK_CFG_RESET; end
+        `TG_CSR_REG_LINK_RTO:       begin a_ram = 1'b1; a_word = W_LRTO;  a_val = `TG_LINK_RTO_RESET; end
+        `TG_CSR_REG_LINK_RX_WAIT:   begin a_ram = 1'b1; a_word = W_LWAIT; a_val = `TG_LINK_RX_WAIT_RESET; end
+        `TG_CSR_REG_TX_FRAMES:      begin a_ram = 1'b1; a_word = W_CNT + 5'd0;  end
+        `TG_CSR_REG_RX_FRAMES:      begin a_ram = 1'b1; a_word = W_CNT + 5'd1;  end
+        `TG_CSR_REG_RX_DROP_FCS:    begin a_ram = 1'b1; a_word = W_CNT + 5'd2;  end
+        `TG_CSR_REG_RX_DROP_TYPE:   begin a_ram = 1'b1; a_word = W_CNT + 5'd3;  end
+        `TG_CSR_REG_RX_DROP_MALFORMED: begin a_ram = 1'b1; a_word = W_CNT + 5'd4; end
+        `TG_CSR_REG_RX_REFUSED:     begin a_ram = 1'b1; a_word = W_CNT + 5'd5;  end
+        `TG_CSR_REG_HOST_ERRORS:    begin a_ram = 1'b1; a_word = W_CNT + 5'd6;  end
+        `TG_CSR_REG_RX_STRAY:       begin a_ram = 1'b1; a_word = W_CNT + 5'd7;  end
+        `TG_CSR_REG_REQ_ACCEPTED:   begin a_ram = 1'b1; a_word = W_CNT + 5'd8;  end
+        `TG_CSR_REG_REQ_REFUSED:    begin a_ram = 1'b1; a_word = W_CNT + 5'd9;  end
+        `TG_CSR_REG_REQ_RETRIES:    begin a_ram = 1'b1; a_word = W_CNT + 5'd10; end
+        `TG_CSR_REG_ATOMICS:        begin a_ram = 1'b1; a_word = W_CNT + 5'd11; end
+        `TG_CSR_REG_PROT_REFUSED:   begin a_ram = 1'b1; a_word = W_CNT + 5'd12; end
+        `TG_CSR_REG_TS_HOST_REQ:    begin a_ram = 1'b1; a_word = W_TS + 5'd0; end
+        `TG_CSR_REG_TS_TX_START:    begin a_ram = 1'b1; a_word = W_TS + 5'd1; end
+        `TG_CSR_REG_TS_RX_END:      begin a_ram = 1'b1; a_word = W_TS + 5'd2; end
+        `TG_CSR_REG_TS_RX_DONE:     begin a_ram = 1'b1; a_word = W_TS + 5'd3; end
+        `TG_CSR_REG_TS_HOST_RESP:   begin a_ram = 1'b1; a_word = W_TS + 5'd4; end
+        `TG_CSR_REG_TS_ENQ_DONE:    begin a_ram = 1'b1; a_word = W_TS + 5'd5; end
+        // the spill ring's and the link layer's registers and counters read 0
+        `TG_CSR_REG_REQ_SPILLED, `TG_CSR_REG_SPILL_BASE, `TG_CSR_REG_SPILL_CFG,
+        `TG_CSR_REG_LINK_GONE, `TG_CSR_REG_LINK_RETX, `TG_CSR_REG_LINK_DUP_DROP,
+        `TG_CSR_REG_LINK_OOO_DROP, `TG_CSR_REG_LINK_BUSY_DROP, `TG_CSR_REG_LINK_NAKS_SENT,
+        `TG_CSR_REG_LINK_ACKS_SENT, `TG_CSR_REG_LINK_PEER_GONE: a_val = 64'd0;
+        default:                    a_val = qt_hit ? qt_rdata : 64'd0;
+    endcase
+end
+
+wire       a_cnt = a_ram && (a_word >= W_CNT);
+wire       a_ts  = a_ram && (a_word >= W_TS) && (a_word < W_CNT);
+wire [3:0] a_cidx = a_word[3:0];              // W_CNT is 16: the counter's index
+wire [2:0] a_tidx = a_word[2:0];              // W_TS is 8: the timestamp's index
+
+// ---------------------------------------------------------------- picks
+// the next counter to update: the first with events at or after rr_reg,
+// else the first at all
+reg        cnt_pick;
+reg [3:0]  cnt_idx;
+reg        cnt_hi;
+reg [3:0]  cnt_hi_idx;
+integer    ci;
+always @* begin
+    cnt_pick   = 1'b0;
+    cnt_idx    = 4'd0;
+    cnt_hi     = 1'b0;
+    cnt_hi_idx = 4'd0;
+    for (ci = NCNT - 1; ci >= 0; ci = ci - 1) begin
+        if (pend_reg[ci] != 4'd0) begin
+            cnt_pick = 1'b1;
+            cnt_idx  = ci[3:0];
+            if (ci[3:0] >= rr_reg) begin
+                cnt_hi     = 1'b1;
+                cnt_hi_idx = ci[3:0];
+            end
+        end
+    end
+    if (cnt_hi) cnt_idx = cnt_hi_idx;
+end
+
+reg        ts_pick;
+reg [2:0]  ts_idx;
+integer    ti;
+always @* begin
+    ts_pick = 1'b0;
+    ts_idx  = 3'd0;
+    for (ti = NTS - 1; ti >= 0; ti = ti - 1) begin
+        if (tpend_reg[ti]) begin
+            ts_pick = 1'b1;
+            ts_idx  = ti[2:0];
+        end
+    end
+end
+
+// ---------------------------------------------------------------- RAM ports
+// Read port: the host's read, else a counter update's read. Write port:
+// the host's write, else a counter's sum (at most one every third cycle),
+// else a timestamp (not in the cycle the host reads a timestamp: the two
+// share the subtractor).
+wire       host_wr = csr_wr_en && a_ram && !a_cnt && !a_ts;   // counters and timestamps ignore writes
+wire       host_ts = csr_rd_en && a_ts;
+wire       cnt_rd  = cnt_pick && !csr_rd_en && !upd_reg && !wpend_reg;
+wire       upd_go  = wpend_reg && !host_wr;
+wire       ts_go   = ts_pick && !host_wr && !upd_go && !host_ts;
+// the cycle of a timestamp's event, for its write or the host's read
+wire [2:0]  age_idx = host_ts ? a_tidx : ts_idx;
+wire [63:0] ts_val  = cycles_reg - {59'd0, tage_reg[age_idx]};
+
+wire [CNT_W-1:0] upd_old = valid_reg[W_CNT + {1'b0, upd_idx_reg}] ? ram_q[CNT_W-1:0] : {CNT_W{1'b0}};
+
+reg        wr_en;
+reg [4:0]  wr_word;
+reg [63:0] wr_data;
+always @* begin
+    wr_en   = 1'b0;
+    wr_word = a_word;
+    wr_data = csr_wdata;
+    if (host_wr) begin
+        wr_en = 1'b1;
+        // LINK_CFG keeps its writable fields, as tg_csr does
+        if (a_word == W_LCFG) wr_data = {32'd0, csr_wdata[31:8], 7'd0, csr_wdata[0]};
+        if (a_word == W_LRTO || a_word == W_LWAIT) wr_data = {32'd0, csr_wdata[31:0]};
+    end else if (upd_go) begin
+        wr_en   = 1'b1;
+        wr_word = W_CNT + {1'b0, widx_reg};
+        wr_data = 64'd0;
+        wr_data[CNT_W-1:0] = wval_reg;
+    end else if (ts_go) begin
+        wr_en   = 1'b1;
+        wr_word = W_TS + {2'd0, ts_idx};
+        wr_data = ts_val;
+    end
+end
+
+wire [4:0] rd_word = csr_rd_en ? a_word : W_CNT + {1'b0, cnt_idx};
+
+always @(posedge clk) begin
+    if (wr_en) ram[wr_word] <= wr_data;
+    if (csr_rd_en || cnt_rd) ram_q <= ram[rd_word];
+end
+
+// events a counter has that its RAM word does not: waiting, read for an
+// update, or summed and waiting for the write port (a RAM read in the
+// cycle of that write still gets the old word)
+wire [5:0] a_add = {2'd0, pend_reg[a_cidx]} +
+                   ((upd_reg && upd_idx_reg == a_cidx) ? {2'd0, upd_add_reg} : 6'd0) +
+                   ((wpend_reg && widx_reg == a_cidx) ? {2'd0, wadd_reg} : 6'd0);
+
+wire [63:0] rd_word_val = rd_valid_word_reg ? ram_q : rd_val_reg;
+reg  [63:0] rd_cnt_val;
+always @* begin
+    rd_cnt_val = 64'd0;
+    rd_cnt_val[CNT_W-1:0] = rd_word_val[CNT_W-1:0] + {{(CNT_W-6){1'b0}}, rd_add_reg};
+end
+assign csr_rdata = !rd_ram_reg ? rd_val_reg : rd_cnt_reg ? rd_cnt_val : rd_word_val;
+
+// ---------------------------------------------------------------- next state
+integer si;
+always @(posedge clk) begin
+    cycles_reg <= cycles_reg + 64'd1;
+    if (csr_wr_en) begin
+        if (csr_addr == `TG_CSR_REG_MEM_SIZE)     mem_size_reg <= csr_wdata[31:0];
+        if (csr_addr == `TG_CSR_REG_READ_TIMEOUT) rdto_reg     <= csr_wdata[31:0];
+        if (csr_addr == `TG_CSR_REG_REQ_BACKOFF)  backoff_reg  <= csr_wdata[31:0];
+    end
+    if (wr_en) valid_reg[wr_word] <= 1'b1;
+
+    // the read: a timestamp with its event not yet written reads that
+    // event's cycle
+    if (csr_rd_en) begin
+        rd_ram_reg        <= a_ram && !(a_ts && tpend_reg[a_tidx]);
+        rd_valid_word_reg <= valid_reg[a_word];   // as before a write in this cycle
+        rd_val_reg        <= (a_ts && tpend_reg[a_tidx]) ? ts_val : a_val;
+        rd_cnt_reg        <= a_cnt;
+        rd_add_reg        <= a_add;
+    end
+
+    // counters: events in; an update takes a counter's events with its
+    // word, adds them a cycle later and waits for the write port
+    for (si = 0; si < NCNT; si = si + 1) begin
+        pend_reg[si] <= pend_reg[si] + {3'd0, cnt_ev[si]} -
+                        ((cnt_rd && cnt_idx == si[3:0]) ? pend_reg[si] : 4'd0);
+    end
+    upd_reg <= cnt_rd;
+    if (cnt_rd) begin
+        upd_idx_reg <= cnt_idx;
+        upd_add_reg <= pend_reg[cnt_idx];
+        rr_reg      <= (cnt_idx == NCNT - 1) ? 4'd0 : cnt_idx + 4'd1;
+    end
+    if (upd_reg) begin
+        wpend_reg <= 1'b1;
+        widx_reg  <= upd_idx_reg;
+        wadd_reg  <= upd_add_reg;
+        wval_reg  <= upd_old + {{(CNT_W-4){1'b0}}, upd_add_reg};
+    end else if (upd_go) begin
+        wpend_reg <= 1'b0;
+    end
+
+    // timestamps: the newest event of each, and its age
+    for (si = 0; si < NTS; si = si + 1) begin
+        if (ts_ev[si]) begin
+            tpend_reg[si] <= 1'b1;
+            tage_reg[si]  <= 5'd1;
+        end else begin
+            if (ts_go && ts_idx == si[2:0]) tpend_reg[si] <= 1'b0;
+            tage_reg[si] <= tage_reg[si] + {4'd0, tpend_reg[si]};
+        end
+    end
+
+    if (rst) begin
+        cycles_reg   <= 64'd0;
+        mem_size_reg <= 32'd0;
+        rdto_reg     <= `TG_READ_TIMEOUT_RESET;
+        backoff_reg  <= `TG_REQ_BACKOFF_RESET;
+        valid_reg    <= 32'd0;
+        rr_reg       <= 4'd0;
+        upd_reg      <= 1'b0;
+        wpend_reg    <= 1'b0;
+        tpend_reg    <= {NTS{1'b0}};
+        rd_ram_reg   <= 1'b0;
+        rd_val_reg   <= 64'd0;
+        for (si = 0; si < NCNT; si = si + 1) begin
+            pend_reg[si] <= 4'd0;
+        end
+    end
+end
+
+endmodule
+
+`default_nettype wire

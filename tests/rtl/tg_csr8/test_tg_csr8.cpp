@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Unit test of the byte-serial node's CSR page against tg_csr (built
+// without spill ring and link layer): both get the same reads and writes of
+// every register and of addresses that name none (at most one access every
+// other cycle), the same queue-table answers, and the same events (every
+// counter's at most one every 8 cycles, the timestamped ones at any rate,
+// several in a cycle). Every read returns what tg_csr returns, counters
+// and timestamps included whatever the events waiting to reach the RAM;
+// configuration outputs agree in every cycle; a reset in the middle leaves
+// both the same.
+#include "Vtb_csr8_pair.h"
+#include "verilated.h"
+#include "tb.hpp"
+
+#include <memory>
+
+enum Kind { VAL, CNT, TS };
+struct Reg {
+    uint16_t addr;
+    Kind kind;
+    int idx;
+};
+
+static const Reg REGS[] = {
+    {TG_CSR_REG_ID, VAL, 0},
+    {TG_CSR_REG_NODE_ID, VAL, 0},
+    {TG_CSR_REG_CYCLES, VAL, 0},
+    {TG_CSR_REG_MEM_SIZE, VAL, 0},
+    {TG_CSR_REG_MAC, VAL, 0},
+    {TG_CSR_REG_CONFIG, VAL, 0},
+    {TG_CSR_REG_SCRATCH, VAL, 0},
+    {TG_CSR_REG_READ_TIMEOUT, VAL, 0},
+    {TG_CSR_REG_REQ_BACKOFF, VAL, 0},
+    {TG_CSR_REG_SPILL_BASE, VAL, 0},
+    {TG_CSR_REG_SPILL_CFG, VAL, 0},
+    {TG_CSR_REG_REQ_SPILLED, VAL, 0},
+    {TG_CSR_REG_LINK_CFG, VAL, 0},
+    {TG_CSR_REG_LINK_RTO, VAL, 0},
+    {TG_CSR_REG_LINK_RX_WAIT, VAL, 0},
+    {TG_CSR_REG_LINK_GONE, VAL, 0},
+    {TG_CSR_REG_LINK_RETX, VAL, 0},
+    {TG_CSR_REG_LINK_DUP_DROP, VAL, 0},
+    {TG_CSR_REG_LINK_OOO_DROP, VAL, 0},
+    {TG_CSR_REG_LINK_BUSY_DROP, VAL, 0},
+    {TG_CSR_REG_LINK_NAKS_SENT, VAL, 0},
+    {TG_CSR_REG_LINK_ACKS_SENT, VAL, 0},
+    {TG_CSR_REG_LINK_PEER_GONE, VAL, 0},
+    {TG_CSR_REG_TX_FRAMES, CNT, 0},
+    {TG_CSR_REG_RX_FRAMES, CNT, 1},
+    {TG_CSR_REG_RX_DROP_FCS, CNT, 2},
+    {TG_CSR_REG_RX_DROP_TYPE, CNT, 3},
+    {TG_CSR_REG_RX_DROP_MALFORMED, CNT, 4},
+    {TG_CSR_REG_RX_REFUSED, CNT, 5},
+    {TG_CSR_REG_HOST_ERRORS, CNT, 6},
+    {TG_CSR_REG_RX_STRAY, CNT, 7},
+    {TG_CSR_REG_REQ_ACCEPTED, CNT, 8},
+    {TG_CSR_REG_REQ_REFUSED, CNT, 9},
+    {TG_CSR_REG_REQ_RETRIES, CNT, 10},
+    {TG_CSR_REG_ATOMICS, CNT, 11},
+    {TG_CSR_REG_PROT_REFUSED, CNT, 12},
+    {TG_CSR_REG_TS_HOST_REQ, TS, 0},
+    {TG_CSR_REG_TS_TX_START, TS, 1},
+    {TG_CSR_REG_TS_RX_END, TS, 2},
+    {TG_CSR_REG_TS_RX_DONE, TS, 3},
+    {TG_CSR_REG_TS_HOST_RESP, TS, 4},
+    {TG_CSR_REG_TS_ENQ_DONE, TS, 5},
+    // the queue table's registers and view, answered by the bench
+    {TG_CSR_REG_QSEL, VAL, 0},
+    {TG_CSR_REG_QCFG, VAL, 0},
+    {TG_CSR_REG_IRQ_STATUS, VAL, 0},
+    {TG_CSR_QVIEW_BASE + 8, VAL, 0},
+};
+static const unsigned NREGS = sizeof REGS / sizeof REGS[0];
+
+struct Tb {
+    std::unique_ptr<Vtb_csr8_pair> m{new Vtb_csr8_pair};
+    TbRng rng;
+    uint64_t cyc = 0;
+    unsigned since[13] = {};          // cycles since each counter's last event
+    bool accessed = false;            // the last cycle read or wrote
+    unsigned ev_pct = 0, ts_pct = 0, rd_pct = 0, wr_pct = 0;
+    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, events = 0;
+
+    explicit Tb(uint64_t seed) : rng(seed) {}
+
+    const Reg &pick()
+    {
+        return REGS[rng.below(NREGS)];
+    }
+
+    // one cycle; `quiet` holds the events back
+    void tick(bool rst, bool quiet)
+    {
+        Vtb_csr8_pair &v = *m;
+        v.rst = rst;
+        v.cfg_node_id = 0x1234;
+        v.qt_hit = rng.below(2);
+        v.qt_rdata = rng.next();
+
+        unsigned evc = 0, evt = 0;
+        if (!rst && !quiet) {
+            for (unsigned i = 0; i < 13; i++)
+                if (since[i] >= 8 && rng.chance(ev_pct)) evc |= 1u << i;
+            for (unsigned i = 0; i < 6; i++)
+                if (rng.chance(ts_pct)) evt |= 1u << i;
+        }
+        v.ev_cnt = evc;
+        v.ev_ts = evt;
+
+        const Reg *r = nullptr;
+        bool rd = !rst && !accessed && rng.chance(rd_pct);
+        if (rd) {
+            if (rng.chance(90)) {
+                r = &pick();
+                v.csr_addr = r->addr;
+            } else {
+                v.csr_addr = (uint16_t)(rng.next() & 0xFF8);   // any address, perhaps none
+                for (unsigned k = 0; k < NREGS; k++)
+                    if (REGS[k].addr == v.csr_addr) r = &REGS[k];
+            }
+        } else {
+            v.csr_addr = (uint16_t)(rng.chance(70) ? pick().addr : (rng.next() & 0xFFF));
+        }
+        v.csr_rd_en = rd;
+        v.csr_wr_en = !rst && !accessed && !rd && rng.chance(wr_pct);
+        accessed = rd || v.csr_wr_en;
+        v.csr_wdata = rng.next();
+
+        v.clk = 0;
+        v.eval();
+        uint64_t ref = v.ref_rdata;
+        TB_CHECK(v.ref_mem_size == v.dut_mem_size && v.ref_read_timeout == v.dut_read_timeout &&
+                     v.ref_req_backoff == v.dut_req_backoff && v.ref_cycles == v.dut_cycles,
+                 "cycle %llu: configuration outputs differ", (unsigned long long)cyc);
+        v.clk = 1;
+        v.eval();
+        cyc++;
+        for (unsigned i = 0; i < 13; i++) since[i] = (evc >> i & 1) ? 0 : since[i] + 1;
+        events += (unsigned)__builtin_popcount(evc) + (unsigned)__builtin_popcount(evt);
+        if (rst || !rd) return;
+        uint64_t dut = v.dut_rdata;
+        TB_CHECK(dut == ref, "cycle %llu: register %03x reads %016llx, tg_csr %016llx", (unsigned long long)cyc,
+                 v.csr_addr, (unsigned long long)dut, (unsigned long long)ref);
+        reads++;
+        if (r && r->kind == CNT) reads_cnt += ref != 0;
+        if (r && r->kind == TS) reads_ts += ref != 0;
+    }
+
+    // a burst of events, then reads of every register while the page's
+    // RAM catches up
+    void burst_then_read_all()
+    {
+        unsigned e = ev_pct, t = ts_pct;
+        ev_pct = ts_pct = 100;
+        for (int i = 0; i < 16; i++) tick(false, false);
+        ev_pct = e, ts_pct = t;
+        unsigned pct = rd_pct, wpct = wr_pct;
+        rd_pct = 100;
+        wr_pct = 0;
+        for (unsigned n = 0; n < 6 * NREGS; n++) tick(false, true);
+        rd_pct = pct;
+        wr_pct = wpct;
+    }
+};
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, events = 0;
+    struct Cfg {
+        unsigned ev, ts, rd, wr;
+    } cfgs[] = {{5, 2, 30, 5}, {60, 30, 60, 2}, {100, 80, 100, 10}, {20, 5, 10, 40}};
+    uint64_t seed = 1;
+    for (const Cfg &c : cfgs) {
+        Tb t(seed++ * 0x9E3779B1u);
+        t.ev_pct = c.ev, t.ts_pct = c.ts, t.rd_pct = c.rd, t.wr_pct = c.wr;
+        for (int i = 0; i < 3; i++) t.tick(true, true);
+        for (int round = 0; round < 40; round++) {
+            for (int i = 0; i < 600; i++) t.tick(false, false);
+            t.burst_then_read_all();
+            if (round == 20) {
+                // a reset in the middle of events
+                for (int i = 0; i < 50; i++) t.tick(false, false);
+                for (int i = 0; i < 3; i++) t.tick(true, true);
+                t.burst_then_read_all();
+            }
+        }
+        reads += t.reads, reads_cnt += t.reads_cnt, reads_ts += t.reads_ts, events += t.events;
+    }
+    std::printf("tg_csr8: %llu events, %llu reads equal to tg_csr's (%llu of counters and %llu of timestamps "
+                "not zero)\n",
+                (unsigned long long)events, (unsigned long long)reads, (unsigned long long)reads_cnt,
+                (unsigned long long)reads_ts);
+    TB_CHECK(reads_cnt >= 1000 && reads_ts >= 1000, "too few counter or timestamp reads");
+    return tb_finish("tg_csr8");
+}
