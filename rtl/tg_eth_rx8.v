@@ -58,10 +58,9 @@ localparam [7:0]  OFF_LEN = H + `TG_H_LEN;
 // bytes pass, a checked header byte clears type_ok a cycle after it came,
 // and the last byte only adds its size to them. The FCS check of the last
 // byte is registered, so the verdict and the slot's hand-over come two
-// cycles after it. A frame
-// whose first byte comes in the cycle right after another frame's last
-// byte is dropped as busy (a MAC's preamble and gap leave twenty idle
-// cycles between frames).
+// cycles after it. A frame whose first byte comes in the cycle right after
+// another frame's last byte is dropped as busy (a MAC's preamble and gap
+// leave twenty idle cycles between frames).
 
 // ---------------------------------------------------------------- state
 // this frame
@@ -78,7 +77,7 @@ reg        op_ok_reg;                  // known opcode
 reg        op_link_reg;                // ACK or NAK
 reg        len_ok_reg;                 // length field allowed for the opcode
 reg [7:0]  want_last_reg;              // bytes_reg at the last byte of a frame of this length
-// the frame that ended in the last cycle, waiting for its FCS check
+// the frame that ended in the last cycle: its checks, the FCS's to come
 reg        end_reg,     end_next;
 reg        end_busy_reg, end_busy_next;
 reg        end_err_reg, end_err_next;  // a byte in error
@@ -254,8 +253,7 @@ always @* begin
             end_type_next  = !type_ok;
             end_lenop_next = (bytes_reg != want_last_reg) || !len_ok_reg || !op_ok_reg;
             end_link_next  = op_link_reg;
-            end_ok_next    = !(err_reg || s_rx_tuser) && size_ok && type_ok &&
-                             (bytes_reg == want_last_reg) && len_ok_reg && op_ok_reg;
+            end_ok_next    = !(end_err_next || end_size_next || end_type_next || end_lenop_next);
             bytes_next     = 8'd0;
             type_ok_next   = 1'b1;
             err_next       = 1'b0;
