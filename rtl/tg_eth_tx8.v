@@ -129,12 +129,20 @@ end
 
 wire [31:0] crc_byte;
 
+`ifdef FORMAL
+// The proof takes the CRC step and the slot bytes as any values: what it
+// checks is how the stages move, not what they carry.
+(* anyseq *) reg [31:0] f_crc_step;
+(* anyseq *) reg [7:0]  f_slot_byte;
+assign crc_byte = f_crc_step;
+`else
 tg_crc32_d64 tg_crc32_d64_inst (
     .crc_in  (crc_reg),
     .data    ({56'd0, data2_reg}),
     .keep    (8'h01),
     .crc_out (crc_byte)
 );
+`endif
 
 wire [31:0] fcs = ~crc_reg;
 reg  [7:0]  fcs_byte;
@@ -188,6 +196,11 @@ always @* begin
         if (last2_reg) crc_next = 32'hFFFFFFFF;
     end
 
+`ifdef TG_TESTBUG_014
+    // deliberate bug: the output byte follows the read stage even while it
+    // waits to be taken
+    data2_next = (kind1_reg == K_HDR) ? hdr_byte : rd_data_reg;
+`endif
     if (adv) begin
         // output stage
         v2_next     = v1_reg;
@@ -197,7 +210,13 @@ always @* begin
         first2_next = first1_reg;
         last2_next  = last1_reg;
         // read stage
+`ifdef TG_TESTBUG_013
+        // deliberate bug: the read stage takes a position only while the
+        // output stage is empty
+        v1_next     = sending && !v2_reg;
+`else
         v1_next     = sending;
+`endif
         kind1_next  = kind0;
         pos1_next   = pos_reg[3:0];
         first1_next = (pos_reg == 8'd0);
@@ -260,8 +279,75 @@ always @(posedge clk) begin
     if (s_wr_en && !full_reg[wslot_reg]) begin
         buf_mem[{wslot_reg, s_wr_off}] <= s_wr_data;
     end
+`ifdef FORMAL
+    if (adv) rd_data_reg <= f_slot_byte;
+`else
     if (adv) rd_data_reg <= buf_mem[{rslot_reg, rd_off}];
+`endif
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// f_in_frame: a byte of a frame was taken and its last byte not yet.
+reg       f_past_valid = 1'b0;
+reg       f_in_frame;
+reg       f_stalled;              // the last cycle offered a byte not taken ...
+reg [7:0] f_data;                 // ... this one
+reg       f_last;
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    if (m_tx_tvalid && m_tx_tready) f_in_frame <= !m_tx_tlast;
+    f_stalled <= m_tx_tvalid && !m_tx_tready;
+    f_data    <= m_tx_tdata;
+    f_last    <= m_tx_tlast;
+    if (rst) begin
+        f_in_frame <= 1'b0;
+        f_stalled  <= 1'b0;
+    end
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    if (f_past_valid && !rst) begin
+        // T1: once a frame's first byte is taken, a byte is offered every
+        // cycle until its last is taken (a GMII MAC cannot pause)
+        if (f_in_frame) begin
+            assert(m_tx_tvalid);
+        end
+        // T2: a byte offered and not taken stays, unchanged
+        if (f_stalled) begin
+            assert(m_tx_tvalid && m_tx_tdata == f_data && m_tx_tlast == f_last);
+        end
+        // the stages behind a byte that is not a frame's last hold the
+        // frame's next bytes, and the position stage the one after
+        if (v2_reg && !last2_reg) begin
+            assert(v1_reg && !first1_reg);
+        end
+        if (v1_reg && !last1_reg) begin
+            assert(sending && pos_reg != 8'd0);
+        end
+        // ... and behind a frame's last byte the next frame starts; the
+        // position stage is at a frame's first byte while the read stage
+        // is empty or holds a frame's last
+        if (v2_reg && last2_reg && v1_reg) begin
+            assert(first1_reg);
+        end
+        if ((v1_reg && last1_reg) || !v1_reg) begin
+            assert(pos_reg == 8'd0);
+        end
+        // inside a slot's frame the position runs up to its last FCS byte,
+        // and it is 0 between frames
+        assert(sending || pos_reg == 8'd0);
+        if (sending && pos_reg != 8'd0) begin
+            assert(pos_last_reg == {1'b0, plen_w, 3'd0} + 8'd65 && pos_reg <= pos_last_reg);
+        end
+        // a byte other than a frame's first is offered exactly inside a frame
+        assert(f_in_frame == (v2_reg && !first2_reg));
+    end
+end
+`endif
 
 endmodule
 

@@ -20,6 +20,7 @@ JOBS=(
 	"tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14|yes"
 	"tg_eth_rx||12|yes"
 	"tg_eth_rx8||12|yes"
+	"tg_eth_tx8||12|yes"
 	"tg_crc32_d64||1|no"
 )
 # deliberate bug | module | parameters | depth
@@ -36,6 +37,8 @@ MUTANTS=(
 	"TG_TESTBUG_010|tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8"
 	"TG_TESTBUG_011|tg_rx_engine|-set BLK_SRC_BITS 1|9"
 	"TG_TESTBUG_012|tg_eth_rx8||12"
+	"TG_TESTBUG_013|tg_eth_tx8||12"
+	"TG_TESTBUG_014|tg_eth_tx8||12"
 )
 # module | reference module in its `ifdef FORMAL part: the two must compute
 # the same combinational function (checked by ABC on their miter)
