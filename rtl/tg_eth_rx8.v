@@ -84,7 +84,7 @@ reg        end_err_reg, end_err_next;  // a byte in error
 reg        end_size_reg, end_size_next;  // bad size
 reg        end_type_reg, end_type_next;  // bad destination, EtherType or version
 reg        end_lenop_reg, end_lenop_next; // bad length or opcode
-reg        end_ok_reg,  end_ok_next;   // none of these, nor a byte in error: FCS to check
+reg        end_ok_reg,  end_ok_next;   // none of the four (kept: the verdict waits on it and the FCS only)
 reg        end_link_reg, end_link_next;  // ACK or NAK
 // slots
 reg [1:0]  wslot_reg,   wslot_next;    // slot the next accepted frame goes to
