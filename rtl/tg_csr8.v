@@ -6,7 +6,8 @@
 // than in flip-flops. The RAM takes one counter update at a time, so each
 // counter keeps the events it has not yet added in a few flip-flops, and
 // each timestamp the age of an event not yet written; a read adds them
-// in, so it returns what tg_csr would.
+// in, so it returns what tg_csr would. One counter tg_csr lacks:
+// RX_DROP_BUSY, the frames dropped because every receive slot was held.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -55,6 +56,7 @@ module tg_csr8 #(
     input  wire        ev_req_retry,
     input  wire        ev_atomic,
     input  wire        ev_prot_refused,
+    input  wire        ev_drop_busy,
     input  wire        ev_host_req,
     input  wire        ev_tx_start,
     input  wire        ev_rx_end,
@@ -69,7 +71,7 @@ initial begin
     end
 end
 
-localparam NCNT = 13;
+localparam NCNT = 14;
 localparam NTS  = 6;
 
 // RAM words: the registers the host alone reads and writes, the counters
@@ -108,7 +110,7 @@ reg [5:0]  rd_add_reg;
 reg [63:0] ram [0:31];
 reg [63:0] ram_q;
 
-wire [NCNT-1:0] cnt_ev = {ev_prot_refused, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray,
+wire [NCNT-1:0] cnt_ev = {ev_drop_busy, ev_prot_refused, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray,
                           ev_host_error, ev_refused, ev_drop_malformed, ev_drop_type, ev_drop_fcs, ev_rx_frame,
                           ev_tx_frame};
 wire [NTS-1:0]  ts_ev  = {ev_enq_done, ev_host_resp, ev_rx_done, ev_rx_end, ev_tx_start, ev_host_req};
@@ -164,6 +166,7 @@ always @* begin
         `TG_CSR_REG_REQ_RETRIES:    begin a_ram = 1'b1; a_word = W_CNT + 5'd10; end
         `TG_CSR_REG_ATOMICS:        begin a_ram = 1'b1; a_word = W_CNT + 5'd11; end
         `TG_CSR_REG_PROT_REFUSED:   begin a_ram = 1'b1; a_word = W_CNT + 5'd12; end
+        `TG_CSR_REG_RX_DROP_BUSY:   begin a_ram = 1'b1; a_word = W_CNT + 5'd13; end
         `TG_CSR_REG_TS_HOST_REQ:    begin a_ram = 1'b1; a_word = W_TS + 5'd0; end
         `TG_CSR_REG_TS_TX_START:    begin a_ram = 1'b1; a_word = W_TS + 5'd1; end
         `TG_CSR_REG_TS_RX_END:      begin a_ram = 1'b1; a_word = W_TS + 5'd2; end

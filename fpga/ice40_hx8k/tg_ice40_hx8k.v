@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// iCE40-HX8K top for area and timing studies: the FPGA node at its
-// narrowest useful configuration with both Ethernet ports as GMII pins.
+// iCE40-HX8K top for area and timing studies: the byte-serial FPGA node
+// (tg_fpga_node8) at its narrowest useful configuration, with both
+// Ethernet ports as GMII pins.
 `default_nettype none
 
 module tg_ice40_hx8k #(
@@ -13,7 +14,7 @@ module tg_ice40_hx8k #(
     parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
     parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
     parameter BLOCK_BYTES = 16, // NIC's largest frame payload (16, 32 or 64)
-    parameter SPILL_RING = 0,  // NIC's REQ spill ring built in (0..1)
+    parameter BLK_SRC_BITS = 8, // NIC block-table rows, log2 (1..8)
     parameter MEM_LOG2   = 12  // bytes of host memory in block RAM, log2 (6..20)
 ) (
     input  wire       clk,          // 125 MHz, also the GMII transmit clock
@@ -53,22 +54,20 @@ wire rst = !por_reg[8];
 
 wire irq, ev_bridge_req, ev_drop;
 
-tg_fpga_node #(
-    .NUM_CTX    (NUM_CTX),
-    .MAX_READS  (MAX_READS),
-    .CNT_W      (CNT_W),
-    .NUM_QUEUES (NUM_QUEUES),
-    .NUM_REGIONS (NUM_REGIONS),
-    .MAX_REQS   (MAX_REQS),
-    .BLOCK_BYTES (BLOCK_BYTES),
-    .SPILL_RING (SPILL_RING),
-    .ONE_CLOCK  (1),         // core_clk is clk: no crossings between the bridge, MAC and core
-    .MEM_LOG2   (MEM_LOG2),
-    .BRIDGE_MAC ({32'h02_54_47_01, NODE})
-) tg_fpga_node_inst (
+tg_fpga_node8 #(
+    .NUM_CTX      (NUM_CTX),
+    .MAX_READS    (MAX_READS),
+    .CNT_W        (CNT_W),
+    .NUM_QUEUES   (NUM_QUEUES),
+    .NUM_REGIONS  (NUM_REGIONS),
+    .MAX_REQS     (MAX_REQS),
+    .BLOCK_BYTES  (BLOCK_BYTES),
+    .BLK_SRC_BITS (BLK_SRC_BITS),
+    .MEM_LOG2     (MEM_LOG2),
+    .BRIDGE_MAC   ({32'h02_54_47_01, NODE})
+) tg_fpga_node8_inst (
     .clk           (clk),
     .rst           (rst),
-    .core_clk      (clk),       // one clock (ONE_CLOCK above)
     .cfg_node_id   (NODE),
     .net_txd       (net_txd),
     .net_tx_en     (net_tx_en),

@@ -32,12 +32,16 @@ check "boards" "colorlight_5a75b ice40_hx8k" "$($M boards)"
 $M boards BOARD=nosuch > /dev/null 2>&1
 check "unknown board refused" "2" "$?"
 
-# ---- the byte-serial blocks: placed alone on the HX8K at 125 MHz, and not
-# read by the board builds (their netlists stay as recorded)
+# ---- the byte-serial blocks: placed alone on the HX8K at 125 MHz, read by
+# the HX8K build (the byte-serial node) and not by the Colorlight build
+# (its netlist stays as recorded)
 b=$(mktemp -d)
 check "blocks placed" "4" "$($M -n blocks BUILD="$b" | grep -c -- '--hx8k --package ct256 --freq 125 ')"
-check "blocks not in colorlight" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c 'tg_eth_[rt]x8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8')"
-check "blocks not in ice40" "1 0" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c 'tg_eth_[rt]x8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8')"
+bytepat='tg_eth_[rt]x8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8\|tg_rx_engine8\|tg_txd8\|tg_nic8\|tg_fpga_node8'
+check "blocks not in colorlight" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c "$bytepat")"
+# the HX8K build is the byte-serial node: it reads them, each once
+check "byte node in ice40" "1 1" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c 'tg_nic8.v.*tg_fpga_node8.v')"
+check "byte files read once" "0" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep read_verilog | tr ' ' '\n' | grep '\.v' | sort | uniq -d | wc -l)"
 rm -rf "$b"
 
 # ---- host tool: the request frame it builds (offsets from include/tg/tg_hw.h)

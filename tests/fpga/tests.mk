@@ -15,16 +15,21 @@ FPGA_TB_FLAGS  := $(RTL_TB_FLAGS) \
 FPGA_TB_PARAMS :=
 $(BUILD)/tests/fpga/tg_axis_async_fifo/test_tg_axis_async_fifo: FPGA_TB_PARAMS := -GFRAME=1
 
-# the node as the iCE40 top builds it (ONE_CLOCK=1), through tg_fpga_node's
-# bench (rule below)
+# the node with one clock (ONE_CLOCK=1), through tg_fpga_node's bench
+# (rule below)
 FPGA_ONECLK_BIN := $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node_one_clock
 
+# the byte-serial node (tg_fpga_node8) through the same bench, with
+# 64-byte blocks and 16 KiB of memory, as the bench's bursts and
+# line-rate writes need
+FPGA_NODE8_BIN := $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node8
+
 # and a script that checks the FPGA flow's commands, reports and baselines
-TEST_PROGS += $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) tests/fpga/test_fpga_flow.sh
+TEST_PROGS += $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN) tests/fpga/test_fpga_flow.sh
 
 .PHONY: test-fpga
-test-fpga: $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN)
-	scripts/run_tests.sh $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) tests/fpga/test_fpga_flow.sh
+test-fpga: $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN)
+	scripts/run_tests.sh $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN) tests/fpga/test_fpga_flow.sh
 
 $(FPGA_TEST_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
 		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
@@ -39,6 +44,13 @@ $(FPGA_ONECLK_BIN): tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) $(
 	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) -GONE_CLOCK=1 -CFLAGS -DTB_ONE_CLOCK=1 --top-module tg_fpga_node \
 		-Mdir $(dir $@)obj_one_clock $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
 		-o $(abspath $@) > $(dir $@)build_one_clock.log 2>&1 || { cat $(dir $@)build_one_clock.log; exit 1; }
+
+$(FPGA_NODE8_BIN): tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
+		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) -GBLOCK_BYTES=64 -GMEM_LOG2=14 -CFLAGS -DTB_NODE8=1 --top-module tg_fpga_node8 \
+		-Mdir $(dir $@)obj_node8 $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
+		-o $(abspath $@) > $(dir $@)build_node8.log 2>&1 || { cat $(dir $@)build_node8.log; exit 1; }
 
 # how long each kind of bridge request takes on the node (clk cycles, the
 # wire's byte times included), the core clock 4 times slower as on the

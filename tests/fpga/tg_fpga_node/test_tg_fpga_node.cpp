@@ -11,20 +11,31 @@
 // The NIC core runs on its own clock, 5 times slower than the GMII clock
 // (the Colorlight top runs it 4 times slower), so its edges fall on
 // either edge of that clock. Built a second time with TB_ONE_CLOCK=1
-// against the node with ONE_CLOCK=1 (as the iCE40 top builds it): the core
-// on the GMII clock itself, its buses joined without crossings.
+// against the node with ONE_CLOCK=1: the core on the GMII clock itself,
+// its buses joined without crossings. Built a third time with TB_NODE8=1
+// against the byte-serial node, tg_fpga_node8 (the iCE40 top's), which has
+// one clock and the same pins.
 // With --bench it measures instead, with the core clock 4 times slower as
 // on the Colorlight board, how long each kind of bridge request takes from
 // its first preamble byte into the bridge to its response's last byte out,
 // and prints a table (make bench-fpga).
+#ifdef TB_NODE8
+#include "Vtg_fpga_node8.h"
+typedef Vtg_fpga_node8 NodeTop;
+static const char *const NAME = "tg_fpga_node8";
+#define TB_ONE_CLOCK 1
+#else
 #include "Vtg_fpga_node.h"
+typedef Vtg_fpga_node NodeTop;
+static const char *const NAME = "tg_fpga_node";
+#endif
 #include "verilated.h"
 #include "gmii.hpp"
 
 #include <memory>
 
 struct Node {
-    std::unique_ptr<Vtg_fpga_node> m;
+    std::unique_ptr<NodeTop> m;
     uint16_t id;
     GmiiSource host_tx;
     GmiiSink host_rx;
@@ -33,7 +44,7 @@ struct Node {
     unsigned drops = 0;   // ev_drop pulses
     uint8_t n_txd = 0, n_en = 0, n_er = 0;
     uint16_t seq = 1;
-    explicit Node(uint16_t i) : m(new Vtg_fpga_node), id(i) {}
+    explicit Node(uint16_t i) : m(new NodeTop), id(i) {}
 };
 
 #ifndef TB_ONE_CLOCK
@@ -60,7 +71,7 @@ struct Tb {
         Node *ns[2] = {&a, &b};
         for (int i = 0; i < 2; i++) {
             Node &n = *ns[i], &o = *ns[1 - i];
-            Vtg_fpga_node &v = *n.m;
+            NodeTop &v = *n.m;
             v.cfg_node_id = n.id;
             v.rst = cyc < 64;
             if (n.net_inj.busy()) {
@@ -82,18 +93,22 @@ struct Tb {
             n->m->clk = 1;
             n->m->net_rx_clk = 1;
             n->m->host_rx_clk = 1;
+#ifndef TB_NODE8
             n->m->core_clk = core_clk_at(0);
+#endif
             n->m->eval();
         }
         for (Node *n : ns) {
-            Vtg_fpga_node &v = *n->m;
+            NodeTop &v = *n->m;
             n->n_txd = v.net_txd, n->n_en = v.net_tx_en, n->n_er = v.net_tx_er;
             n->net_mon.sample(v.net_tx_en, v.net_tx_er, v.net_txd);
             n->host_rx.sample(v.host_tx_en, v.host_tx_er, v.host_txd);
             v.clk = 0;
             v.net_rx_clk = 0;
             v.host_rx_clk = 0;
+#ifndef TB_NODE8
             v.core_clk = core_clk_at(1);
+#endif
             v.eval();
             n->drops += v.ev_drop;
         }
@@ -295,16 +310,16 @@ int main(int argc, char **argv)
                  (unsigned long long)lr[k]);
     }
     if (TB_ONE_CLOCK)
-        std::printf("tg_fpga_node: 64 writes at line rate in %llu cycles, core on the GMII clock\n",
+        std::printf("%s: 64 writes at line rate in %llu cycles, core on the GMII clock\n", NAME,
                     (unsigned long long)lr_cycles);
     else
-        std::printf("tg_fpga_node: 64 writes at line rate in %llu cycles, core clock %u times slower\n",
+        std::printf("%s: 64 writes at line rate in %llu cycles, core clock %u times slower\n", NAME,
                     (unsigned long long)lr_cycles, CORE_HALF);
 
     TB_CHECK(t.a.net_mon.bad == 0 && t.b.net_mon.bad == 0, "bad frames on the network");
     TB_CHECK(t.a.net_mon.min_gap >= 12 && t.b.net_mon.min_gap >= 12, "inter-frame gap");
     TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_RX_DROP_FCS) == 0, "FCS drops");
-    std::printf("tg_fpga_node: %llu cycles, %zu + %zu frames on the network\n", (unsigned long long)t.cyc,
+    std::printf("%s: %llu cycles, %zu + %zu frames on the network\n", NAME, (unsigned long long)t.cyc,
                 t.a.net_mon.frames.size(), t.b.net_mon.frames.size());
-    return tb_finish("tg_fpga_node");
+    return tb_finish(NAME);
 }

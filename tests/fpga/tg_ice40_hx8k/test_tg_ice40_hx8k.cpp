@@ -2,7 +2,10 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the iCE40 top at its GMII pins: network port looped back,
 // bridge frames on the host port; identity, the narrow configuration in
-// CONFIG, a remote write to itself and its read back from block RAM.
+// CONFIG, a remote write to itself and its read back from block RAM, a
+// remote read, a fetch-and-add, and remote enqueues into a queue of
+// 16-byte entries until it is full (the refused one leaves the buffer
+// as it was), then one more after the consumer has made room.
 #include "Vtg_ice40_hx8k.h"
 #include "verilated.h"
 #include "gmii.hpp"
@@ -58,5 +61,42 @@ int main(int argc, char **argv)
     t.call(TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_REMOTE, 0, 0, 0x80), 0x0123456789ABCDEFull);
     TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 0, 0)) == 0, "fence");
     TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, 0x80) == 0x0123456789ABCDEFull, "remote write in block RAM");
+    TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_REMOTE, 0, 0, 0x80)) == 0x0123456789ABCDEFull,
+             "remote read");
+
+    // fetch-and-add: the operand, then the load that runs it
+    t.call(TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_FAA, 0, 0, 0x80), 5);
+    TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_FAA, 0, 0, 0x80)) == 0x0123456789ABCDEFull,
+             "fetch-and-add: old value");
+    TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, 0x80) == 0x0123456789ABCDEFull + 5, "fetch-and-add: new value");
+
+    // a queue of 256 bytes at 0x400 with 16-byte entries: 8 slots, so 7
+    // entries fill it (the tail never reaches the head)
+    const uint32_t qb = 0x400;
+    t.call(TG_BRIDGE_OP_MEM_WRITE, qb + TG_Q_HEAD, TG_Q_SLOTS);
+    t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_QSEL, 0);
+    t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_QBASE, qb);
+    t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_QCFG, 8 | (4 << 8) | TG_QCFG_ENABLE);
+    t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_QTAIL, TG_Q_SLOTS);
+    for (unsigned i = 0; i < 8; i++) {
+        t.call(TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_REQ, 0, 0, qb), 0xE0000000ull + i);
+        for (unsigned c = 0; c < 3000; c++) t.tick();
+    }
+    TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_REQ_ACCEPTED) == 7, "7 REQs accepted");
+    TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_REQ_REFUSED) >= 1, "the 8th refused");
+    for (unsigned i = 0; i < 7; i++) {
+        uint32_t slot = TG_Q_SLOTS + 16 * i;
+        TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, qb + slot) == 0xE0000000ull + i, "entry %u", i);
+        TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, qb + slot + 8) == 0, "entry %u: zero past its word", i);
+    }
+    TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, qb + TG_Q_TAIL) == TG_Q_SLOTS + 7 * 16, "tail after 7 entries");
+    // the consumer takes every entry and reopens the queue; the refused
+    // REQ, sent again after its backoff, lands in the first free slot
+    t.call(TG_BRIDGE_OP_MEM_WRITE, qb + TG_Q_HEAD, TG_Q_SLOTS + 7 * 16);
+    t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_QCFG, 8 | (4 << 8) | TG_QCFG_ENABLE);
+    for (unsigned c = 0; c < 20000; c++) t.tick();
+    TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_REQ_ACCEPTED) == 8, "the 8th accepted");
+    TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, qb + TG_Q_SLOTS + 7 * 16) == 0xE0000007ull, "the 8th entry");
+    TB_CHECK(t.call(TG_BRIDGE_OP_MEM_READ, qb + TG_Q_TAIL) == TG_Q_SLOTS, "tail wrapped to the first slot");
     return tb_finish("tg_ice40_hx8k");
 }

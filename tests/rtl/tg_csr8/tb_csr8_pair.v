@@ -15,7 +15,7 @@ module tb_csr8_pair (
     input  wire [63:0] csr_wdata,
     input  wire        qt_hit,
     input  wire [63:0] qt_rdata,
-    input  wire [12:0] ev_cnt,      // the counted events, in tg_csr8's order
+    input  wire [13:0] ev_cnt,      // the counted events, in tg_csr8's order (13: tg_csr8's alone)
     input  wire [5:0]  ev_ts,       // the timestamped events
     output wire [63:0] ref_rdata,   // tg_csr: in the cycle of the read
     output wire [63:0] dut_rdata,   // tg_csr8: the cycle after
@@ -126,6 +126,7 @@ tg_csr8 #(
     .ev_req_retry      (ev_cnt[10]),
     .ev_atomic         (ev_cnt[11]),
     .ev_prot_refused   (ev_cnt[12]),
+    .ev_drop_busy      (ev_cnt[13]),
     .ev_host_req       (ev_ts[0]),
     .ev_tx_start       (ev_ts[1]),
     .ev_rx_end         (ev_ts[2]),

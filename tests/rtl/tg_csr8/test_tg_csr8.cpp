@@ -15,7 +15,7 @@
 
 #include <memory>
 
-enum Kind { VAL, CNT, TS };
+enum Kind { VAL, CNT, TS, BUSY };   // BUSY: tg_csr8's alone, checked against the bench's count
 struct Reg {
     uint16_t addr;
     Kind kind;
@@ -58,6 +58,7 @@ static const Reg REGS[] = {
     {TG_CSR_REG_REQ_RETRIES, CNT},
     {TG_CSR_REG_ATOMICS, CNT},
     {TG_CSR_REG_PROT_REFUSED, CNT},
+    {TG_CSR_REG_RX_DROP_BUSY, BUSY},
     {TG_CSR_REG_TS_HOST_REQ, TS},
     {TG_CSR_REG_TS_TX_START, TS},
     {TG_CSR_REG_TS_RX_END, TS},
@@ -76,10 +77,11 @@ struct Tb {
     std::unique_ptr<Vtb_csr8_pair> m{new Vtb_csr8_pair};
     TbRng rng;
     uint64_t cyc = 0;
-    unsigned since[13] = {};          // cycles since each counter's last event
+    unsigned since[14] = {};          // cycles since each counter's last event
+    uint64_t busy = 0;                // busy-drop events since reset
     bool accessed = false;            // the last cycle read or wrote
     unsigned ev_pct = 0, ts_pct = 0, rd_pct = 0, wr_pct = 0;
-    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, events = 0;
+    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, reads_busy = 0, events = 0;
 
     explicit Tb(uint64_t seed) : rng(seed) {}
 
@@ -99,7 +101,7 @@ struct Tb {
 
         unsigned evc = 0, evt = 0;
         if (!rst && !quiet) {
-            for (unsigned i = 0; i < 13; i++)
+            for (unsigned i = 0; i < 14; i++)
                 if (since[i] >= 8 && rng.chance(ev_pct)) evc |= 1u << i;
             for (unsigned i = 0; i < 6; i++)
                 if (rng.chance(ts_pct)) evt |= 1u << i;
@@ -135,10 +137,20 @@ struct Tb {
         v.clk = 1;
         v.eval();
         cyc++;
-        for (unsigned i = 0; i < 13; i++) since[i] = (evc >> i & 1) ? 0 : since[i] + 1;
+        for (unsigned i = 0; i < 14; i++) since[i] = (evc >> i & 1) ? 0 : since[i] + 1;
+        // the busy-drop count as it stood before this cycle's event
+        uint64_t busy_before = busy;
+        busy = rst ? 0 : busy + (evc >> 13 & 1);
         events += (unsigned)__builtin_popcount(evc) + (unsigned)__builtin_popcount(evt);
         if (rst || !rd) return;
         uint64_t dut = v.dut_rdata;
+        if (r && r->kind == BUSY) {
+            // tg_csr has no such register: the count of the events before the read
+            TB_CHECK(dut == (busy_before & 0xFFFF), "cycle %llu: RX_DROP_BUSY reads %llu, %llu events",
+                     (unsigned long long)cyc, (unsigned long long)dut, (unsigned long long)busy_before);
+            reads_busy += dut != 0;
+            return;
+        }
         TB_CHECK(dut == ref, "cycle %llu: register %03x reads %016llx, tg_csr %016llx", (unsigned long long)cyc,
                  v.csr_addr, (unsigned long long)dut, (unsigned long long)ref);
         reads++;
@@ -166,7 +178,7 @@ struct Tb {
 int main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
-    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, events = 0;
+    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, reads_busy = 0, events = 0;
     struct Cfg {
         unsigned ev, ts, rd, wr;
     } cfgs[] = {{5, 2, 30, 5}, {60, 30, 60, 2}, {100, 80, 100, 10}, {20, 5, 10, 40}};
@@ -186,11 +198,12 @@ int main(int argc, char **argv)
             }
         }
         reads += t.reads, reads_cnt += t.reads_cnt, reads_ts += t.reads_ts, events += t.events;
+        reads_busy += t.reads_busy;
     }
     std::printf("tg_csr8: %llu events, %llu reads equal to tg_csr's (%llu of counters and %llu of timestamps "
-                "not zero)\n",
+                "not zero), %llu reads of RX_DROP_BUSY not zero equal to the events\n",
                 (unsigned long long)events, (unsigned long long)reads, (unsigned long long)reads_cnt,
-                (unsigned long long)reads_ts);
-    TB_CHECK(reads_cnt >= 1000 && reads_ts >= 1000, "too few counter or timestamp reads");
+                (unsigned long long)reads_ts, (unsigned long long)reads_busy);
+    TB_CHECK(reads_cnt >= 1000 && reads_ts >= 1000 && reads_busy >= 20, "too few counter, timestamp or busy-count reads");
     return tb_finish("tg_csr8");
 }

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// Telegraphos NIC core for small FPGAs: tg_nic's host target and memory
+// master, with a byte-serial network side. Frames come in and go out a
+// byte a cycle (a GMII MAC's stream); received frames wait in block-RAM
+// slots, where the byte-serial receive engine executes them and builds
+// their responses in the transmitter's slots; the host port's requests
+// are written into those slots a byte at a time too. Built without the
+// REQ spill ring and the link layer.
+`default_nettype none
+`include "tg_hw_defs.vh"
+
+module tg_nic8 #(
+    parameter NUM_CTX      = 1,   // process contexts (1..16)
+    parameter MAX_READS    = 1,   // non-blocking fetches in flight (1..16)
+    parameter CNT_W        = 16,  // width of the event counters (16..64)
+    parameter NUM_QUEUES   = 1,   // receive queues in the queue table (1..16)
+    parameter MAX_REQS     = 1,   // REQs awaiting their target's answer (1..16)
+    parameter NUM_REGIONS  = 1,   // exported regions in the region table (1..32)
+    parameter BLOCK_BYTES  = 16,  // largest frame payload: 16, 32 or 64 bytes
+    parameter BLK_SRC_BITS = 8    // low source-node bits that select a block-table row (1..8)
+) (
+    input  wire        clk,
+    input  wire        rst,
+
+    // configuration straps
+    input  wire [15:0] cfg_node_id,
+
+    // host target (MMIO)
+    input  wire        s_host_req_valid,
+    output wire        s_host_req_ready,
+    input  wire        s_host_req_write,
+    input  wire [46:0] s_host_req_addr,
+    input  wire [63:0] s_host_req_wdata,
+    input  wire [7:0]  s_host_req_wstrb,
+    input  wire        s_host_req_last,
+    output wire        m_host_resp_valid,
+    input  wire        m_host_resp_ready,
+    output wire [63:0] m_host_resp_rdata,
+
+    // memory master (host memory)
+    output wire        m_mem_req_valid,
+    input  wire        m_mem_req_ready,
+    output wire        m_mem_req_write,
+    output wire [31:0] m_mem_req_addr,
+    output wire [63:0] m_mem_req_wdata,
+    output wire [7:0]  m_mem_req_wstrb,
+    input  wire        s_mem_resp_valid,
+    input  wire [63:0] s_mem_resp_rdata,
+
+    // network port: whole Ethernet frames with FCS, a byte a cycle
+    input  wire [7:0]  s_rx_tdata,      // never stalled
+    input  wire        s_rx_tvalid,
+    input  wire        s_rx_tlast,
+    input  wire        s_rx_tuser,      // the byte was received in error
+    output wire [7:0]  m_tx_tdata,      // a byte every cycle inside a frame
+    output wire        m_tx_tvalid,
+    input  wire        m_tx_tready,
+    output wire        m_tx_tlast,
+
+    // interrupt: queue overflow or armed notification (IRQ_STATUS & IRQ_MASK)
+    output wire        irq,
+    // a received frame dropped because every slot was held
+    output wire        ev_drop_busy
+);
+
+initial begin
+    if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
+        $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
+end
+
+// ---------------------------------------------------------------- events
+wire ev_tx_start, ev_tx_frame, ev_rx_frame, ev_rx_data_frame;
+wire ev_drop_fcs, ev_drop_type, ev_drop_malformed;
+wire ev_refused, ev_rx_stray, ev_rx_done, ev_req_accepted, ev_req_refused;
+wire ev_enq_done, ev_atomic, ev_prot_refused;
+wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
+wire ev_req_retry, ev_req_stray;
+
+// ---------------------------------------------------------------- host port
+// tg_csr8 answers a read in the cycle after it and takes at most one
+// access every other cycle; tg_host_if takes a CSR read's data in the
+// cycle it accepts the request. A request to the CSR page is therefore
+// held back from tg_host_if in the cycle after a page access, and a read
+// for one cycle more, in which the page is read; its data is kept until
+// the request is taken.
+wire        hreq_is_csr = (s_host_req_addr[46:44] == `TG_WIN_CTRL) &&
+                          (s_host_req_addr[43:17] == 27'd0) && !s_host_req_addr[16] &&
+                          (s_host_req_addr[15:12] == 4'd0);
+wire        hreq_is_csr_rd = hreq_is_csr && !s_host_req_write;
+reg         csr_busy_reg;                      // the page was accessed in the last cycle
+reg         csr_rd_wait_reg, csr_rd_wait_next; // the page was read for the request on offer
+reg         csr_rd_fresh_reg;                  // ... in the last cycle: its data is csr8_rdata
+reg  [63:0] csr_rd_keep_reg;                   // ... earlier: its data
+wire        hif_req_valid = s_host_req_valid && (!hreq_is_csr || !csr_busy_reg) &&
+                            (!hreq_is_csr_rd || csr_rd_wait_reg);
+wire        hif_req_ready;
+assign      s_host_req_ready = hif_req_ready && hif_req_valid;
+wire        csr_rd_en = s_host_req_valid && hreq_is_csr_rd && !csr_rd_wait_reg && !csr_busy_reg;
+
+wire [11:0] csr_addr;
+wire        csr_wr_en;
+wire [63:0] csr_wdata;
+wire [63:0] csr8_rdata;
+wire [63:0] hif_csr_rdata = csr_rd_fresh_reg ? csr8_rdata : csr_rd_keep_reg;
+
+always @* begin
+    csr_rd_wait_next = csr_rd_wait_reg;
+    if (csr_rd_en) begin
+        csr_rd_wait_next = 1'b1;
+    end else if (s_host_req_valid && s_host_req_ready) begin
+        csr_rd_wait_next = 1'b0;
+    end
+end
+
+always @(posedge clk) begin
+    csr_busy_reg     <= csr_rd_en || csr_wr_en;
+    csr_rd_wait_reg  <= csr_rd_wait_next;
+    csr_rd_fresh_reg <= csr_rd_en;
+    if (csr_rd_fresh_reg) begin
+        csr_rd_keep_reg <= csr8_rdata;
+    end
+    if (rst) begin
+        csr_busy_reg     <= 1'b0;
+        csr_rd_wait_reg  <= 1'b0;
+        csr_rd_fresh_reg <= 1'b0;
+    end
+end
+
+wire [31:0] cfg_mem_size, cfg_read_timeout, cfg_req_backoff;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [63:0] cycles;            // read through the CSR page only
+/* verilator lint_on UNUSEDSIGNAL */
+
+wire         loc_txd_valid, loc_txd_ready;
+wire [7:0]   loc_txd_op, loc_txd_len, loc_txd_ctx;
+wire [15:0]  loc_txd_dst, loc_txd_tag;
+wire [31:0]  loc_txd_addr;
+wire [63:0]  loc_txd_mask, loc_txd_key;
+wire [511:0] loc_txd_payload;
+
+wire         hrd_valid;
+wire [15:0]  hrd_src, hrd_tag;
+wire [7:0]   hrd_status;
+wire [63:0]  hrd_data;
+wire         err_valid;
+wire [3:0]   err_ctx;
+wire [7:0]   err_status;
+wire [3:0]   fetch_lookup_idx, fetch_free_idx, fto_idx;
+wire         fetch_lookup_valid, fetch_free_valid, fto_valid, fto_ready;
+wire [15:0]  fetch_lookup_node;
+wire [31:0]  fetch_lookup_laddr, fetch_lookup_cpl;
+wire [63:0]  fetch_lookup_mask;
+
+tg_host_if #(
+    .NUM_CTX     (NUM_CTX),
+    .MAX_READS   (MAX_READS),
+    .BLOCK_BYTES (BLOCK_BYTES)
+) tg_host_if_inst (
+    .clk                (clk),
+    .rst                (rst),
+    .cfg_mem_size       (cfg_mem_size),
+    .cfg_read_timeout   (cfg_read_timeout),
+    .s_host_req_valid   (hif_req_valid),
+    .s_host_req_ready   (hif_req_ready),
+    .s_host_req_write   (s_host_req_write),
+    .s_host_req_addr    (s_host_req_addr),
+    .s_host_req_wdata   (s_host_req_wdata),
+    .s_host_req_wstrb   (s_host_req_wstrb),
+    .s_host_req_last    (s_host_req_last),
+    .m_host_resp_valid  (m_host_resp_valid),
+    .m_host_resp_ready  (m_host_resp_ready),
+    .m_host_resp_rdata  (m_host_resp_rdata),
+    .csr_addr           (csr_addr),
+    .csr_rdata          (hif_csr_rdata),
+    .csr_wr_en          (csr_wr_en),
+    .csr_wdata          (csr_wdata),
+    .m_txd_valid        (loc_txd_valid),
+    .m_txd_ready        (loc_txd_ready),
+    .m_txd_op           (loc_txd_op),
+    .m_txd_dst          (loc_txd_dst),
+    .m_txd_addr         (loc_txd_addr),
+    .m_txd_mask         (loc_txd_mask),
+    .m_txd_len          (loc_txd_len),
+    .m_txd_ctx          (loc_txd_ctx),
+    .m_txd_tag          (loc_txd_tag),
+    .m_txd_key          (loc_txd_key),
+    .m_txd_payload      (loc_txd_payload),
+    .s_hrd_valid        (hrd_valid),
+    .s_hrd_src          (hrd_src),
+    .s_hrd_tag          (hrd_tag),
+    .s_hrd_status       (hrd_status),
+    .s_hrd_data         (hrd_data),
+    .s_err_valid        (err_valid),
+    .s_err_ctx          (err_ctx),
+    .s_err_status       (err_status),
+    .fetch_lookup_idx   (fetch_lookup_idx),
+    .fetch_lookup_valid (fetch_lookup_valid),
+    .fetch_lookup_node  (fetch_lookup_node),
+    .fetch_lookup_laddr (fetch_lookup_laddr),
+    .fetch_lookup_cpl   (fetch_lookup_cpl),
+    .fetch_lookup_mask  (fetch_lookup_mask),
+    .fetch_free_valid   (fetch_free_valid),
+    .fetch_free_idx     (fetch_free_idx),
+    .m_fto_valid        (fto_valid),
+    .m_fto_ready        (fto_ready),
+    .m_fto_idx          (fto_idx),
+    .ev_host_error      (ev_host_error),
+    .ev_host_req        (ev_host_req),
+    .ev_host_resp       (ev_host_resp),
+    .ev_stray           (ev_host_stray)
+);
+
+// ---------------------------------------------------------------- REQ sender
+wire         qresp_valid;
+wire [15:0]  qresp_src, qresp_tag;
+wire [7:0]   qresp_status;
+wire         req_txd_valid, req_txd_ready;
+wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
+wire [15:0]  req_txd_dst, req_txd_tag;
+wire [31:0]  req_txd_addr;
+wire [63:0]  req_txd_key;
+/* verilator lint_off UNUSEDSIGNAL */ // mask bits and payload past the block mean nothing (as in tg_nic)
+wire [63:0]  req_txd_mask;
+wire [511:0] req_txd_payload;
+/* verilator lint_on UNUSEDSIGNAL */
+/* verilator lint_off UNUSEDSIGNAL */
+wire         req_slot_free;    // for a spill ring, which this core does not have
+/* verilator lint_on UNUSEDSIGNAL */
+
+tg_req_tx #(
+    .MAX_REQS (MAX_REQS)
+) tg_req_tx_inst (
+    .clk            (clk),
+    .rst            (rst),
+    .cfg_backoff    (cfg_req_backoff),
+    .cfg_timeout    (cfg_read_timeout),
+    .s_txd_valid    (loc_txd_valid),
+    .s_txd_ready    (loc_txd_ready),
+    .s_txd_op       (loc_txd_op),
+    .s_txd_dst      (loc_txd_dst),
+    .s_txd_addr     (loc_txd_addr),
+    .s_txd_mask     (loc_txd_mask),
+    .s_txd_len      (loc_txd_len),
+    .s_txd_ctx      (loc_txd_ctx),
+    .s_txd_tag      (loc_txd_tag),
+    .s_txd_key      (loc_txd_key),
+    .s_txd_payload  (loc_txd_payload),
+    .m_txd_valid    (req_txd_valid),
+    .m_txd_ready    (req_txd_ready),
+    .m_txd_op       (req_txd_op),
+    .m_txd_flags    (req_txd_flags),
+    .m_txd_dst      (req_txd_dst),
+    .m_txd_addr     (req_txd_addr),
+    .m_txd_mask     (req_txd_mask),
+    .m_txd_len      (req_txd_len),
+    .m_txd_ctx      (req_txd_ctx),
+    .m_txd_tag      (req_txd_tag),
+    .m_txd_key      (req_txd_key),
+    .m_txd_payload  (req_txd_payload),
+    .s_qresp_valid  (qresp_valid),
+    .s_qresp_src    (qresp_src),
+    .s_qresp_tag    (qresp_tag),
+    .s_qresp_status (qresp_status),
+    .m_err_valid    (err_valid),
+    .m_err_ctx      (err_ctx),
+    .m_err_status   (err_status),
+    .st_slot_free   (req_slot_free),
+    .ev_req_retry   (ev_req_retry),
+    .ev_req_stray   (ev_req_stray)
+);
+
+// ---------------------------------------------------------------- transmit slots
+// One writer at a time fills tg_eth_tx8's free slot: the receive engine
+// (responses) whenever it takes a frame, the request writer only while the
+// engine is idle with no frame waiting; either holds it until its hand-over.
+wire        tx_slot_free;
+wire        eng_idle, frm_valid;
+wire        txd_busy;
+wire        eng_wr_en, txd_wr_en, eng_tfrm_valid, txd_tfrm_valid;
+wire [6:0]  eng_wr_off, txd_wr_off;
+wire [7:0]  eng_wr_data, txd_wr_data;
+wire [3:0]  eng_tfrm_words, txd_tfrm_words;
+
+wire        eng_tfrm_ready = tx_slot_free && !txd_busy;
+wire        txd_grant      = tx_slot_free && eng_idle && !frm_valid;
+
+tg_txd8 #(
+    .BLOCK_BYTES (BLOCK_BYTES)
+) tg_txd8_inst (
+    .clk           (clk),
+    .rst           (rst),
+    .cfg_node_id   (cfg_node_id),
+    .s_txd_valid   (req_txd_valid),
+    .s_txd_ready   (req_txd_ready),
+    .s_txd_op      (req_txd_op),
+    .s_txd_flags   (req_txd_flags),
+    .s_txd_dst     (req_txd_dst),
+    .s_txd_addr    (req_txd_addr),
+    .s_txd_mask    (req_txd_mask[BLOCK_BYTES-1:0]),
+    .s_txd_len     (req_txd_len),
+    .s_txd_ctx     (req_txd_ctx),
+    .s_txd_tag     (req_txd_tag),
+    .s_txd_key     (req_txd_key),
+    .s_txd_payload (req_txd_payload[8*BLOCK_BYTES-1:0]),
+    .in_grant      (txd_grant),
+    .m_wr_en       (txd_wr_en),
+    .m_wr_off      (txd_wr_off),
+    .m_wr_data     (txd_wr_data),
+    .m_tfrm_valid  (txd_tfrm_valid),
+    .m_tfrm_ready  (tx_slot_free),
+    .m_tfrm_words  (txd_tfrm_words),
+    .st_busy       (txd_busy)
+);
+
+tg_eth_tx8 tg_eth_tx8_inst (
+    .clk          (clk),
+    .rst          (rst),
+    .cfg_node_id  (cfg_node_id),
+    .s_wr_en      (txd_busy ? txd_wr_en      : eng_wr_en),
+    .s_wr_off     (txd_busy ? txd_wr_off     : eng_wr_off),
+    .s_wr_data    (txd_busy ? txd_wr_data    : eng_wr_data),
+    .s_frm_valid  (txd_busy ? txd_tfrm_valid : eng_tfrm_valid),
+    .s_frm_ready  (tx_slot_free),
+    .s_frm_words  (txd_busy ? txd_tfrm_words : eng_tfrm_words),
+    .m_tx_tdata   (m_tx_tdata),
+    .m_tx_tvalid  (m_tx_tvalid),
+    .m_tx_tready  (m_tx_tready),
+    .m_tx_tlast   (m_tx_tlast),
+    .ev_tx_start  (ev_tx_start),
+    .ev_tx_frame  (ev_tx_frame)
+);
+
+// ---------------------------------------------------------------- receive path
+wire        frm_ready;
+wire [1:0]  frm_slot;
+wire [8:0]  frm_rd_addr;
+wire [7:0]  frm_rd_data;
+
+tg_eth_rx8 tg_eth_rx8_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .cfg_node_id       (cfg_node_id),
+    .s_rx_tdata        (s_rx_tdata),
+    .s_rx_tvalid       (s_rx_tvalid),
+    .s_rx_tlast        (s_rx_tlast),
+    .s_rx_tuser        (s_rx_tuser),
+    .m_frm_valid       (frm_valid),
+    .m_frm_ready       (frm_ready),
+    .m_frm_slot        (frm_slot),
+    .frm_rd_addr       (frm_rd_addr),
+    .frm_rd_data       (frm_rd_data),
+    .ev_rx_frame       (ev_rx_frame),
+    .ev_rx_data_frame  (ev_rx_data_frame),
+    .ev_drop_fcs       (ev_drop_fcs),
+    .ev_drop_type      (ev_drop_type),
+    .ev_drop_malformed (ev_drop_malformed),
+    .ev_drop_busy      (ev_drop_busy)
+);
+
+// queue table
+wire [31:0] q_lk_base;
+wire        q_lk_hit, q_lk_full, q_lk_head_valid;
+wire [3:0]  q_lk_idx, q_upd_idx;
+wire [4:0]  q_lk_size_log2;
+wire [2:0]  q_lk_esize_log2;
+wire [23:0] q_lk_tail, q_lk_head, q_upd_tail, q_upd_head;
+wire        q_upd_tail_valid, q_upd_full_valid, q_upd_head_valid;
+wire        qt_hit, pt_hit;
+wire [63:0] qt_rdata, pt_rdata;
+
+tg_qtable #(
+    .NUM_QUEUES (NUM_QUEUES)
+) tg_qtable_inst (
+    .clk            (clk),
+    .rst            (rst),
+    .csr_addr       (csr_addr),
+    .csr_wr_en      (csr_wr_en),
+    .csr_wdata      (csr_wdata),
+    .csr_rdata      (qt_rdata),
+    .csr_hit        (qt_hit),
+    .lk_base        (q_lk_base),
+    .lk_hit         (q_lk_hit),
+    .lk_idx         (q_lk_idx),
+    .lk_size_log2   (q_lk_size_log2),
+    .lk_esize_log2  (q_lk_esize_log2),
+    .lk_tail        (q_lk_tail),
+    .lk_full        (q_lk_full),
+    .lk_head_valid  (q_lk_head_valid),
+    .lk_head        (q_lk_head),
+    .upd_tail_valid (q_upd_tail_valid),
+    .upd_idx        (q_upd_idx),
+    .upd_tail       (q_upd_tail),
+    .upd_full_valid (q_upd_full_valid),
+    .upd_head_valid (q_upd_head_valid),
+    .upd_head       (q_upd_head),
+    .irq            (irq)
+);
+
+// region table
+wire        cfg_prot_enable, prot_hit;
+wire [63:0] prot_key;
+wire [31:0] prot_base;
+wire [32:0] prot_end;
+wire [3:0]  prot_rights;
+
+tg_prot #(
+    .NUM_REGIONS (NUM_REGIONS)
+) tg_prot_inst (
+    .clk        (clk),
+    .rst        (rst),
+    .csr_addr   (csr_addr),
+    .csr_wr_en  (csr_wr_en),
+    .csr_wdata  (csr_wdata),
+    .csr_rdata  (pt_rdata),
+    .csr_hit    (pt_hit),
+    .cfg_enable (cfg_prot_enable),
+    .lk_key     (prot_key),
+    .lk_hit     (prot_hit),
+    .lk_base    (prot_base),
+    .lk_end     (prot_end),
+    .lk_rights  (prot_rights),
+    .in_rx_idle (eng_idle)
+);
+
+tg_rx_engine8 #(
+    .BLK_SRC_BITS (BLK_SRC_BITS),
+    .BLOCK_BYTES  (BLOCK_BYTES)
+) tg_rx_engine8_inst (
+    .clk                (clk),
+    .rst                (rst),
+    .cfg_node_id        (cfg_node_id),
+    .cfg_mem_size       (cfg_mem_size),
+    .s_frm_valid        (frm_valid),
+    .s_frm_ready        (frm_ready),
+    .s_frm_slot         (frm_slot),
+    .m_frm_rd_addr      (frm_rd_addr),
+    .s_frm_rd_data      (frm_rd_data),
+    .m_wr_en            (eng_wr_en),
+    .m_wr_off           (eng_wr_off),
+    .m_wr_data          (eng_wr_data),
+    .m_tfrm_valid       (eng_tfrm_valid),
+    .m_tfrm_ready       (eng_tfrm_ready),
+    .m_tfrm_words       (eng_tfrm_words),
+    .cfg_prot_enable    (cfg_prot_enable),
+    .prot_key           (prot_key),
+    .prot_hit           (prot_hit),
+    .prot_base          (prot_base),
+    .prot_end           (prot_end),
+    .prot_rights        (prot_rights),
+    .st_idle            (eng_idle),
+    .m_mem_req_valid    (m_mem_req_valid),
+    .m_mem_req_ready    (m_mem_req_ready),
+    .m_mem_req_write    (m_mem_req_write),
+    .m_mem_req_addr     (m_mem_req_addr),
+    .m_mem_req_wdata    (m_mem_req_wdata),
+    .m_mem_req_wstrb    (m_mem_req_wstrb),
+    .s_mem_resp_valid   (s_mem_resp_valid),
+    .s_mem_resp_rdata   (s_mem_resp_rdata),
+    .m_hrd_valid        (hrd_valid),
+    .m_hrd_src          (hrd_src),
+    .m_hrd_tag          (hrd_tag),
+    .m_hrd_status       (hrd_status),
+    .m_hrd_data         (hrd_data),
+    .q_lk_base          (q_lk_base),
+    .q_lk_hit           (q_lk_hit),
+    .q_lk_idx           (q_lk_idx),
+    .q_lk_size_log2     (q_lk_size_log2),
+    .q_lk_esize_log2    (q_lk_esize_log2),
+    .q_lk_tail          (q_lk_tail),
+    .q_lk_full          (q_lk_full),
+    .q_lk_head_valid    (q_lk_head_valid),
+    .q_lk_head          (q_lk_head),
+    .q_upd_tail_valid   (q_upd_tail_valid),
+    .q_upd_idx          (q_upd_idx),
+    .q_upd_tail         (q_upd_tail),
+    .q_upd_full_valid   (q_upd_full_valid),
+    .q_upd_head_valid   (q_upd_head_valid),
+    .q_upd_head         (q_upd_head),
+    .m_qresp_valid      (qresp_valid),
+    .m_qresp_src        (qresp_src),
+    .m_qresp_tag        (qresp_tag),
+    .m_qresp_status     (qresp_status),
+    .fetch_lookup_idx   (fetch_lookup_idx),
+    .fetch_lookup_valid (fetch_lookup_valid),
+    .fetch_lookup_node  (fetch_lookup_node),
+    .fetch_lookup_laddr (fetch_lookup_laddr),
+    .fetch_lookup_cpl   (fetch_lookup_cpl),
+    .fetch_lookup_mask  (fetch_lookup_mask),
+    .fetch_free_valid   (fetch_free_valid),
+    .fetch_free_idx     (fetch_free_idx),
+    .s_fto_valid        (fto_valid),
+    .s_fto_ready        (fto_ready),
+    .s_fto_idx          (fto_idx),
+    .ev_refused         (ev_refused),
+    .ev_stray           (ev_rx_stray),
+    .ev_rx_done         (ev_rx_done),
+    .ev_req_accepted    (ev_req_accepted),
+    .ev_req_refused     (ev_req_refused),
+    .ev_enq_done        (ev_enq_done),
+    .ev_atomic          (ev_atomic),
+    .ev_prot_refused    (ev_prot_refused)
+);
+
+// ---------------------------------------------------------------- CSR page
+tg_csr8 #(
+    .NUM_CTX     (NUM_CTX),
+    .MAX_READS   (MAX_READS),
+    .NUM_QUEUES  (NUM_QUEUES),
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .CNT_W       (CNT_W)
+) tg_csr8_inst (
+    .clk               (clk),
+    .rst               (rst),
+    .cfg_node_id       (cfg_node_id),
+    .csr_addr          (csr_addr),
+    .csr_rd_en         (csr_rd_en),
+    .csr_rdata         (csr8_rdata),
+    .csr_wr_en         (csr_wr_en),
+    .csr_wdata         (csr_wdata),
+    .qt_hit            (qt_hit || pt_hit),
+    .qt_rdata          (qt_hit ? qt_rdata : pt_rdata),
+    .cfg_mem_size      (cfg_mem_size),
+    .cfg_read_timeout  (cfg_read_timeout),
+    .cfg_req_backoff   (cfg_req_backoff),
+    .cycles            (cycles),
+    .ev_tx_frame       (ev_tx_frame),
+    .ev_rx_frame       (ev_rx_frame),
+    .ev_drop_fcs       (ev_drop_fcs),
+    .ev_drop_type      (ev_drop_type),
+    .ev_drop_malformed (ev_drop_malformed),
+    .ev_refused        (ev_refused),
+    .ev_host_error     (ev_host_error),
+    .ev_stray          (ev_rx_stray || ev_host_stray || ev_req_stray),
+    .ev_req_accepted   (ev_req_accepted),
+    .ev_req_refused    (ev_req_refused),
+    .ev_req_retry      (ev_req_retry),
+    .ev_atomic         (ev_atomic),
+    .ev_prot_refused   (ev_prot_refused),
+    .ev_drop_busy      (ev_drop_busy),
+    .ev_host_req       (ev_host_req),
+    .ev_tx_start       (ev_tx_start),
+    .ev_rx_end         (ev_rx_data_frame),
+    .ev_rx_done        (ev_rx_done),
+    .ev_host_resp      (ev_host_resp),
+    .ev_enq_done       (ev_enq_done)
+);
+
+endmodule
+
+`default_nettype wire
