@@ -63,3 +63,49 @@ $(BOARDSIM_TEST): tests/fpga/test_board_sim.sh $(BOARDSIM_BIN)
 	@mkdir -p $(@D)
 	sed -e 's|@TG_BOARD_SIM@|$(abspath $(BOARDSIM_BIN))|' -e 's|@TG_SRC_DIR@|$(abspath .)|' $< > $@
 	chmod +x $@
+
+# tg-board-sim8: the same two boards on the byte-serial node (tg_fpga_node8,
+# as the iCE40 top builds it, but with 64-byte blocks and 16 KiB of memory,
+# the Colorlight's, so that libtg's whole Ethernet test runs on it), and
+# libtg's Ethernet test against it
+BOARDSIM8_BIN    := $(BUILD)/bin/tg-board-sim8
+BOARDSIM8_DIR    := $(BUILD)/boardsim8
+BOARDSIM8_PARAMS ?= NUM_CTX=1 MAX_READS=1 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=1 MAX_REQS=1 \
+                    BLOCK_BYTES=64 BLK_SRC_BITS=8 MEM_LOG2=14
+BOARDSIM8_STAMPS := $(foreach i,$(BOARDSIM_NODES),$(BOARDSIM8_DIR)/node$(i)/.built)
+BOARDSIM8_GPARAMS = $(foreach p,$(BOARDSIM8_PARAMS),-G$(word 1,$(subst =, ,$(p)))=\'d$(word 2,$(subst =, ,$(p))))
+BOARDSIM8_VFLAGS  = --cc --build --top-module tg_fpga_node8 -Irtl --trace --x-assign fast -O3 \
+                    -MAKEFLAGS "OPT_FAST=-O3" $(BOARDSIM8_GPARAMS)
+# the byte-serial engine clears its refusal and block tables after reset
+# in 2^BLK_SRC_BITS * 16 clk cycles
+BOARDSIM8_CXXFLAGS = $(CPPFLAGS) -std=c++17 $(BOARDSIM_VDEFS) -faligned-new -DTG_BOARD_CLEAR_CYCLES=4096 \
+                     $(foreach i,$(BOARDSIM_NODES),-isystem $(BOARDSIM8_DIR)/node$(i)) \
+                     -isystem $(BOARDSIM_VINC) -isystem $(BOARDSIM_VINC)/vltstd
+
+all: $(BOARDSIM8_BIN)
+boardsim: $(BOARDSIM8_BIN)
+
+$(BOARDSIM8_DIR)/params: boardsim-force
+	@mkdir -p $(@D)
+	@echo '$(BOARDSIM8_PARAMS)' | cmp -s - $@ || echo '$(BOARDSIM8_PARAMS)' > $@
+
+$(BOARDSIM8_DIR)/node%/.built: $(RTL_SRCS) $(RTL_INCS) $(FPGA_RTL) $(BOARDSIM8_DIR)/params fpga/boardsim/boardsim.mk
+	rm -rf $(@D)
+	@mkdir -p $(@D)
+	$(VERILATOR) $(BOARDSIM8_VFLAGS) --prefix Vtg_board_node$* -GBRIDGE_MAC=48\'h$$(printf '02544701%04x' $*) \
+		-Mdir $(@D) $(RTL_SRCS) $(FPGA_RTL) > $(@D)/build.log 2>&1 || { cat $(@D)/build.log; exit 1; }
+	@touch $@
+
+$(BOARDSIM8_BIN): fpga/boardsim/tg_board_sim.cpp $(BOARDSIM8_STAMPS) $(BOARDSIM_RT_OBJS)
+	@mkdir -p $(@D) $(BUILD)/obj/boardsim8
+	$(CXX) $(BOARDSIM8_CXXFLAGS) -MF $(BUILD)/obj/boardsim8/tg_board_sim.d -MT $@ $(CXXFLAGS) $(WARN) \
+		-o $@ $< $(foreach i,$(BOARDSIM_NODES),$(BOARDSIM8_DIR)/node$(i)/Vtg_board_node$(i)__ALL.a) \
+		$(BOARDSIM_RT_OBJS) -pthread
+
+BOARDSIM8_TEST := $(BUILD)/tests/fpga/test_eth_node8
+TEST_PROGS += $(BOARDSIM8_TEST)
+
+$(BOARDSIM8_TEST): tests/fpga/test_eth_node8.sh $(BOARDSIM8_BIN) $(BUILD)/tests/test_eth
+	@mkdir -p $(@D)
+	sed -e 's|@TG_BOARD_SIM8@|$(abspath $(BOARDSIM8_BIN))|' -e 's|@TG_TEST_ETH@|$(abspath $(BUILD)/tests/test_eth)|' $< > $@
+	chmod +x $@
