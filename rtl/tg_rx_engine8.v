@@ -165,7 +165,8 @@ localparam [4:0] S_IDLE   = 5'd0,   // wait for a frame (and a free transmit slo
                  S_AWRITE = 5'd18,  // atomic: write the new value
                  S_APUT   = 5'd19,  // atomic: old value into the response
                  S_HRD    = 5'd20,  // read or atomic answer to the host port
-                 S_BCLR   = 5'd21;  // after reset: clear the block and refusal tables
+                 S_BCLR   = 5'd21,  // after reset: clear the block and refusal tables
+                 S_ACMP   = 5'd22;  // atomic: the old value compared and the new one summed
 
 // what S_DRAIN does next
 localparam [2:0] N_DONE = 3'd0, N_RESP = 3'd1, N_CPL = 3'd2, N_FREE = 3'd3,
@@ -218,46 +219,145 @@ reg         headhi_reg, headhi_next;     // ... its upper bits are not zero
 
 wire [3:0]  words   = len_reg[6:3];
 wire [BLK_SRC_BITS-1:0] blk_src = src_reg[BLK_SRC_BITS-1:0];
-wire [32:0] end_addr = {1'b0, addr_reg} + {25'd0, len_reg};
-wire        bad_range = ahi_reg || (end_addr > {1'b0, cfg_mem_size});
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
-wire        too_long  = (len_reg > BLK_BYTES[7:0]);
-wire        bad_align = (addr_reg[2:0] != 3'd0) || too_long;
 wire        is_fetch  = (tag_reg & `TG_TAG_FETCH) != 16'd0;
 
 assign m_frm_rd_addr = {slot_reg, pos_reg};
+assign prot_key      = key_reg;
+assign q_lk_base     = addr_reg;
 
-// ---------------------------------------------------------------- protection
+// ---------------------------------------------------------------- checks
+// A frame's checks take three register stages, worked out every cycle
+// from its fields and from the tables' answers to them, so that no cycle
+// holds a table lookup, a sum and a comparison at once (the byte clock
+// leaves room for few LUT levels). The fields are steady from the tag,
+// four bytes before decode, so all three stages are when the engine
+// decodes. A table the host changes meanwhile is seen three cycles late,
+// as if the write had come that much later.
+// Stage 1: the tables' answers and the sums.
+reg         t1_qhit, t1_qfull, t1_qhv;
+reg  [3:0]  t1_qidx;
+reg  [4:0]  t1_qsl;
+reg  [2:0]  t1_qesl;
+reg  [23:0] t1_qtail, t1_qhead;
+reg         t1_pen, t1_phit;
+reg  [31:0] t1_pbase;
+reg  [32:0] t1_pend;
+reg  [3:0]  t1_prights;
+reg  [32:0] t1_end;                    // first byte past the access: addr + len
+reg  [32:0] t1_aend;                   // ... of an atomic: addr + 8
+reg  [32:0] t1_qend;                   // ... of a REQ's check: the queue's first byte
+reg  [32:0] t1_msize;
+reg         t1_too_long;
+reg         t1_fvalid, t1_fmatch;      // the fetch entry the tag names, from this source
+reg  [31:0] t1_fladdr;
+reg  [MB-1:0] t1_fmask;
+always @(posedge clk) begin
+    t1_qhit     <= q_lk_hit;
+    t1_qfull    <= q_lk_full;
+    t1_qhv      <= q_lk_head_valid;
+    t1_qidx     <= q_lk_idx;
+    t1_qsl      <= q_lk_size_log2;
+    t1_qesl     <= q_lk_esize_log2;
+    t1_qtail    <= q_lk_tail;
+    t1_qhead    <= q_lk_head;
+    t1_pen      <= cfg_prot_enable;
+    t1_phit     <= prot_hit;
+    t1_pbase    <= prot_base;
+    t1_pend     <= prot_end;
+    t1_prights  <= prot_rights;
+    t1_end      <= {1'b0, addr_reg} + {25'd0, len_reg};
+    t1_aend     <= {1'b0, addr_reg} + 33'd8;
+    t1_qend     <= {1'b0, addr_reg} + 33'd1;
+    t1_msize    <= {1'b0, cfg_mem_size};
+    t1_too_long <= (len_reg > BLK_BYTES[7:0]);
+    t1_fvalid   <= fetch_lookup_valid;
+    t1_fmatch   <= (fetch_lookup_node == src_reg);
+    t1_fladdr   <= fetch_lookup_laddr;
+    t1_fmask    <= fetch_lookup_mask[MB-1:0];
+end
+
+// Stage 2: the sums and comparisons on them.
+wire [6:0]  t1_qesize = 7'd1 << t1_qesl;                          // entry bytes
+reg  [3:0]  t2_qwords;                                             // words of an entry
+reg  [24:0] t2_qsize;                                             // buffer bytes
+reg  [24:0] t2_qtail_end;                                         // tail + entry
+reg         t2_qsl_bad, t2_qesl_bad, t2_qtail_low, t2_qtail_mis, t2_qbase_mis, t2_len_bad;
+reg         t2_pen, t2_phit, t2_pright_r, t2_pright_w, t2_pright_a, t2_pright_q;
+reg         t2_below, t2_over, t2_aover, t2_qover;                // outside the region
+reg         t2_range, t2_arange;                                  // outside the exported memory
+reg         t2_too_long;
+always @(posedge clk) begin
+    t2_qwords    <= t1_qesize[6:3];
+    t2_qsize     <= 25'd1 << t1_qsl;
+    t2_qtail_end <= {1'b0, t1_qtail} + {18'd0, t1_qesize};
+    t2_qsl_bad   <= (t1_qsl < 5'd`TG_Q_MIN_LOG2) || (t1_qsl > 5'd`TG_Q_MAX_LOG2);
+    t2_qesl_bad  <= (t1_qesl < 3'd3) || (t1_qesl > 3'd6);
+    t2_qtail_low <= (t1_qtail < 24'd`TG_Q_SLOTS);
+    t2_qtail_mis <= ((t1_qtail[5:0] & (t1_qesize[5:0] - 6'd1)) != 6'd0);
+    t2_qbase_mis <= ((addr_reg & (({7'd0, 25'd1 << t1_qsl}) - 32'd1)) != 32'd0);
+    t2_len_bad   <= (len_reg == 8'd0) || ({1'b0, len_reg[6:0]} > {1'b0, t1_qesize}) || t1_too_long;
+    t2_pen       <= t1_pen;
+    t2_phit      <= t1_phit;
+    t2_pright_r  <= (t1_prights & `TG_RIGHT_READ) != 4'd0;
+    t2_pright_w  <= (t1_prights & `TG_RIGHT_WRITE) != 4'd0;
+    t2_pright_a  <= (t1_prights & `TG_RIGHT_ATOMIC) != 4'd0;
+    t2_pright_q  <= (t1_prights & `TG_RIGHT_ENQ) != 4'd0;
+    t2_below     <= ahi_reg || (addr_reg < t1_pbase);
+    t2_over      <= (t1_end > t1_pend);
+    t2_aover     <= (t1_aend > t1_pend);
+    t2_qover     <= (t1_qend > t1_pend);
+    t2_range     <= ahi_reg || (t1_end > t1_msize);
+    t2_arange    <= ahi_reg || (t1_aend > t1_msize);
+    t2_too_long  <= t1_too_long;
+end
+
+// Stage 3: the checks. With protection on, a request must name a valid
+// region with its exact key, the region must grant the access, and the
+// bytes it touches must lie inside it (a REQ: the queue's first byte).
 function [7:0] prot_status;
-    input [3:0]  right;
-    input [32:0] last;
+    input right;      // the region grants this kind of access
+    input over;       // the access ends past the region
     begin
-        if (!prot_hit) begin
+        if (!t2_pen) begin
+            prot_status = `TG_ST_OK;
+        end else if (!t2_phit) begin
             prot_status = `TG_ST_BAD_KEY;
-        end else if ((prot_rights & right) == 4'd0) begin
+        end else if (!right) begin
             prot_status = `TG_ST_NO_RIGHT;
-        end else if (ahi_reg || (addr_reg < prot_base) || (last > prot_end)) begin
+        end else if (t2_below || over) begin
             prot_status = `TG_ST_RANGE;
         end else begin
             prot_status = `TG_ST_OK;
         end
     end
 endfunction
-wire [3:0]  right_read   = `TG_RIGHT_READ;
-wire [3:0]  right_write  = `TG_RIGHT_WRITE;
-wire [3:0]  right_atomic = `TG_RIGHT_ATOMIC;
-wire [3:0]  right_enq    = `TG_RIGHT_ENQ;
-wire [32:0] a_end        = {1'b0, addr_reg} + 33'd8;
-wire [7:0]  pst_write  = cfg_prot_enable ? prot_status(right_write, end_addr) : `TG_ST_OK;
-wire [7:0]  pst_read   = cfg_prot_enable ? prot_status(right_read, end_addr) : `TG_ST_OK;
-wire [7:0]  pst_atomic = cfg_prot_enable ? prot_status(right_atomic, a_end) : `TG_ST_OK;
-wire [7:0]  pst_enq    = cfg_prot_enable ? prot_status(right_enq, {1'b0, addr_reg} + 33'd1) : `TG_ST_OK;
-assign prot_key = key_reg;
+reg         bad_range, a_bad_range, bad_align;
+reg  [7:0]  pst_write, pst_read, pst_atomic, pst_enq;
+reg         q_cfg_bad, q_len_bad;
+reg  [23:0] q_next;                    // tail after this entry, wrapping to the first slot
+reg  [3:0]  q_words;                   // words of an entry
+always @(posedge clk) begin
+    bad_range   <= t2_range;
+    a_bad_range <= t2_arange;
+    bad_align   <= (addr_reg[2:0] != 3'd0) || t2_too_long;
+    pst_write   <= prot_status(t2_pright_w, t2_over);
+    pst_read    <= prot_status(t2_pright_r, t2_over);
+    pst_atomic  <= prot_status(t2_pright_a, t2_aover);
+    pst_enq     <= prot_status(t2_pright_q, t2_qover);
+    q_cfg_bad   <= t2_qsl_bad || t2_qesl_bad || t2_qtail_low || (t2_qtail_end > t2_qsize) ||
+                   t2_qtail_mis || t2_qbase_mis;
+    q_len_bad   <= t2_len_bad;
+    q_next      <= (t2_qtail_end >= t2_qsize) ? 24'd`TG_Q_SLOTS : t2_qtail_end[23:0];
+    q_words     <= t2_qwords;
+end
 
 // Refused posted writes: the reason, per (source row, source context),
 // returned by that context's next fence. One byte per entry, addressed
-// {row, context}, read one cycle ahead from the registered fields.
+// {row, context}, read from the registered fields and registered again
+// out of the block RAM (whose output is slow): steady long before decode.
 reg  [7:0]  wst_mem [0:BLK_ROWS*16-1];
+reg  [7:0]  wst_rd_reg;
 reg  [7:0]  wst_cur;
 reg         wst_we;
 reg  [BLK_SRC_BITS+3:0] wst_waddr;
@@ -266,12 +366,15 @@ always @(posedge clk) begin
     if (wst_we) begin
         wst_mem[wst_waddr] <= wst_wdata;
     end
-    wst_cur <= wst_mem[{blk_src, ctx_reg[3:0]}];
+    wst_rd_reg <= wst_mem[{blk_src, ctx_reg[3:0]}];
+    wst_cur    <= wst_rd_reg;
 end
 
 // Block table: bit q of row s: REQs from source s to queue q are refused
-// until s sends one with the retry flag (as tg_rx_engine).
+// until s sends one with the retry flag (as tg_rx_engine). Read like the
+// refusal table.
 reg  [15:0] blk_mem [0:BLK_ROWS-1];
+reg  [15:0] blk_rd_reg;
 reg  [15:0] blk_rdata_reg;
 reg         blk_we;
 reg  [BLK_SRC_BITS-1:0] blk_waddr;
@@ -280,16 +383,20 @@ always @(posedge clk) begin
     if (blk_we) begin
         blk_mem[blk_waddr] <= blk_wdata;
     end
-    blk_rdata_reg <= blk_mem[blk_src];
+    blk_rd_reg    <= blk_mem[blk_src];
+    blk_rdata_reg <= blk_rd_reg;
 end
 
 // ---------------------------------------------------------------- atomic unit
-wire        a_bad_range = ahi_reg || (a_end > {1'b0, cfg_mem_size});
-wire        a_cas_miss  = (op_reg == `TG_OP_CAS) && (rword_reg != wbuf_reg);
-wire [63:0] a_new       = (op_reg == `TG_OP_FAA) ? rword_reg + opnd_reg : opnd_reg;
+// worked out from the old value a cycle after it is in, and registered
+reg         a_cas_miss;
+reg  [63:0] a_new;
+always @(posedge clk) begin
+    a_cas_miss <= (op_reg == `TG_OP_CAS) && (rword_reg != wbuf_reg);
+    a_new      <= (op_reg == `TG_OP_FAA) ? rword_reg + opnd_reg : opnd_reg;
+end
 
 // ---------------------------------------------------------------- REQ decode
-assign q_lk_base  = addr_reg;
 assign q_upd_idx  = qidx_reg;
 assign q_upd_tail = qnext_reg;
 assign q_upd_head = head_reg;
@@ -299,16 +406,6 @@ assign m_qresp_status = rst_reg;
 
 wire        req_retry  = (flags_reg & `TG_FLAG_RETRY) != 8'd0;
 wire [15:0] qbit       = 16'd1 << qidx_reg;
-wire [6:0]  q_esize    = 7'd1 << q_lk_esize_log2;
-wire [24:0] q_size     = 25'd1 << q_lk_size_log2;
-wire [24:0] q_tail_end = {1'b0, q_lk_tail} + {18'd0, q_esize};
-wire        q_cfg_bad  = (q_lk_size_log2 < 5'd`TG_Q_MIN_LOG2) || (q_lk_size_log2 > 5'd`TG_Q_MAX_LOG2) ||
-                         (q_lk_esize_log2 < 3'd3) || (q_lk_esize_log2 > 3'd6) ||
-                         (q_lk_tail < 24'd`TG_Q_SLOTS) || (q_tail_end > q_size) ||
-                         ((q_lk_tail[5:0] & (q_esize[5:0] - 6'd1)) != 6'd0) ||
-                         ((addr_reg & ({7'd0, q_size} - 32'd1)) != 32'd0);
-wire        q_len_bad  = (len_reg == 8'd0) || ({1'b0, len_reg[6:0]} > {1'b0, q_esize}) || too_long;
-wire [23:0] q_next     = (q_tail_end >= q_size) ? 24'd`TG_Q_SLOTS : q_tail_end[23:0];
 
 assign fetch_lookup_idx = fidx_reg;
 assign fetch_free_idx   = fidx_reg;
@@ -379,9 +476,9 @@ end
 // REQ: room in the buffer: write the entry at the tail, then the tail
 task start_entry;
     begin
-        base_next  = addr_reg | {8'd0, q_lk_tail};
+        base_next  = addr_reg | {8'd0, t1_qtail};
         full_next  = 1'b1;
-        nw_next    = q_esize[6:3];
+        nw_next    = q_words;
         idx_next   = 4'd0;
         wv_next    = 1'b0;
         after_next = N_QTAIL;
@@ -588,13 +685,13 @@ always @* begin
                 end
                 `TG_OP_REQ: begin
                     rop_next   = `TG_OP_REQ_RESP;
-                    qidx_next  = q_lk_idx;
+                    qidx_next  = t1_qidx;
                     qnext_next = q_next;
                     if (pst_enq != `TG_ST_OK) begin
                         st_next         = pst_enq;
                         ev_req_refused  = 1'b1;
                         ev_prot_refused = 1'b1;
-                    end else if (!q_lk_hit || ahi_reg) begin
+                    end else if (!t1_qhit || ahi_reg) begin
                         st_next        = `TG_ST_NO_QUEUE;
                         ev_req_refused = 1'b1;
                     end else begin
@@ -632,13 +729,13 @@ always @* begin
                         end else begin
                             state_next = S_HRD;
                         end
-                    end else if (!fetch_lookup_valid || fetch_lookup_node != src_reg) begin
+                    end else if (!t1_fvalid || !t1_fmatch) begin
                         ev_stray    = 1'b1;
                         s_frm_ready = 1'b1;
                         state_next  = S_IDLE;
                     end else begin
-                        base_next  = fetch_lookup_laddr;
-                        wmask_next = mask_reg & fetch_lookup_mask[MB-1:0];
+                        base_next  = t1_fladdr;
+                        wmask_next = mask_reg & t1_fmask;
                         st_next    = rst_reg;
                         if (rst_reg == `TG_ST_OK) begin
                             after_next = N_CPL;
@@ -811,7 +908,7 @@ always @* begin
         S_QBLK: begin : qblk
             reg [15:0] row;
             row = req_retry ? (blk_rdata_reg & ~qbit) : blk_rdata_reg;
-            if (((blk_rdata_reg & qbit) != 16'd0 && !req_retry) || q_lk_full) begin
+            if (((blk_rdata_reg & qbit) != 16'd0 && !req_retry) || t1_qfull) begin
                 row            = row | qbit;
                 st_next        = `TG_ST_NOT_READY;
                 ev_req_refused = 1'b1;
@@ -820,7 +917,7 @@ always @* begin
                 st_next        = `TG_ST_MALFORMED;
                 ev_req_refused = 1'b1;
                 state_next     = S_RESP;
-            end else if (q_lk_head_valid && q_next != q_lk_head) begin
+            end else if (t1_qhv && q_next != t1_qhead) begin
                 start_entry;
             end else begin
                 state_next = S_QHEAD;
@@ -906,14 +1003,18 @@ always @* begin
                 rword_next = s_mem_resp_rdata;
             end
             if (pend_reg == 5'd0) begin
-                ev_atomic = 1'b1;
-                if (a_cas_miss) begin
-                    idx_next   = 4'd0;
-                    k_next     = 3'd0;
-                    state_next = S_APUT;                // compare failed: write nothing
-                end else begin
-                    state_next = S_AWRITE;
-                end
+                state_next = S_ACMP;
+            end
+        end
+
+        S_ACMP: begin
+            ev_atomic = 1'b1;
+            if (a_cas_miss) begin
+                idx_next   = 4'd0;
+                k_next     = 3'd0;
+                state_next = S_APUT;                    // compare failed: write nothing
+            end else begin
+                state_next = S_AWRITE;
             end
         end
 

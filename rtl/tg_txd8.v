@@ -32,8 +32,8 @@ module tg_txd8 #(
 
     // the slot writer (tg_eth_tx8)
     input  wire         in_grant,                  // a frame may be begun now
-    output reg          m_wr_en,
-    output wire [6:0]   m_wr_off,
+    output reg          m_wr_en,       // registered: a byte's write a cycle after
+    output reg  [6:0]   m_wr_off,      // its position is counted
     output reg  [7:0]   m_wr_data,
     output reg          m_tfrm_valid,
     input  wire         m_tfrm_ready,
@@ -52,17 +52,19 @@ localparam [6:0] O_PAY = `TG_PAYLOAD_OFF;
 localparam       HB    = `TG_HDR_BYTES;
 
 // ---------------------------------------------------------------- state
-reg        busy_reg, busy_next;
-reg        done_reg, done_next;    // every byte written: hand over
-reg [6:0]  off_reg,  off_next;     // slot byte written this cycle
+reg        busy_reg,  busy_next;
+reg        done_reg,  done_next;   // every byte written: hand over
+reg [6:0]  off_reg,   off_next;    // slot byte written this cycle
+reg        wr_en_next;             // the byte at off_reg is written (a cycle later)
+reg [3:0]  words_reg;              // payload words of the frame, and ...
+reg [6:0]  last_reg;               // ... its last slot byte, kept from its start
 
 // payload words the frame carries: a read request names a length but
 // carries none
 wire [3:0] words = (s_txd_op == `TG_OP_READ_REQ || s_txd_op == `TG_OP_ACK ||
                     s_txd_op == `TG_OP_NAK) ? 4'd0 : s_txd_len[6:3];
 wire [6:0] last_off = O_PAY + {words, 3'd0} - 7'd1;
-assign m_tfrm_words = words;
-assign m_wr_off     = off_reg;
+assign m_tfrm_words = words_reg;
 assign st_busy      = busy_reg;
 
 // the header as tg_eth_tx sends it: big-endian fields, no status, sequence
@@ -120,8 +122,7 @@ always @* begin
     done_next    = done_reg;
     off_next     = off_reg;
     s_txd_ready  = 1'b0;
-    m_wr_en      = 1'b0;
-    m_wr_data    = wr_byte;
+    wr_en_next   = 1'b0;
     m_tfrm_valid = 1'b0;
     if (!busy_reg) begin
         off_next = H;
@@ -130,9 +131,9 @@ always @* begin
             done_next = 1'b0;
         end
     end else if (!done_reg) begin
-        m_wr_en  = 1'b1;
+        wr_en_next = 1'b1;
         off_next = off_reg + 7'd1;
-        if (off_reg == last_off) begin
+        if (off_reg == last_reg) begin
             done_next = 1'b1;
         end
     end else begin
@@ -144,14 +145,24 @@ always @* begin
     end
 end
 
+// The hand-over comes in the cycle after the last byte's position: with
+// that byte's write, which still goes to the slot handed over.
 always @(posedge clk) begin
-    busy_reg <= busy_next;
-    done_reg <= done_next;
-    off_reg  <= off_next;
+    busy_reg  <= busy_next;
+    done_reg  <= done_next;
+    off_reg   <= off_next;
+    m_wr_en   <= wr_en_next;
+    m_wr_off  <= off_reg;
+    m_wr_data <= wr_byte;
+    if (!busy_reg) begin
+        words_reg <= words;
+        last_reg  <= last_off;
+    end
     if (rst) begin
         busy_reg <= 1'b0;
         done_reg <= 1'b0;
         off_reg  <= H;
+        m_wr_en  <= 1'b0;
     end
 end
 
