@@ -49,11 +49,13 @@ end
 
 localparam [6:0] H     = `TG_HDR_OFF;
 localparam [6:0] O_PAY = `TG_PAYLOAD_OFF;
-localparam       HB    = `TG_HDR_BYTES;
+localparam integer HDR_OFF = `TG_HDR_OFF;      // the same, as integers for byte numbers
+localparam integer PAY_OFF = `TG_PAYLOAD_OFF;
 
 // ---------------------------------------------------------------- state
 reg        busy_reg,  busy_next;
-reg        done_reg,  done_next;   // every byte written: hand over
+reg        done_reg,  done_next;   // every byte's position counted ...
+reg        done1_reg;              // ... a cycle ago: the last write goes out now
 reg [6:0]  off_reg,   off_next;    // slot byte written this cycle
 reg        wr_en_next;             // the byte at off_reg is written (a cycle later)
 reg [3:0]  words_reg;              // payload words of the frame, and ...
@@ -67,52 +69,57 @@ wire [6:0] last_off = O_PAY + {words, 3'd0} - 7'd1;
 assign m_tfrm_words = words_reg;
 assign st_busy      = busy_reg;
 
-// the header as tg_eth_tx sends it: big-endian fields, no status, sequence
-// or acknowledgement, the address's upper word zero
-wire [63:0] mask64 = {{(64 - BLOCK_BYTES){1'b0}}, s_txd_mask};
-function [7:0] hdr_byte;
-    input integer i;   // header byte, 0 = ver
+// The frame image from slot byte 0: the header as tg_eth_tx sends it
+// (big-endian fields, no status, sequence or acknowledgement, the
+// address's upper word zero), then the payload; byte n in img[8n +: 8].
+function [63:0] bswap64;
+    input [63:0] v;
+    integer      i;
     begin
-        case (i)
-            `TG_H_VER:       hdr_byte = `TG_PROTO_VERSION;
-            `TG_H_OP:        hdr_byte = s_txd_op;
-            `TG_H_FLAGS:     hdr_byte = s_txd_flags;
-            `TG_H_SRC:       hdr_byte = cfg_node_id[15:8];
-            `TG_H_SRC + 1:   hdr_byte = cfg_node_id[7:0];
-            `TG_H_DST:       hdr_byte = s_txd_dst[15:8];
-            `TG_H_DST + 1:   hdr_byte = s_txd_dst[7:0];
-            `TG_H_LEN:       hdr_byte = s_txd_len;
-            `TG_H_CTX:       hdr_byte = s_txd_ctx;
-            `TG_H_TAG:       hdr_byte = s_txd_tag[15:8];
-            `TG_H_TAG + 1:   hdr_byte = s_txd_tag[7:0];
-            default: begin
-                if (i >= `TG_H_KEY && i < `TG_H_KEY + 8) begin
-                    hdr_byte = s_txd_key[8 * (`TG_H_KEY + 7 - i) +: 8];
-                end else if (i >= `TG_H_ADDR + 4 && i < `TG_H_ADDR + 8) begin
-                    hdr_byte = s_txd_addr[8 * (`TG_H_ADDR + 7 - i) +: 8];
-                end else if (i >= `TG_H_MASK && i < `TG_H_MASK + 8) begin
-                    hdr_byte = mask64[8 * (`TG_H_MASK + 7 - i) +: 8];
-                end else begin
-                    hdr_byte = 8'd0;                   // status, seq, ack, upper address, reserved
-                end
-            end
-        endcase
-    end
-endfunction
-
-// the byte written at off_reg
-reg [7:0] wr_byte;
-integer   b;
-always @* begin
-    wr_byte = 8'd0;
-    for (b = 0; b < HB; b = b + 1) begin
-        if (off_reg == H + b[6:0]) begin
-            wr_byte = hdr_byte(b);
+        for (i = 0; i < 8; i = i + 1) begin
+            bswap64[8*i +: 8] = v[8*(7-i) +: 8];
         end
     end
-    for (b = 0; b < BLOCK_BYTES; b = b + 1) begin
-        if (off_reg == O_PAY + b[6:0]) begin
-            wr_byte = s_txd_payload[8*b +: 8];
+endfunction
+wire [63:0]  mask64  = {{(64 - BLOCK_BYTES){1'b0}}, s_txd_mask};
+wire [383:0] hdr_img = {
+    32'd0,                                          // 44-47 reserved
+    s_txd_tag[7:0], s_txd_tag[15:8],                // 42-43 tag
+    s_txd_ctx, s_txd_len,                           // 41 ctx, 40 len
+    bswap64(mask64),                                // 32-39 mask
+    bswap64({32'd0, s_txd_addr}),                   // 24-31 address
+    bswap64(s_txd_key),                             // 16-23 key
+    64'd0,                                          // 8-15 seq, ack
+    s_txd_dst[7:0], s_txd_dst[15:8],                // 6-7 dst
+    cfg_node_id[7:0], cfg_node_id[15:8],            // 4-5 src
+    8'd0, s_txd_flags, s_txd_op, 8'd`TG_PROTO_VERSION  // 3 status, 2 flags, 1 op, 0 ver
+};
+localparam NGRP = (PAY_OFF + BLOCK_BYTES + 7) / 8; // groups of 8 slot bytes that hold frame bytes
+wire [64*NGRP-1:0] img = {{(64*NGRP - 8*(PAY_OFF + BLOCK_BYTES)){1'b0}}, s_txd_payload, hdr_img,
+                          {(8*HDR_OFF){1'b0}}};
+
+// The byte at off_reg is picked in two registered steps (the byte clock
+// leaves room for few LUT levels): within each group of 8 slot bytes by
+// off_reg[2:0], then the group by off_reg[6:3], a cycle later.
+reg [7:0] grp_byte [0:NGRP-1];
+reg [7:0] grp_reg  [0:NGRP-1];
+reg       en1_reg;                                 // the first step holds a byte to write ...
+reg [6:0] off1_reg;                                // ... and where
+reg [7:0] wr_byte;
+integer   g, k;
+always @* begin
+    for (g = 0; g < NGRP; g = g + 1) begin
+        grp_byte[g] = 8'd0;
+        for (k = 0; k < 8; k = k + 1) begin
+            if (off_reg[2:0] == k[2:0]) begin
+                grp_byte[g] = img[64*g + 8*k +: 8];
+            end
+        end
+    end
+    wr_byte = 8'd0;
+    for (g = 0; g < NGRP; g = g + 1) begin
+        if (off1_reg[6:3] == g[3:0]) begin
+            wr_byte = grp_reg[g];
         end
     end
 end
@@ -136,7 +143,7 @@ always @* begin
         if (off_reg == last_reg) begin
             done_next = 1'b1;
         end
-    end else begin
+    end else if (done1_reg) begin
         m_tfrm_valid = 1'b1;
         if (m_tfrm_ready) begin
             s_txd_ready = 1'b1;
@@ -145,14 +152,20 @@ always @* begin
     end
 end
 
-// The hand-over comes in the cycle after the last byte's position: with
-// that byte's write, which still goes to the slot handed over.
+// A byte is written two cycles after its position; the hand-over comes
+// with the last byte's write, which still goes to the slot handed over.
 always @(posedge clk) begin
     busy_reg  <= busy_next;
     done_reg  <= done_next;
+    done1_reg <= done_reg;
     off_reg   <= off_next;
-    m_wr_en   <= wr_en_next;
-    m_wr_off  <= off_reg;
+    for (g = 0; g < NGRP; g = g + 1) begin
+        grp_reg[g] <= grp_byte[g];
+    end
+    en1_reg   <= wr_en_next;
+    off1_reg  <= off_reg;
+    m_wr_en   <= en1_reg;
+    m_wr_off  <= off1_reg;
     m_wr_data <= wr_byte;
     if (!busy_reg) begin
         words_reg <= words;
@@ -162,6 +175,7 @@ always @(posedge clk) begin
         busy_reg <= 1'b0;
         done_reg <= 1'b0;
         off_reg  <= H;
+        en1_reg  <= 1'b0;
         m_wr_en  <= 1'b0;
     end
 end
