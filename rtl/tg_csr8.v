@@ -23,9 +23,9 @@ module tg_csr8 #(
 
     input  wire [15:0] cfg_node_id,
 
-    // register access from the host port, at most one every other cycle:
-    // a read's data comes in the cycle after csr_rd_en (only then); a
-    // write takes effect at once
+    // register access from the host port, at most one every other cycle,
+    // csr_addr steady in the cycle before each: a read's data comes in the
+    // cycle after csr_rd_en (only then); a write takes effect at once
     input  wire [11:0] csr_addr,
     input  wire        csr_rd_en,
     output wire [63:0] csr_rdata,
@@ -85,6 +85,7 @@ localparam [4:0] W_CNT     = 5'd16;   // counter i at W_CNT + i
 
 // ---------------------------------------------------------------- state
 reg [63:0] cycles_reg;
+reg [58:0] cyc_hi_m1_reg;             // cycles_reg[63:5] - 1
 reg [31:0] mem_size_reg, rdto_reg, backoff_reg;
 reg [31:0] valid_reg;                 // RAM word written since reset
 reg [3:0]  pend_reg [0:NCNT-1];       // events not yet taken by an update
@@ -131,59 +132,95 @@ wire [7:0]  cfg_qs    = NUM_QUEUES;
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
 wire [7:0]  cfg_block = BLK_BYTES[7:0];
 
-// a register's place: a RAM word (a_val: its value before the first
-// write), or the value a_val of flip-flops or constants
-reg        a_ram;
-reg [4:0]  a_word;
-reg [63:0] a_val;
+// A register's place: a RAM word (with its value before the first write),
+// or a value of constants and flip-flops. It is decoded from csr_addr in
+// every cycle and registered, so an access uses the decode of the cycle
+// before (the address is steady then: the port's rule); a value's
+// flip-flops are read in the access's own cycle.
+reg        n_ram;                     // decode of this cycle's csr_addr
+reg [4:0]  n_word;
+reg [63:0] n_const;                   // the constant part of the value
+reg        n_node, n_cycles, n_memsz, n_rdto, n_backoff, n_qt;   // ... and the flip-flops in it
 always @* begin
-    a_ram  = 1'b0;
-    a_word = W_SCRATCH;
-    a_val  = 64'd0;
+    n_ram     = 1'b0;
+    n_word    = W_SCRATCH;
+    n_const   = 64'd0;
+    n_node    = 1'b0;
+    n_cycles  = 1'b0;
+    n_memsz   = 1'b0;
+    n_rdto    = 1'b0;
+    n_backoff = 1'b0;
+    n_qt      = 1'b0;
     case (csr_addr)
-        `TG_CSR_REG_ID:             a_val = {id_magic, ver_major, ver_minor};
-        `TG_CSR_REG_NODE_ID:        a_val = {48'd0, cfg_node_id};
-        `TG_CSR_REG_CYCLES:         a_val = cycles_reg;
-        `TG_CSR_REG_MEM_SIZE:       a_val = {32'd0, mem_size_reg};
-        `TG_CSR_REG_MAC:            a_val = {16'd0, mac_oui, 8'h00, cfg_node_id};
-        `TG_CSR_REG_CONFIG:         a_val = {32'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};   // no spill ring, no link layer
-        `TG_CSR_REG_READ_TIMEOUT:   a_val = {32'd0, rdto_reg};
-        `TG_CSR_REG_REQ_BACKOFF:    a_val = {32'd0, backoff_reg};
-        `TG_CSR_REG_SCRATCH:        begin a_ram = 1'b1; a_word = W_SCRATCH; end
-        `TG_CSR_REG_LINK_CFG:       begin a_ram = 1'b1; a_word = W_LCFG;  a_val = `TG_LINK_CFG_RESET; end
-        `TG_CSR_REG_LINK_RTO:       begin a_ram = 1'b1; a_word = W_LRTO;  a_val = `TG_LINK_RTO_RESET; end
-        `TG_CSR_REG_LINK_RX_WAIT:   begin a_ram = 1'b1; a_word = W_LWAIT; a_val = `TG_LINK_RX_WAIT_RESET; end
-        `TG_CSR_REG_TX_FRAMES:      begin a_ram = 1'b1; a_word = W_CNT + 5'd0;  end
-        `TG_CSR_REG_RX_FRAMES:      begin a_ram = 1'b1; a_word = W_CNT + 5'd1;  end
-        `TG_CSR_REG_RX_DROP_FCS:    begin a_ram = 1'b1; a_word = W_CNT + 5'd2;  end
-        `TG_CSR_REG_RX_DROP_TYPE:   begin a_ram = 1'b1; a_word = W_CNT + 5'd3;  end
-        `TG_CSR_REG_RX_DROP_MALFORMED: begin a_ram = 1'b1; a_word = W_CNT + 5'd4; end
-        `TG_CSR_REG_RX_REFUSED:     begin a_ram = 1'b1; a_word = W_CNT + 5'd5;  end
-        `TG_CSR_REG_HOST_ERRORS:    begin a_ram = 1'b1; a_word = W_CNT + 5'd6;  end
-        `TG_CSR_REG_RX_STRAY:       begin a_ram = 1'b1; a_word = W_CNT + 5'd7;  end
-        `TG_CSR_REG_REQ_ACCEPTED:   begin a_ram = 1'b1; a_word = W_CNT + 5'd8;  end
-        `TG_CSR_REG_REQ_REFUSED:    begin a_ram = 1'b1; a_word = W_CNT + 5'd9;  end
-        `TG_CSR_REG_REQ_RETRIES:    begin a_ram = 1'b1; a_word = W_CNT + 5'd10; end
-        `TG_CSR_REG_ATOMICS:        begin a_ram = 1'b1; a_word = W_CNT + 5'd11; end
-        `TG_CSR_REG_PROT_REFUSED:   begin a_ram = 1'b1; a_word = W_CNT + 5'd12; end
-        `TG_CSR_REG_RX_DROP_BUSY:   begin a_ram = 1'b1; a_word = W_CNT + 5'd13; end
-        `TG_CSR_REG_TS_HOST_REQ:    begin a_ram = 1'b1; a_word = W_TS + 5'd0; end
-        `TG_CSR_REG_TS_TX_START:    begin a_ram = 1'b1; a_word = W_TS + 5'd1; end
-        `TG_CSR_REG_TS_RX_END:      begin a_ram = 1'b1; a_word = W_TS + 5'd2; end
-        `TG_CSR_REG_TS_RX_DONE:     begin a_ram = 1'b1; a_word = W_TS + 5'd3; end
-        `TG_CSR_REG_TS_HOST_RESP:   begin a_ram = 1'b1; a_word = W_TS + 5'd4; end
-        `TG_CSR_REG_TS_ENQ_DONE:    begin a_ram = 1'b1; a_word = W_TS + 5'd5; end
+        `TG_CSR_REG_ID:             n_const = {id_magic, ver_major, ver_minor};
+        `TG_CSR_REG_NODE_ID:        n_node = 1'b1;
+        `TG_CSR_REG_CYCLES:         n_cycles = 1'b1;
+        `TG_CSR_REG_MEM_SIZE:       n_memsz = 1'b1;
+        `TG_CSR_REG_MAC:            begin n_const = {16'd0, mac_oui, 24'h000000}; n_node = 1'b1; end
+        `TG_CSR_REG_CONFIG:         n_const = {32'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};   // no spill ring, no link layer
+        `TG_CSR_REG_READ_TIMEOUT:   n_rdto = 1'b1;
+        `TG_CSR_REG_REQ_BACKOFF:    n_backoff = 1'b1;
+        `TG_CSR_REG_SCRATCH:        begin n_ram = 1'b1; n_word = W_SCRATCH; end
+        `TG_CSR_REG_LINK_CFG:       begin n_ram = 1'b1; n_word = W_LCFG;  n_const = `TG_LINK_CFG_RESET; end
+        `TG_CSR_REG_LINK_RTO:       begin n_ram = 1'b1; n_word = W_LRTO;  n_const = `TG_LINK_RTO_RESET; end
+        `TG_CSR_REG_LINK_RX_WAIT:   begin n_ram = 1'b1; n_word = W_LWAIT; n_const = `TG_LINK_RX_WAIT_RESET; end
+        `TG_CSR_REG_TX_FRAMES:      begin n_ram = 1'b1; n_word = W_CNT + 5'd0;  end
+        `TG_CSR_REG_RX_FRAMES:      begin n_ram = 1'b1; n_word = W_CNT + 5'd1;  end
+        `TG_CSR_REG_RX_DROP_FCS:    begin n_ram = 1'b1; n_word = W_CNT + 5'd2;  end
+        `TG_CSR_REG_RX_DROP_TYPE:   begin n_ram = 1'b1; n_word = W_CNT + 5'd3;  end
+        `TG_CSR_REG_RX_DROP_MALFORMED: begin n_ram = 1'b1; n_word = W_CNT + 5'd4; end
+        `TG_CSR_REG_RX_REFUSED:     begin n_ram = 1'b1; n_word = W_CNT + 5'd5;  end
+        `TG_CSR_REG_HOST_ERRORS:    begin n_ram = 1'b1; n_word = W_CNT + 5'd6;  end
+        `TG_CSR_REG_RX_STRAY:       begin n_ram = 1'b1; n_word = W_CNT + 5'd7;  end
+        `TG_CSR_REG_REQ_ACCEPTED:   begin n_ram = 1'b1; n_word = W_CNT + 5'd8;  end
+        `TG_CSR_REG_REQ_REFUSED:    begin n_ram = 1'b1; n_word = W_CNT + 5'd9;  end
+        `TG_CSR_REG_REQ_RETRIES:    begin n_ram = 1'b1; n_word = W_CNT + 5'd10; end
+        `TG_CSR_REG_ATOMICS:        begin n_ram = 1'b1; n_word = W_CNT + 5'd11; end
+        `TG_CSR_REG_PROT_REFUSED:   begin n_ram = 1'b1; n_word = W_CNT + 5'd12; end
+        `TG_CSR_REG_RX_DROP_BUSY:   begin n_ram = 1'b1; n_word = W_CNT + 5'd13; end
+        `TG_CSR_REG_TS_HOST_REQ:    begin n_ram = 1'b1; n_word = W_TS + 5'd0; end
+        `TG_CSR_REG_TS_TX_START:    begin n_ram = 1'b1; n_word = W_TS + 5'd1; end
+        `TG_CSR_REG_TS_RX_END:      begin n_ram = 1'b1; n_word = W_TS + 5'd2; end
+        `TG_CSR_REG_TS_RX_DONE:     begin n_ram = 1'b1; n_word = W_TS + 5'd3; end
+        `TG_CSR_REG_TS_HOST_RESP:   begin n_ram = 1'b1; n_word = W_TS + 5'd4; end
+        `TG_CSR_REG_TS_ENQ_DONE:    begin n_ram = 1'b1; n_word = W_TS + 5'd5; end
         // the spill ring's and the link layer's registers and counters read 0
         `TG_CSR_REG_REQ_SPILLED, `TG_CSR_REG_SPILL_BASE, `TG_CSR_REG_SPILL_CFG,
         `TG_CSR_REG_LINK_GONE, `TG_CSR_REG_LINK_RETX, `TG_CSR_REG_LINK_DUP_DROP,
         `TG_CSR_REG_LINK_OOO_DROP, `TG_CSR_REG_LINK_BUSY_DROP, `TG_CSR_REG_LINK_NAKS_SENT,
-        `TG_CSR_REG_LINK_ACKS_SENT, `TG_CSR_REG_LINK_PEER_GONE: a_val = 64'd0;
-        default:                    a_val = qt_hit ? qt_rdata : 64'd0;
+        `TG_CSR_REG_LINK_ACKS_SENT, `TG_CSR_REG_LINK_PEER_GONE: n_const = 64'd0;
+        default:                    n_qt = 1'b1;
     endcase
 end
 
-wire       a_cnt = a_ram && (a_word >= W_CNT);
-wire       a_ts  = a_ram && (a_word >= W_TS) && (a_word < W_CNT);
+reg        a_ram;                     // the decode an access uses
+reg        a_cnt;                     // ... a counter
+reg        a_ts;                      // ... a timestamp
+reg [4:0]  a_word;
+reg [63:0] a_const;
+reg        a_node, a_cycles, a_memsz, a_rdto, a_backoff, a_qt;
+always @(posedge clk) begin
+    a_ram     <= n_ram;
+    a_cnt     <= n_ram && (n_word >= W_CNT);
+    a_ts      <= n_ram && (n_word >= W_TS) && (n_word < W_CNT);
+    a_word    <= n_word;
+    a_const   <= n_const;
+    a_node    <= n_node;
+    a_cycles  <= n_cycles;
+    a_memsz   <= n_memsz;
+    a_rdto    <= n_rdto;
+    a_backoff <= n_backoff;
+    a_qt      <= n_qt;
+end
+wire [63:0] a_val = a_const |
+                    ({64{a_node}}    & {48'd0, cfg_node_id}) |
+                    ({64{a_cycles}}  & cycles_reg) |
+                    ({64{a_memsz}}   & {32'd0, mem_size_reg}) |
+                    ({64{a_rdto}}    & {32'd0, rdto_reg}) |
+                    ({64{a_backoff}} & {32'd0, backoff_reg}) |
+                    ({64{a_qt && qt_hit}} & qt_rdata);
+
+
 wire [3:0] a_cidx = a_word[3:0];              // W_CNT is 16: the counter's index
 wire [2:0] a_tidx = a_word[2:0];              // W_TS is 8: the timestamp's index
 
@@ -237,9 +274,21 @@ wire       host_ts = csr_rd_en && a_ts;
 wire       cnt_rd  = cnt_pick && !csr_rd_en && !upd_reg && !wpend_reg;
 wire       upd_go  = wpend_reg && !host_wr;
 wire       ts_go   = ts_pick && !host_wr && !upd_go && !host_ts;
-// the cycle of a timestamp's event, for its write or the host's read
-wire [2:0]  age_idx = host_ts ? a_tidx : ts_idx;
-wire [63:0] ts_val  = cycles_reg - {59'd0, tage_reg[age_idx]};
+// the cycle of a timestamp's event, for its write and for the host's
+// read (each its own, so that neither waits on the other's choice): the
+// cycle counter less the event's age (under 32), worked out on the
+// counter's low 5 bits, the upper ones less one kept beside the counter,
+// so that no 64-bit subtraction follows the choice of timestamp
+function [63:0] ts_at;
+    input [4:0] age;
+    reg   [5:0] lo;
+    begin
+        lo    = {1'b0, cycles_reg[4:0]} - {1'b0, age};
+        ts_at = {lo[5] ? cyc_hi_m1_reg : cycles_reg[63:5], lo[4:0]};
+    end
+endfunction
+wire [63:0] ts_val    = ts_at(tage_reg[ts_idx]);   // the timestamp the write port takes
+wire [63:0] ts_rd_val = ts_at(tage_reg[a_tidx]);   // the one the host reads
 
 wire [CNT_W-1:0] upd_old = valid_reg[W_CNT + {1'b0, upd_idx_reg}] ? ram_q[CNT_W-1:0] : {CNT_W{1'b0}};
 
@@ -293,10 +342,11 @@ assign csr_rdata = !rd_ram_reg ? rd_val_reg : rd_cnt_reg ? rd_cnt_val : rd_word_
 integer si;
 always @(posedge clk) begin
     cycles_reg <= cycles_reg + 64'd1;
+    if (cycles_reg[4:0] == 5'd31) cyc_hi_m1_reg <= cycles_reg[63:5];
     if (csr_wr_en) begin
-        if (csr_addr == `TG_CSR_REG_MEM_SIZE)     mem_size_reg <= csr_wdata[31:0];
-        if (csr_addr == `TG_CSR_REG_READ_TIMEOUT) rdto_reg     <= csr_wdata[31:0];
-        if (csr_addr == `TG_CSR_REG_REQ_BACKOFF)  backoff_reg  <= csr_wdata[31:0];
+        if (a_memsz)   mem_size_reg <= csr_wdata[31:0];
+        if (a_rdto)    rdto_reg     <= csr_wdata[31:0];
+        if (a_backoff) backoff_reg  <= csr_wdata[31:0];
     end
     if (wr_en) valid_reg[wr_word] <= 1'b1;
 
@@ -305,7 +355,7 @@ always @(posedge clk) begin
     if (csr_rd_en) begin
         rd_ram_reg        <= a_ram && !(a_ts && tpend_reg[a_tidx]);
         rd_valid_word_reg <= valid_reg[a_word];   // as before a write in this cycle
-        rd_val_reg        <= (a_ts && tpend_reg[a_tidx]) ? ts_val : a_val;
+        rd_val_reg        <= (a_ts && tpend_reg[a_tidx]) ? ts_rd_val : a_val;
         rd_cnt_reg        <= a_cnt;
         rd_add_reg        <= a_add;
     end
@@ -344,6 +394,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         cycles_reg   <= 64'd0;
+        cyc_hi_m1_reg <= {59{1'b1}};
         mem_size_reg <= 32'd0;
         rdto_reg     <= `TG_READ_TIMEOUT_RESET;
         backoff_reg  <= `TG_REQ_BACKOFF_RESET;

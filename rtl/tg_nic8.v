@@ -79,25 +79,28 @@ wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
 wire ev_req_retry, ev_req_stray;
 
 // ---------------------------------------------------------------- host port
-// tg_csr8 answers a read in the cycle after it and takes at most one
-// access every other cycle; tg_host_if takes a CSR read's data in the
-// cycle it accepts the request. A request to the CSR page is therefore
-// held back from tg_host_if in the cycle after a page access, and a read
-// for one cycle more, in which the page is read; its data is kept until
-// the request is taken.
+// tg_csr8 answers a read in the cycle after it, takes at most one access
+// every other cycle, and wants the address steady in the cycle before an
+// access; tg_host_if takes a CSR read's data in the cycle it accepts the
+// request. A request to the CSR page is therefore held back from
+// tg_host_if until it has been on offer for a cycle and not in the cycle
+// after a page access, and a read for one cycle more, in which the page
+// is read; its data is kept until the request is taken.
 wire        hreq_is_csr = (s_host_req_addr[46:44] == `TG_WIN_CTRL) &&
                           (s_host_req_addr[43:17] == 27'd0) && !s_host_req_addr[16] &&
                           (s_host_req_addr[15:12] == 4'd0);
 wire        hreq_is_csr_rd = hreq_is_csr && !s_host_req_write;
 reg         csr_busy_reg;                      // the page was accessed in the last cycle
+reg         hreq_held_reg;                     // the request on offer was on offer in the last cycle
 reg         csr_rd_wait_reg, csr_rd_wait_next; // the page was read for the request on offer
 reg         csr_rd_fresh_reg;                  // ... in the last cycle: its data is csr8_rdata
 reg  [63:0] csr_rd_keep_reg;                   // ... earlier: its data
-wire        hif_req_valid = s_host_req_valid && (!hreq_is_csr || !csr_busy_reg) &&
+wire        hif_req_valid = s_host_req_valid && (!hreq_is_csr || (!csr_busy_reg && hreq_held_reg)) &&
                             (!hreq_is_csr_rd || csr_rd_wait_reg);
 wire        hif_req_ready;
 assign      s_host_req_ready = hif_req_ready && hif_req_valid;
-wire        csr_rd_en = s_host_req_valid && hreq_is_csr_rd && !csr_rd_wait_reg && !csr_busy_reg;
+wire        csr_rd_en = s_host_req_valid && hreq_is_csr_rd && !csr_rd_wait_reg && !csr_busy_reg &&
+                        hreq_held_reg;
 
 wire [11:0] csr_addr;
 wire        csr_wr_en;
@@ -116,6 +119,7 @@ end
 
 always @(posedge clk) begin
     csr_busy_reg     <= csr_rd_en || csr_wr_en;
+    hreq_held_reg    <= s_host_req_valid && !s_host_req_ready;
     csr_rd_wait_reg  <= csr_rd_wait_next;
     csr_rd_fresh_reg <= csr_rd_en;
     if (csr_rd_fresh_reg) begin
@@ -123,6 +127,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         csr_busy_reg     <= 1'b0;
+        hreq_held_reg    <= 1'b0;
         csr_rd_wait_reg  <= 1'b0;
         csr_rd_fresh_reg <= 1'b0;
     end

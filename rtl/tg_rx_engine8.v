@@ -234,7 +234,7 @@ assign q_lk_base     = addr_reg;
 // four bytes before decode, so all three stages are when the engine
 // decodes. A table the host changes meanwhile is seen three cycles late,
 // as if the write had come that much later.
-// Stage 1: the tables' answers and the sums.
+// Stage 1: the tables' answers and the address sums.
 reg         t1_qhit, t1_qfull, t1_qhv;
 reg  [3:0]  t1_qidx;
 reg  [4:0]  t1_qsl;
@@ -277,7 +277,7 @@ always @(posedge clk) begin
     t1_fmask    <= fetch_lookup_mask[MB-1:0];
 end
 
-// Stage 2: the sums and comparisons on them.
+// Stage 2: the comparisons, and the sum of the queue's tail and entry.
 wire [6:0]  t1_qesize = 7'd1 << t1_qesl;                          // entry bytes
 reg  [3:0]  t2_qwords;                                             // words of an entry
 reg  [24:0] t2_qsize;                                             // buffer bytes

@@ -3,12 +3,12 @@
 // Unit test of the byte-serial node's CSR page against tg_csr (built
 // without spill ring and link layer): both get the same reads and writes of
 // every register and of addresses that name none (at most one access every
-// other cycle), the same queue-table answers, and the same events (every
-// counter's at most one every 8 cycles, the timestamped ones at any rate,
-// several in a cycle). Every read returns what tg_csr returns, counters
-// and timestamps included whatever the events waiting to reach the RAM;
-// configuration outputs agree in every cycle; a reset in the middle leaves
-// both the same.
+// other cycle, the address steady in the cycle before each), the same
+// queue-table answers, and the same events (every counter's at most one
+// every 8 cycles, the timestamped ones at any rate, several in a cycle).
+// Every read returns what tg_csr returns, counters and timestamps included
+// whatever the events waiting to reach the RAM; configuration outputs agree
+// in every cycle; a reset in the middle leaves both the same.
 #include "Vtb_csr8_pair.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -79,7 +79,14 @@ struct Tb {
     uint64_t cyc = 0;
     unsigned since[14] = {};          // cycles since each counter's last event
     uint64_t busy = 0;                // busy-drop events since reset
-    bool accessed = false;            // the last cycle read or wrote
+    // accesses are planned a cycle ahead: the address is steady in the
+    // cycle before each (the page's rule), and none follows another at once
+    struct Access {
+        bool rd = false, wr = false;
+        uint16_t addr = 0;
+        const Reg *r = nullptr;       // the register read, if the table names it
+    };
+    Access cur, nxt;
     unsigned ev_pct = 0, ts_pct = 0, rd_pct = 0, wr_pct = 0;
     uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, reads_busy = 0, events = 0;
 
@@ -109,23 +116,34 @@ struct Tb {
         v.ev_cnt = evc;
         v.ev_ts = evt;
 
-        const Reg *r = nullptr;
-        bool rd = !rst && !accessed && rng.chance(rd_pct);
-        if (rd) {
-            if (rng.chance(90)) {
-                r = &pick();
-                v.csr_addr = r->addr;
-            } else {
-                v.csr_addr = (uint16_t)(rng.next() & 0xFF8);   // any address, perhaps none
-                for (unsigned k = 0; k < NREGS; k++)
-                    if (REGS[k].addr == v.csr_addr) r = &REGS[k];
+        cur = rst ? Access() : nxt;
+        nxt = Access();
+        if (!rst && !cur.rd && !cur.wr) {
+            if (rng.chance(rd_pct)) {
+                nxt.rd = true;
+                if (rng.chance(90)) {
+                    nxt.r = &pick();
+                    nxt.addr = nxt.r->addr;
+                } else {
+                    nxt.addr = (uint16_t)(rng.next() & 0xFF8);   // any address, perhaps none
+                    for (unsigned k = 0; k < NREGS; k++)
+                        if (REGS[k].addr == nxt.addr) nxt.r = &REGS[k];
+                }
+            } else if (rng.chance(wr_pct)) {
+                nxt.wr = true;
+                nxt.addr = (uint16_t)(rng.chance(70) ? pick().addr : (rng.next() & 0xFFF));
             }
-        } else {
-            v.csr_addr = (uint16_t)(rng.chance(70) ? pick().addr : (rng.next() & 0xFFF));
         }
+        if (cur.rd || cur.wr)
+            v.csr_addr = cur.addr;
+        else if (nxt.rd || nxt.wr)
+            v.csr_addr = nxt.addr;
+        else
+            v.csr_addr = (uint16_t)(rng.chance(70) ? pick().addr : (rng.next() & 0xFFF));
+        const Reg *r = cur.r;
+        bool rd = cur.rd;
         v.csr_rd_en = rd;
-        v.csr_wr_en = !rst && !accessed && !rd && rng.chance(wr_pct);
-        accessed = rd || v.csr_wr_en;
+        v.csr_wr_en = cur.wr;
         v.csr_wdata = rng.next();
 
         v.clk = 0;
