@@ -10,7 +10,7 @@
 #define QLOG2     8u       /* smallest buffer: 256 bytes, 128 bytes of slots;
 			    * $TG_ENQ_QLOG2 overrides (rate without overflows) */
 #define EBYTES    32u      /* 4 slots of 32 bytes: 3 entries fit */
-#define DEF_N     100000u  /* REQs per sender (about a minute); $TG_ENQ_N overrides */
+#define DEF_N     25000u   /* REQs per sender (about 25 s); $TG_ENQ_N overrides (make test-enq-long: 100000) */
 #define BACKOFF   16u      /* REQ_BACKOFF on the senders, cycles */
 #if defined(__SANITIZE_ADDRESS__)
 #undef DEF_N

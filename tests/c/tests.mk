@@ -51,9 +51,13 @@ $(BUILD)/asan/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_ALIB)
 		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)
 
 # the distributed-simulation test with a workload 20 times longer
-.PHONY: test-dist-long
+.PHONY: test-dist-long test-enq-long
 test-dist-long: $(BUILD)/tests/test_dist
 	TG_DIST_SCALE=20 $(BUILD)/tests/test_dist
+
+# the enqueue stress test with four times the REQs make test sends
+test-enq-long: $(BUILD)/tests/test_enq_stress
+	TG_ENQ_N=100000 $(BUILD)/tests/test_enq_stress
 
 test-asan: $(CTEST_APROGS)
 	scripts/run_tests.sh $(CTEST_APROGS)
