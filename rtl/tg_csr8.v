@@ -220,7 +220,6 @@ wire [63:0] a_val = a_const |
                     ({64{a_backoff}} & {32'd0, backoff_reg}) |
                     ({64{a_qt && qt_hit}} & qt_rdata);
 
-
 wire [3:0] a_cidx = a_word[3:0];              // W_CNT is 16: the counter's index
 wire [2:0] a_tidx = a_word[2:0];              // W_TS is 8: the timestamp's index
 

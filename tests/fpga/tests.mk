@@ -38,19 +38,19 @@ $(FPGA_TEST_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INC
 		-Mdir $(dir $@)obj $(FPGA_LINT_SRCS) $(abspath tests/fpga/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
-$(FPGA_ONECLK_BIN): tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
-		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
+# the node bench's variants: one rule, the top and its flags per binary
+FPGA_NODE_VARIANTS := $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN)
+$(FPGA_ONECLK_BIN): NODE_TOP   := tg_fpga_node
+$(FPGA_ONECLK_BIN): NODE_FLAGS := -GONE_CLOCK=1 -CFLAGS -DTB_ONE_CLOCK=1
+$(FPGA_NODE8_BIN):  NODE_TOP   := tg_fpga_node8
+$(FPGA_NODE8_BIN):  NODE_FLAGS := -GBLOCK_BYTES=64 -GMEM_LOG2=14 -CFLAGS -DTB_NODE8=1
+$(FPGA_NODE_VARIANTS): $(BUILD)/tests/fpga/tg_fpga_node/%: tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) \
+		$(RTL_INCS) $(FPGA_LINT_SRCS) tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h \
+		include/tg/tg_hw.h tests/fpga/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) -GONE_CLOCK=1 -CFLAGS -DTB_ONE_CLOCK=1 --top-module tg_fpga_node \
-		-Mdir $(dir $@)obj_one_clock $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
-		-o $(abspath $@) > $(dir $@)build_one_clock.log 2>&1 || { cat $(dir $@)build_one_clock.log; exit 1; }
-
-$(FPGA_NODE8_BIN): tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
-		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
-	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) -GBLOCK_BYTES=64 -GMEM_LOG2=14 -CFLAGS -DTB_NODE8=1 --top-module tg_fpga_node8 \
-		-Mdir $(dir $@)obj_node8 $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
-		-o $(abspath $@) > $(dir $@)build_node8.log 2>&1 || { cat $(dir $@)build_node8.log; exit 1; }
+	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(NODE_FLAGS) --top-module $(NODE_TOP) \
+		-Mdir $(dir $@)obj_$* $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
+		-o $(abspath $@) > $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
 
 # how long each kind of bridge request takes on the node (clk cycles, the
 # wire's byte times included), the core clock 4 times slower as on the

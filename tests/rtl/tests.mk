@@ -12,7 +12,7 @@ RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
                  -MAKEFLAGS "OPT_FAST=-O1"
 
 # the NIC core with 16-byte blocks and no spill ring, and the byte-serial
-# core (tg_nic8), through tg_nic's bench (rules below)
+# core (tg_nic8), through tg_nic's bench (rule below)
 RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
 RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow
 
@@ -33,24 +33,22 @@ $(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) 
 		-Mdir $(dir $@)obj $(RTL_SRCS) $(rtl_tb_top) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
-# The NIC core as the iCE40 builds it, 16-byte blocks (BLOCK_BYTES=16) and
-# no REQ spill ring (SPILL_RING=0), through the same bench compiled for it.
-
-$(RTL_NARROW_BIN): tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_BLOCK=16 -DTB_SPILL=0" -GBLOCK_BYTES=16 -GSPILL_RING=0 --top-module tg_nic \
-		-Mdir $(dir $@)obj_narrow $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
-		> $(dir $@)build_narrow.log 2>&1 || { cat $(dir $@)build_narrow.log; exit 1; }
-
-# tg_nic8 through the same bench, at tg_nic's table sizes and counter
-# width (the bench uses several contexts, queues and regions): with 64-byte
-# blocks (every phase), and with 16-byte blocks as the iCE40 top builds it
+# tg_nic's bench built again, one rule, the top and its flags per binary:
+# tg_nic with 16-byte blocks (BLOCK_BYTES=16) and no REQ spill ring
+# (SPILL_RING=0); and tg_nic8 at tg_nic's table sizes and counter width
+# (the bench uses several contexts, queues and regions), with 64-byte
+# blocks (every phase) and with 16-byte blocks as the iCE40 top builds it
+RTL_NIC_VARIANTS := $(RTL_NARROW_BIN) $(RTL_NIC8_BINS)
 NIC8_G := -GNUM_CTX=16 -GMAX_READS=8 -GNUM_QUEUES=16 -GNUM_REGIONS=32 -GMAX_REQS=4 -GCNT_W=64
-$(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC8_BLOCK := 64
-$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC8_BLOCK := 16
-$(RTL_NIC8_BINS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+$(RTL_NARROW_BIN): NIC_TOP   := tg_nic
+$(RTL_NARROW_BIN): NIC_FLAGS := -CFLAGS "-DTB_BLOCK=16 -DTB_SPILL=0" -GBLOCK_BYTES=16 -GSPILL_RING=0
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_TOP   := tg_nic8
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0" $(NIC8_G) -GBLOCK_BYTES=64
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_TOP   := tg_nic8
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=16 -DTB_SPILL=0" $(NIC8_G) -GBLOCK_BYTES=16
+$(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) \
+		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=$(NIC8_BLOCK) -DTB_SPILL=0" \
-		$(NIC8_G) -GBLOCK_BYTES=$(NIC8_BLOCK) --top-module tg_nic8 \
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) $(NIC_FLAGS) --top-module $(NIC_TOP) \
 		-Mdir $(dir $@)obj_$* $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
 		> $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
