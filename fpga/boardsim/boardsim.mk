@@ -3,13 +3,24 @@
 # Build fragment: tg-board-sim, two FPGA nodes (tg_fpga_node as the
 # Colorlight top builds it, Verilated) with their network ports joined and
 # their host ports on Unix datagram sockets (docs/fpga.md, "Simulated
-# boards"), and its test.
+# boards"), and its test; tg-board-sim8, the same on the byte-serial node
+# (tg_fpga_node8), and libtg's Ethernet test against it.
 
 BOARDSIM_BIN    := $(BUILD)/bin/tg-board-sim
 BOARDSIM_DIR    := $(BUILD)/boardsim
 # tg_fpga_node's parameters, NAME=VALUE in decimal: the Colorlight top's
 BOARDSIM_PARAMS ?= NUM_CTX=1 MAX_READS=1 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=1 MAX_REQS=1 \
                    MEM_LOG2=14 RX_FIFO_DIST=1
+# tg-board-sim8: tg_fpga_node8 as the iCE40 top builds it, but with 64-byte
+# blocks and 16 KiB of memory, the Colorlight's, so that libtg's whole
+# Ethernet test runs on it. Its receive engine clears its refusal and block
+# tables after reset in 2^BLK_SRC_BITS * 16 clk cycles.
+BOARDSIM8_BIN    := $(BUILD)/bin/tg-board-sim8
+BOARDSIM8_DIR    := $(BUILD)/boardsim8
+BOARDSIM8_PARAMS ?= NUM_CTX=1 MAX_READS=1 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=1 MAX_REQS=1 \
+                    BLOCK_BYTES=64 BLK_SRC_BITS=8 MEM_LOG2=14
+BOARDSIM8_DEFS   := -DTG_BOARD_CLEAR_CYCLES=4096
+
 # The bridge compares the destination of each frame with its parameter
 # BRIDGE_MAC, so every node is its own model: node i is Vtg_board_node<i>,
 # with BRIDGE_MAC 02:54:47:01:00:0i. Values go in unsized ('d), as a
@@ -17,93 +28,58 @@ BOARDSIM_PARAMS ?= NUM_CTX=1 MAX_READS=1 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=1 MAX
 # narrow wires some modules assign them to). Single-threaded, VCD tracing
 # compiled in (switched on by --trace); OPT_FAST reaches the model's make.
 BOARDSIM_NODES  := 0 1
-BOARDSIM_STAMPS := $(foreach i,$(BOARDSIM_NODES),$(BOARDSIM_DIR)/node$(i)/.built)
-BOARDSIM_GPARAMS = $(foreach p,$(BOARDSIM_PARAMS),-G$(word 1,$(subst =, ,$(p)))=\'d$(word 2,$(subst =, ,$(p))))
-BOARDSIM_VFLAGS  = --cc --build --top-module tg_fpga_node -Irtl --trace --x-assign fast -O3 \
-                   -MAKEFLAGS "OPT_FAST=-O3" $(BOARDSIM_GPARAMS)
+boardsim_gparams = $(foreach p,$(1),-G$(word 1,$(subst =, ,$(p)))=\'d$(word 2,$(subst =, ,$(p))))
 BOARDSIM_VINC   := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
 BOARDSIM_VDEFS  := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=0 -DVM_TRACE_VCD=1
 # Verilator's headers are not -Wextra clean: include them as system headers
 BOARDSIM_CXXFLAGS = $(CPPFLAGS) -std=c++17 $(BOARDSIM_VDEFS) -faligned-new \
-                    $(foreach i,$(BOARDSIM_NODES),-isystem $(BOARDSIM_DIR)/node$(i)) \
                     -isystem $(BOARDSIM_VINC) -isystem $(BOARDSIM_VINC)/vltstd
 BOARDSIM_RT_OBJS := $(addprefix $(BOARDSIM_DIR)/rt_,verilated.o verilated_vcd_c.o verilated_threads.o)
 
 .PHONY: boardsim boardsim-force
-all: $(BOARDSIM_BIN)
-boardsim: $(BOARDSIM_BIN)
-
-# rewritten only when BOARDSIM_PARAMS change, so that a change rebuilds the models
-$(BOARDSIM_DIR)/params: boardsim-force
-	@mkdir -p $(@D)
-	@echo '$(BOARDSIM_PARAMS)' | cmp -s - $@ || echo '$(BOARDSIM_PARAMS)' > $@
-
-$(BOARDSIM_DIR)/node%/.built: $(RTL_SRCS) $(RTL_INCS) $(FPGA_RTL) $(BOARDSIM_DIR)/params fpga/boardsim/boardsim.mk
-	rm -rf $(@D)
-	@mkdir -p $(@D)
-	$(VERILATOR) $(BOARDSIM_VFLAGS) --prefix Vtg_board_node$* -GBRIDGE_MAC=48\'h$$(printf '02544701%04x' $*) \
-		-Mdir $(@D) $(RTL_SRCS) $(FPGA_RTL) > $(@D)/build.log 2>&1 || { cat $(@D)/build.log; exit 1; }
-	@touch $@
+all: $(BOARDSIM_BIN) $(BOARDSIM8_BIN)
+boardsim: $(BOARDSIM_BIN) $(BOARDSIM8_BIN)
 
 $(BOARDSIM_DIR)/rt_%.o: $(BOARDSIM_VINC)/%.cpp fpga/boardsim/boardsim.mk
 	@mkdir -p $(@D)
 	$(CXX) $(BOARDSIM_CXXFLAGS) -O2 -w -c $< -o $@
 
-$(BOARDSIM_BIN): fpga/boardsim/tg_board_sim.cpp $(BOARDSIM_STAMPS) $(BOARDSIM_RT_OBJS)
-	@mkdir -p $(@D) $(BUILD)/obj/boardsim
-	$(CXX) $(BOARDSIM_CXXFLAGS) -MF $(BUILD)/obj/boardsim/tg_board_sim.d -MT $@ $(CXXFLAGS) $(WARN) \
-		-o $@ $< $(foreach i,$(BOARDSIM_NODES),$(BOARDSIM_DIR)/node$(i)/Vtg_board_node$(i)__ALL.a) \
-		$(BOARDSIM_RT_OBJS) -pthread
+# One simulator: 1 its binary, 2 its models' folder, 3 the node's top
+# module, 4 the variable that holds its parameters, 5 its C++ definitions.
+# The folder's params file is rewritten only when the parameters change,
+# so that a change rebuilds the models.
+define boardsim_sim
+$(2)/params: boardsim-force
+	@mkdir -p $$(@D)
+	@echo '$$($(4))' | cmp -s - $$@ || echo '$$($(4))' > $$@
+
+$(2)/node%/.built: $$(RTL_SRCS) $$(RTL_INCS) $$(FPGA_RTL) $(2)/params fpga/boardsim/boardsim.mk
+	rm -rf $$(@D)
+	@mkdir -p $$(@D)
+	$$(VERILATOR) --cc --build --top-module $(3) -Irtl --trace --x-assign fast -O3 -MAKEFLAGS "OPT_FAST=-O3" \
+		$$(call boardsim_gparams,$$($(4))) --prefix Vtg_board_node$$* -GBRIDGE_MAC=48\'h$$$$(printf '02544701%04x' $$*) \
+		-Mdir $$(@D) $$(RTL_SRCS) $$(FPGA_RTL) > $$(@D)/build.log 2>&1 || { cat $$(@D)/build.log; exit 1; }
+	@touch $$@
+
+$(1): fpga/boardsim/tg_board_sim.cpp $(foreach i,$(BOARDSIM_NODES),$(2)/node$(i)/.built) $$(BOARDSIM_RT_OBJS)
+	@mkdir -p $$(@D) $$(BUILD)/obj/$(notdir $(2))
+	$$(CXX) $$(BOARDSIM_CXXFLAGS) $(5) $(foreach i,$(BOARDSIM_NODES),-isystem $(2)/node$(i)) \
+		-MF $$(BUILD)/obj/$(notdir $(2))/tg_board_sim.d -MT $$@ $$(CXXFLAGS) $$(WARN) \
+		-o $$@ $$< $(foreach i,$(BOARDSIM_NODES),$(2)/node$(i)/Vtg_board_node$(i)__ALL.a) $$(BOARDSIM_RT_OBJS) -pthread
+endef
+$(eval $(call boardsim_sim,$(BOARDSIM_BIN),$(BOARDSIM_DIR),tg_fpga_node,BOARDSIM_PARAMS,))
+$(eval $(call boardsim_sim,$(BOARDSIM8_BIN),$(BOARDSIM8_DIR),tg_fpga_node8,BOARDSIM8_PARAMS,$(BOARDSIM8_DEFS)))
 
 # the test starts the simulator and talks to it with fpga/tools/tg_bridge.py
 BOARDSIM_TEST := $(BUILD)/tests/fpga/test_board_sim
-TEST_PROGS += $(BOARDSIM_TEST)
+# and libtg's Ethernet test runs against tg-board-sim8
+BOARDSIM8_TEST := $(BUILD)/tests/fpga/test_eth_node8
+TEST_PROGS += $(BOARDSIM_TEST) $(BOARDSIM8_TEST)
 
 $(BOARDSIM_TEST): tests/fpga/test_board_sim.sh $(BOARDSIM_BIN)
 	@mkdir -p $(@D)
 	sed -e 's|@TG_BOARD_SIM@|$(abspath $(BOARDSIM_BIN))|' -e 's|@TG_SRC_DIR@|$(abspath .)|' $< > $@
 	chmod +x $@
-
-# tg-board-sim8: the same two boards on the byte-serial node (tg_fpga_node8,
-# as the iCE40 top builds it, but with 64-byte blocks and 16 KiB of memory,
-# the Colorlight's, so that libtg's whole Ethernet test runs on it), and
-# libtg's Ethernet test against it
-BOARDSIM8_BIN    := $(BUILD)/bin/tg-board-sim8
-BOARDSIM8_DIR    := $(BUILD)/boardsim8
-BOARDSIM8_PARAMS ?= NUM_CTX=1 MAX_READS=1 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=1 MAX_REQS=1 \
-                    BLOCK_BYTES=64 BLK_SRC_BITS=8 MEM_LOG2=14
-BOARDSIM8_STAMPS := $(foreach i,$(BOARDSIM_NODES),$(BOARDSIM8_DIR)/node$(i)/.built)
-BOARDSIM8_GPARAMS = $(foreach p,$(BOARDSIM8_PARAMS),-G$(word 1,$(subst =, ,$(p)))=\'d$(word 2,$(subst =, ,$(p))))
-BOARDSIM8_VFLAGS  = --cc --build --top-module tg_fpga_node8 -Irtl --trace --x-assign fast -O3 \
-                    -MAKEFLAGS "OPT_FAST=-O3" $(BOARDSIM8_GPARAMS)
-# the byte-serial engine clears its refusal and block tables after reset
-# in 2^BLK_SRC_BITS * 16 clk cycles
-BOARDSIM8_CXXFLAGS = $(CPPFLAGS) -std=c++17 $(BOARDSIM_VDEFS) -faligned-new -DTG_BOARD_CLEAR_CYCLES=4096 \
-                     $(foreach i,$(BOARDSIM_NODES),-isystem $(BOARDSIM8_DIR)/node$(i)) \
-                     -isystem $(BOARDSIM_VINC) -isystem $(BOARDSIM_VINC)/vltstd
-
-all: $(BOARDSIM8_BIN)
-boardsim: $(BOARDSIM8_BIN)
-
-$(BOARDSIM8_DIR)/params: boardsim-force
-	@mkdir -p $(@D)
-	@echo '$(BOARDSIM8_PARAMS)' | cmp -s - $@ || echo '$(BOARDSIM8_PARAMS)' > $@
-
-$(BOARDSIM8_DIR)/node%/.built: $(RTL_SRCS) $(RTL_INCS) $(FPGA_RTL) $(BOARDSIM8_DIR)/params fpga/boardsim/boardsim.mk
-	rm -rf $(@D)
-	@mkdir -p $(@D)
-	$(VERILATOR) $(BOARDSIM8_VFLAGS) --prefix Vtg_board_node$* -GBRIDGE_MAC=48\'h$$(printf '02544701%04x' $*) \
-		-Mdir $(@D) $(RTL_SRCS) $(FPGA_RTL) > $(@D)/build.log 2>&1 || { cat $(@D)/build.log; exit 1; }
-	@touch $@
-
-$(BOARDSIM8_BIN): fpga/boardsim/tg_board_sim.cpp $(BOARDSIM8_STAMPS) $(BOARDSIM_RT_OBJS)
-	@mkdir -p $(@D) $(BUILD)/obj/boardsim8
-	$(CXX) $(BOARDSIM8_CXXFLAGS) -MF $(BUILD)/obj/boardsim8/tg_board_sim.d -MT $@ $(CXXFLAGS) $(WARN) \
-		-o $@ $< $(foreach i,$(BOARDSIM_NODES),$(BOARDSIM8_DIR)/node$(i)/Vtg_board_node$(i)__ALL.a) \
-		$(BOARDSIM_RT_OBJS) -pthread
-
-BOARDSIM8_TEST := $(BUILD)/tests/fpga/test_eth_node8
-TEST_PROGS += $(BOARDSIM8_TEST)
 
 $(BOARDSIM8_TEST): tests/fpga/test_eth_node8.sh $(BOARDSIM8_BIN) $(BUILD)/tests/test_eth
 	@mkdir -p $(@D)
