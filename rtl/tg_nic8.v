@@ -225,9 +225,8 @@ wire         req_txd_valid, req_txd_ready;
 wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
 wire [15:0]  req_txd_dst, req_txd_tag;
 wire [31:0]  req_txd_addr;
-wire [63:0]  req_txd_key;
 /* verilator lint_off UNUSEDSIGNAL */ // mask bits and payload past the block mean nothing (as in tg_nic)
-wire [63:0]  req_txd_mask;
+wire [63:0]  req_txd_mask, req_txd_key;
 wire [511:0] req_txd_payload;
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_off UNUSEDSIGNAL */
@@ -291,8 +290,21 @@ wire [3:0]  eng_tfrm_words, txd_tfrm_words;
 wire        eng_tfrm_ready = tx_slot_free && !txd_busy;
 wire        txd_grant      = tx_slot_free && eng_idle && !frm_valid;
 
+// With one REQ slot (where tg_req_tx never parks a new REQ), tg_txd8 keeps
+// a copy of the REQ's frame and resends it from there: a new request's
+// mask, key and payload come straight from the host port's descriptor,
+// which tg_req_tx passes on unchanged, and tg_req_tx's own copies of them
+// are read by nothing (synthesis leaves them out). With more slots, every
+// field comes through tg_req_tx.
+localparam integer TXD_KEEP = (MAX_REQS == 1) ? 1 : 0;
+wire [BLOCK_BYTES-1:0]   txd_mask    = (TXD_KEEP != 0) ? loc_txd_mask[BLOCK_BYTES-1:0] : req_txd_mask[BLOCK_BYTES-1:0];
+wire [63:0]              txd_key     = (TXD_KEEP != 0) ? loc_txd_key : req_txd_key;
+wire [8*BLOCK_BYTES-1:0] txd_payload = (TXD_KEEP != 0) ? loc_txd_payload[8*BLOCK_BYTES-1:0] :
+                                                  req_txd_payload[8*BLOCK_BYTES-1:0];
+
 tg_txd8 #(
-    .BLOCK_BYTES (BLOCK_BYTES)
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .RETRY_SLOTS (TXD_KEEP)
 ) tg_txd8_inst (
     .clk           (clk),
     .rst           (rst),
@@ -303,12 +315,12 @@ tg_txd8 #(
     .s_txd_flags   (req_txd_flags),
     .s_txd_dst     (req_txd_dst),
     .s_txd_addr    (req_txd_addr),
-    .s_txd_mask    (req_txd_mask[BLOCK_BYTES-1:0]),
+    .s_txd_mask    (txd_mask),
     .s_txd_len     (req_txd_len),
     .s_txd_ctx     (req_txd_ctx),
     .s_txd_tag     (req_txd_tag),
-    .s_txd_key     (req_txd_key),
-    .s_txd_payload (req_txd_payload[8*BLOCK_BYTES-1:0]),
+    .s_txd_key     (txd_key),
+    .s_txd_payload (txd_payload),
     .in_grant      (txd_grant),
     .m_wr_en       (txd_wr_en),
     .m_wr_off      (txd_wr_off),

@@ -4,12 +4,18 @@
 // payload of a descriptor (as tg_eth_tx lays them out, with no link-layer
 // fields) a byte a cycle into tg_eth_tx8's free slot, then hands the slot
 // over and takes the descriptor. It begins a frame only while it is
-// granted the slot writer.
+// granted the slot writer. With RETRY_SLOTS set, it keeps a copy of each
+// REQ frame it writes, by the REQ's slot (the tag's low bits), and a REQ
+// whose tag is the kept frame's is a resend of it: the copy goes out
+// again with the resend's flags. (tg_req_tx gives a slot's REQ a new tag
+// generation whenever the slot is freed, and resends with the same tag;
+// it must not park new REQs, which holds with MAX_REQS = 1.)
 `default_nettype none
 `include "tg_hw_defs.vh"
 
 module tg_txd8 #(
-    parameter BLOCK_BYTES = 16  // payload bytes a descriptor carries: 16, 32 or 64
+    parameter BLOCK_BYTES = 16, // payload bytes a descriptor carries: 16, 32 or 64
+    parameter RETRY_SLOTS = 0   // REQ frames kept for resends (0..16; 0: none)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -45,10 +51,14 @@ initial begin
     if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
         $error("%m: BLOCK_BYTES must be 16, 32 or 64");
     end
+    if (RETRY_SLOTS < 0 || RETRY_SLOTS > 16) begin
+        $error("%m: RETRY_SLOTS must be in 0..16");
+    end
 end
 
 localparam [6:0] H     = `TG_HDR_OFF;
 localparam [6:0] O_PAY = `TG_PAYLOAD_OFF;
+localparam [6:0] O_FLAGS = H + `TG_H_FLAGS;
 localparam integer HDR_OFF = `TG_HDR_OFF;      // the same, as integers for byte numbers
 localparam integer PAY_OFF = `TG_PAYLOAD_OFF;
 
@@ -60,6 +70,12 @@ reg [6:0]  off_reg,   off_next;    // slot byte written this cycle
 reg        wr_en_next;             // the byte at off_reg is written (a cycle later)
 reg [3:0]  words_reg;              // payload words of the frame, and ...
 reg [6:0]  last_reg;               // ... its last slot byte, kept from its start
+/* verilator lint_off UNUSEDSIGNAL */ // read only where RETRY_SLOTS > 0
+reg        keep_reg;               // the frame is a new REQ: its bytes are kept ...
+reg [3:0]  kidx_reg;               // ... in this slot of the copies, or resent from it
+reg [15:0] ktag_reg;               // ... and its tag
+/* verilator lint_on UNUSEDSIGNAL */
+reg        resend_reg;             // the frame is a resend: its bytes come from the copy
 
 // payload words the frame carries: a read request names a length but
 // carries none
@@ -105,6 +121,9 @@ reg [7:0] grp_byte [0:NGRP-1];
 reg [7:0] grp_reg  [0:NGRP-1];
 reg       en1_reg;                                 // the first step holds a byte to write ...
 reg [6:0] off1_reg;                                // ... and where
+reg       kept1_reg;                               // ... and that it is the copy's byte kp_rd_reg
+wire [7:0] kp_rd;                                  // byte of the copy read at off_reg, a cycle later
+wire       kp_same;                                // the descriptor's tag is that of the frame kept in its slot
 reg [7:0] wr_byte;
 integer   g, k;
 always @* begin
@@ -122,7 +141,51 @@ always @* begin
             wr_byte = grp_reg[g];
         end
     end
+    if (kept1_reg) begin
+        wr_byte = kp_rd;
+    end
 end
+
+// The copies of the REQ frames, a slot of 128 bytes each, written with
+// the frame's bytes as they go to the transmitter and read a byte a
+// cycle in the first step of a resend (block RAM on an FPGA).
+generate
+if (RETRY_SLOTS > 0) begin : g_keep
+    localparam integer SW = (RETRY_SLOTS > 1) ? $clog2(RETRY_SLOTS) : 1;      // slot number bits
+    localparam integer KA = ((RETRY_SLOTS > 1) ? SW : 0) + 7;                    // address bits
+    reg [7:0] kp_mem [0:(1 << KA) - 1];
+    reg [7:0] kp_rd_reg;
+    /* verilator lint_off UNUSEDSIGNAL */ // slot bits past RETRY_SLOTS's
+    wire [10:0] kwr_addr = {kidx_reg, m_wr_off};
+    wire [10:0] krd_addr = {kidx_reg, off_reg};
+    /* verilator lint_on UNUSEDSIGNAL */
+    // the tag of the frame each slot holds (none after reset)
+    reg [15:0] kp_tag_reg [0:(1 << SW) - 1];
+    reg [(1 << SW) - 1:0] kp_valid_reg;
+    wire [3:0] sidx = s_txd_tag[3:0];
+    wire [SW-1:0] sn = sidx[SW-1:0];
+    assign kp_same = ({1'b0, sidx} < RETRY_SLOTS[4:0]) && kp_valid_reg[sn] && (kp_tag_reg[sn] == s_txd_tag);
+    always @(posedge clk) begin
+        if (m_wr_en && keep_reg) begin
+            kp_mem[kwr_addr[KA-1:0]] <= m_wr_data;
+        end
+        kp_rd_reg <= kp_mem[krd_addr[KA-1:0]];
+        // a kept frame's tag, written while its frame is (kidx_reg and
+        // ktag_reg hold from its start)
+        if (busy_reg && keep_reg) begin
+            kp_tag_reg[kidx_reg[SW-1:0]]   <= ktag_reg;
+            kp_valid_reg[kidx_reg[SW-1:0]] <= 1'b1;
+        end
+        if (rst) begin
+            kp_valid_reg <= {(1 << SW){1'b0}};
+        end
+    end
+    assign kp_rd = kp_rd_reg;
+end else begin : g_no_keep
+    assign kp_rd   = 8'd0;
+    assign kp_same = 1'b0;
+end
+endgenerate
 
 always @* begin
     busy_next    = busy_reg;
@@ -164,12 +227,18 @@ always @(posedge clk) begin
     end
     en1_reg   <= wr_en_next;
     off1_reg  <= off_reg;
+    kept1_reg <= resend_reg && (off_reg != O_FLAGS);
     m_wr_en   <= en1_reg;
     m_wr_off  <= off1_reg;
     m_wr_data <= wr_byte;
     if (!busy_reg) begin
-        words_reg <= words;
-        last_reg  <= last_off;
+        words_reg  <= words;
+        last_reg   <= last_off;
+        keep_reg   <= (RETRY_SLOTS > 0) && (s_txd_op == `TG_OP_REQ) && !kp_same &&
+                      ({1'b0, s_txd_tag[3:0]} < RETRY_SLOTS[4:0]);
+        resend_reg <= (RETRY_SLOTS > 0) && (s_txd_op == `TG_OP_REQ) && kp_same;
+        kidx_reg   <= s_txd_tag[3:0];
+        ktag_reg   <= s_txd_tag;
     end
     if (rst) begin
         busy_reg <= 1'b0;
@@ -177,6 +246,8 @@ always @(posedge clk) begin
         off_reg  <= H;
         en1_reg  <= 1'b0;
         m_wr_en  <= 1'b0;
+        keep_reg   <= 1'b0;
+        resend_reg <= 1'b0;
     end
 end
 

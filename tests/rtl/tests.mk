@@ -37,15 +37,17 @@ $(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) 
 # tg_nic with 16-byte blocks (BLOCK_BYTES=16) and no REQ spill ring
 # (SPILL_RING=0); and tg_nic8 at tg_nic's table sizes and counter width
 # (the bench uses several contexts, queues and regions), with 64-byte
-# blocks (every phase) and with 16-byte blocks as the iCE40 top builds it
+# blocks (every phase) and one REQ slot as the iCE40 top builds it
+# (tg_txd8 then resends its own copy of a REQ's frame), and with 16-byte
+# blocks, as the iCE40 top builds them, and four REQ slots
 RTL_NIC_VARIANTS := $(RTL_NARROW_BIN) $(RTL_NIC8_BINS)
-NIC8_G := -GNUM_CTX=16 -GMAX_READS=8 -GNUM_QUEUES=16 -GNUM_REGIONS=32 -GMAX_REQS=4 -GCNT_W=64
+NIC8_G := -GNUM_CTX=16 -GMAX_READS=8 -GNUM_QUEUES=16 -GNUM_REGIONS=32 -GCNT_W=64
 $(RTL_NARROW_BIN): NIC_TOP   := tg_nic
 $(RTL_NARROW_BIN): NIC_FLAGS := -CFLAGS "-DTB_BLOCK=16 -DTB_SPILL=0" -GBLOCK_BYTES=16 -GSPILL_RING=0
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_TOP   := tg_nic8
-$(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0" $(NIC8_G) -GBLOCK_BYTES=64
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0 -DTB_REQ_SLOTS=1" $(NIC8_G) -GMAX_REQS=1 -GBLOCK_BYTES=64
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_TOP   := tg_nic8
-$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=16 -DTB_SPILL=0" $(NIC8_G) -GBLOCK_BYTES=16
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=16 -DTB_SPILL=0" $(NIC8_G) -GMAX_REQS=4 -GBLOCK_BYTES=16
 $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)

@@ -12,7 +12,9 @@
 // core, tg_nic8 (no spill ring, no link layer), with 64-byte and with
 // 16-byte blocks: its network port a byte a cycle as a GMII MAC drives it,
 // its host memory as fast as block RAM, and no frame may be dropped for
-// want of a receive slot.
+// want of a receive slot. TB_REQ_SLOTS=1 for a core with one REQ slot
+// (MAX_REQS=1): one REQ at a time is refused by a full queue, the next
+// waits at the host port.
 #ifdef TB_NIC8
 #include "Vtg_nic8.h"
 typedef Vtg_nic8 Nic;
@@ -38,6 +40,9 @@ static const char *const NAME = "tg_nic";
 #endif
 #ifndef TB_NIC8
 #define TB_NIC8 0
+#endif
+#ifndef TB_REQ_SLOTS
+#define TB_REQ_SLOTS 4   // the core's MAX_REQS
 #endif
 static const unsigned NODE = 5;
 static const unsigned BLK = TB_BLOCK;   // the core's BLOCK_BYTES
@@ -851,7 +856,7 @@ static void req_phase(Tb &tb)
         for (unsigned k = 0; k < 2; k++) {
             const Queue &q = qs[k];
             unsigned cap = ((1u << q.size_log2) - TG_Q_SLOTS) / (1u << q.esize_log2) - 1;
-            unsigned extra = 1 + tb.rng.below(3);
+            unsigned extra = 1 + tb.rng.below(TB_REQ_SLOTS < 3 ? TB_REQ_SLOTS : 3);
             queue_drain(tb, q, got[k]);
             for (unsigned i = 0; i < cap + extra; i++) {
                 enq(tb, q, make_entry(tb, q, k, seq++, sent[k]));
@@ -860,6 +865,8 @@ static void req_phase(Tb &tb)
             uint64_t end = tb.cyc + 200000;
             while (!tb.m->irq && tb.cyc < end) tb.tick();
             TB_CHECK(tb.m->irq, "no overflow interrupt for queue %u", k);
+            // other traffic while the refused REQs wait for their resend
+            tb.write(bar(TG_WIN_REMOTE, 2, NODE, 0x2000 + 8 * tb.rng.below(64)), tb.rng.next());
             queue_overflow(tb, q, got[k]);
             tb.run_until_idle();
             TB_CHECK(!tb.m->irq, "interrupt still raised");

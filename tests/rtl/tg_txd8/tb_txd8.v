@@ -2,11 +2,12 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Bench top of the descriptor-to-byte-frame writer: tg_txd8 filling
 // tg_eth_tx8's slots, granted the writer when the bench says so and a
-// slot is free.
+// slot is free, keeping copies of REQ frames for resends.
 `default_nettype none
 
 module tb_txd8 #(
-    parameter BLOCK_BYTES = 16
+    parameter BLOCK_BYTES = 16,
+    parameter RETRY_SLOTS = 16
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -41,7 +42,7 @@ wire [3:0] tfrm_words;
 wire       ev_tx_start, ev_tx_frame;
 /* verilator lint_on UNUSEDSIGNAL */
 
-tg_txd8 #(.BLOCK_BYTES (BLOCK_BYTES)) dut (
+tg_txd8 #(.BLOCK_BYTES (BLOCK_BYTES), .RETRY_SLOTS (RETRY_SLOTS)) dut (
     .clk (clk), .rst (rst), .cfg_node_id (cfg_node_id),
     .s_txd_valid (s_txd_valid), .s_txd_ready (s_txd_ready), .s_txd_op (s_txd_op), .s_txd_flags (s_txd_flags),
     .s_txd_dst (s_txd_dst), .s_txd_addr (s_txd_addr), .s_txd_mask (s_txd_mask), .s_txd_len (s_txd_len),

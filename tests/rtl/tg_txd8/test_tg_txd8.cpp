@@ -7,7 +7,10 @@
 // the output stalled at random; every frame on the wire must equal the C
 // encoder's for the same fields (no status, sequence or acknowledgement),
 // in order and once; a frame is begun only while granted, and the
-// descriptor is taken only with its frame's hand-over.
+// descriptor is taken only with its frame's hand-over. Every REQ frame is
+// kept by its slot (the tag's low bits); a REQ with the kept frame's tag
+// is a resend: with new flags and every other field of the descriptor
+// random, it must give the kept frame with the new flags.
 #include "Vtb_txd8.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -22,6 +25,7 @@ static const uint8_t OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_REQ, TG_OP_FAA,
 struct Desc {
     tg_frame_hdr h;
     uint8_t pl[TG_MAX_PAYLOAD];
+    bool resend;
     Bytes frame;
 };
 
@@ -39,8 +43,31 @@ int main(int argc, char **argv)
     unsigned grant_pct = 50, stall_pct = 0;
     bool was_busy = false;
     bool offered = false;
+    Desc kept[16];          // the REQ frame each slot of copies holds
+    bool kept_valid[16] = {};
+    uint16_t old_tag[16];   // ... held before the last reset, which forgets it
+    bool old_valid[16] = {};
+    uint64_t resends = 0;
 
     auto make = [&](Desc &d) {
+        unsigned ks = (unsigned)rng.below(16);
+        if (kept_valid[ks] && rng.chance(25)) {
+            // a resend: flags and length from the descriptor, the rest
+            // of the frame from the copy; the other fields are noise
+            Desc k = kept[ks];
+            k.h.flags = (uint8_t)rng.next();
+            k.resend = true;
+            k.frame = tb_frame(k.h, k.pl);
+            d = k;
+            d.h.dst = (uint16_t)rng.next();
+            d.h.key = rng.next();
+            d.h.addr = (uint32_t)rng.next();
+            d.h.mask = rng.next() & ((1ull << BLK) - 1);
+            d.h.ctx = (uint8_t)rng.next();
+            for (unsigned i = 0; i < BLK; i++) d.pl[i] = (uint8_t)rng.next();
+            return;
+        }
+        d.resend = false;
         tg_frame_hdr &h = d.h;
         h = tg_frame_hdr{};
         h.ver = TG_PROTO_VERSION;
@@ -54,6 +81,13 @@ int main(int argc, char **argv)
         h.len = (uint8_t)(8 * rng.below(BLK / 8 + 1));
         h.ctx = (uint8_t)rng.next();
         h.tag = (uint16_t)rng.next();
+        // a new REQ never has the tag of the frame kept in its slot; it may
+        // have that of a frame kept before the last reset
+        if (h.op == TG_OP_REQ && old_valid[h.tag & 15] && rng.chance(30)) {
+            h.tag = old_tag[h.tag & 15];
+            old_valid[h.tag & 15] = false;
+        }
+        if (h.op == TG_OP_REQ && kept_valid[h.tag & 15] && kept[h.tag & 15].h.tag == h.tag) h.tag ^= 0x10;
         for (auto &x : d.pl) x = 0;
         for (unsigned i = 0; i < BLK; i++) d.pl[i] = (uint8_t)rng.next();
         d.frame = tb_frame(h, d.pl);
@@ -92,6 +126,12 @@ int main(int argc, char **argv)
         if (!rst) {
             // a frame begins only while granted and a slot is free
             if (t.s_txd_valid && t.s_txd_ready) {
+                if (cur.resend) {
+                    resends++;
+                } else if (cur.h.op == TG_OP_REQ) {
+                    kept[cur.h.tag & 15] = cur;
+                    kept_valid[cur.h.tag & 15] = true;
+                }
                 sent.push_back(cur);
                 have = false;
                 offered = false;
@@ -135,6 +175,11 @@ int main(int argc, char **argv)
             for (int i = 0; i < 3; i++) tick(true);
             sent.clear();
             out.clear();
+            for (unsigned k = 0; k < 16; k++) {   // the reset forgets every copy
+                old_tag[k] = kept[k].h.tag;
+                old_valid[k] = kept_valid[k];
+                kept_valid[k] = false;
+            }
             have = false;
             offered = false;
             was_busy = false;
@@ -143,8 +188,9 @@ int main(int argc, char **argv)
             for (int i = 0; i < 2000 && !sent.empty(); i++) tick(false);
         }
     }
-    std::printf("tg_txd8: %llu frames (%llu bytes) equal to the encoder's\n", (unsigned long long)frames,
-                (unsigned long long)bytes);
+    std::printf("tg_txd8: %llu frames (%llu bytes, %llu resends of kept REQs) equal to the encoder's\n",
+                (unsigned long long)frames, (unsigned long long)bytes, (unsigned long long)resends);
     TB_CHECK(frames >= 3600, "only %llu frames", (unsigned long long)frames);
+    TB_CHECK(resends >= 300, "only %llu resends", (unsigned long long)resends);
     return tb_finish("tg_txd8");
 }
