@@ -16,7 +16,9 @@ module tg_csr8 #(
     parameter MAX_READS  = 1,   // outstanding fetches, reported in CONFIG
     parameter NUM_QUEUES = 1,   // queue-table entries, reported in CONFIG
     parameter BLOCK_BYTES = 16, // largest frame payload in bytes, reported in CONFIG
-    parameter CNT_W      = 16   // width of event counters (16..64)
+    parameter CNT_W      = 16,  // width of event counters (16..64)
+    parameter CYC_LO_W   = 16,  // the cycle counter's low part ...
+    parameter CYC_MID_W  = 24   // ... and middle part, in bits (the top part has the rest)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -69,7 +71,11 @@ initial begin
     if (CNT_W < 16 || CNT_W > 64) begin
         $error("%m: CNT_W must be in 16..64");
     end
+    if (CYC_LO_W < 1 || CYC_MID_W < 1 || CYC_LO_W + CYC_MID_W > 63) begin
+        $error("%m: CYC_LO_W and CYC_MID_W must leave the cycle counter's top part a bit at least");
+    end
 end
+localparam CYC_TOP_W = 64 - CYC_LO_W - CYC_MID_W;
 
 localparam NCNT = 14;
 localparam NTS  = 6;
@@ -80,11 +86,19 @@ localparam [4:0] W_SCRATCH = 5'd0;
 localparam [4:0] W_LCFG    = 5'd1;
 localparam [4:0] W_LRTO    = 5'd2;
 localparam [4:0] W_LWAIT   = 5'd3;
-localparam [4:0] W_TS      = 5'd8;    // timestamp i at W_TS + i
-localparam [4:0] W_CNT     = 5'd16;   // counter i at W_CNT + i
+localparam [4:0] W_TS      = 5'd8;    // timestamp i at W_TS + i, {W_TS[4:3], i}
+localparam [4:0] W_CNT     = 5'd16;   // counter i at W_CNT + i, {W_CNT[4], i}
 
 // ---------------------------------------------------------------- state
-reg [63:0] cycles_reg;
+// the cycle counter in three parts, each counting when the parts below
+// it are all ones (flags registered a cycle ahead), so that no carry runs
+// through all 64 bits in one cycle
+reg [CYC_LO_W-1:0]  cyc_lo_reg;
+reg [CYC_MID_W-1:0] cyc_mid_reg;
+reg [CYC_TOP_W-1:0] cyc_top_reg;
+reg        cyc_lo_ones_reg;           // cyc_lo_reg is all ones
+reg        cyc_mid_ones_reg;          // cyc_mid_reg is all ones
+wire [63:0] cycles_reg = {cyc_top_reg, cyc_mid_reg, cyc_lo_reg};
 reg [58:0] cyc_hi_m1_reg;             // cycles_reg[63:5] - 1
 reg [31:0] mem_size_reg, rdto_reg, backoff_reg;
 reg [31:0] valid_reg;                 // RAM word written since reset
@@ -138,11 +152,14 @@ wire [7:0]  cfg_block = BLK_BYTES[7:0];
 // before (the address is steady then: the port's rule); a value's
 // flip-flops are read in the access's own cycle.
 reg        n_ram;                     // decode of this cycle's csr_addr
+reg        n_cnt, n_ts;               // ... a counter's or a timestamp's word
 reg [4:0]  n_word;
 reg [63:0] n_const;                   // the constant part of the value
 reg        n_node, n_cycles, n_memsz, n_rdto, n_backoff, n_qt;   // ... and the flip-flops in it
 always @* begin
     n_ram     = 1'b0;
+    n_cnt     = 1'b0;
+    n_ts      = 1'b0;
     n_word    = W_SCRATCH;
     n_const   = 64'd0;
     n_node    = 1'b0;
@@ -164,26 +181,26 @@ always @* begin
         `TG_CSR_REG_LINK_CFG:       begin n_ram = 1'b1; n_word = W_LCFG;  n_const = `TG_LINK_CFG_RESET; end
         `TG_CSR_REG_LINK_RTO:       begin n_ram = 1'b1; n_word = W_LRTO;  n_const = `TG_LINK_RTO_RESET; end
         `TG_CSR_REG_LINK_RX_WAIT:   begin n_ram = 1'b1; n_word = W_LWAIT; n_const = `TG_LINK_RX_WAIT_RESET; end
-        `TG_CSR_REG_TX_FRAMES:      begin n_ram = 1'b1; n_word = W_CNT + 5'd0;  end
-        `TG_CSR_REG_RX_FRAMES:      begin n_ram = 1'b1; n_word = W_CNT + 5'd1;  end
-        `TG_CSR_REG_RX_DROP_FCS:    begin n_ram = 1'b1; n_word = W_CNT + 5'd2;  end
-        `TG_CSR_REG_RX_DROP_TYPE:   begin n_ram = 1'b1; n_word = W_CNT + 5'd3;  end
-        `TG_CSR_REG_RX_DROP_MALFORMED: begin n_ram = 1'b1; n_word = W_CNT + 5'd4; end
-        `TG_CSR_REG_RX_REFUSED:     begin n_ram = 1'b1; n_word = W_CNT + 5'd5;  end
-        `TG_CSR_REG_HOST_ERRORS:    begin n_ram = 1'b1; n_word = W_CNT + 5'd6;  end
-        `TG_CSR_REG_RX_STRAY:       begin n_ram = 1'b1; n_word = W_CNT + 5'd7;  end
-        `TG_CSR_REG_REQ_ACCEPTED:   begin n_ram = 1'b1; n_word = W_CNT + 5'd8;  end
-        `TG_CSR_REG_REQ_REFUSED:    begin n_ram = 1'b1; n_word = W_CNT + 5'd9;  end
-        `TG_CSR_REG_REQ_RETRIES:    begin n_ram = 1'b1; n_word = W_CNT + 5'd10; end
-        `TG_CSR_REG_ATOMICS:        begin n_ram = 1'b1; n_word = W_CNT + 5'd11; end
-        `TG_CSR_REG_PROT_REFUSED:   begin n_ram = 1'b1; n_word = W_CNT + 5'd12; end
-        `TG_CSR_REG_RX_DROP_BUSY:   begin n_ram = 1'b1; n_word = W_CNT + 5'd13; end
-        `TG_CSR_REG_TS_HOST_REQ:    begin n_ram = 1'b1; n_word = W_TS + 5'd0; end
-        `TG_CSR_REG_TS_TX_START:    begin n_ram = 1'b1; n_word = W_TS + 5'd1; end
-        `TG_CSR_REG_TS_RX_END:      begin n_ram = 1'b1; n_word = W_TS + 5'd2; end
-        `TG_CSR_REG_TS_RX_DONE:     begin n_ram = 1'b1; n_word = W_TS + 5'd3; end
-        `TG_CSR_REG_TS_HOST_RESP:   begin n_ram = 1'b1; n_word = W_TS + 5'd4; end
-        `TG_CSR_REG_TS_ENQ_DONE:    begin n_ram = 1'b1; n_word = W_TS + 5'd5; end
+        `TG_CSR_REG_TX_FRAMES:      begin n_ram = 1'b1; n_word = W_CNT + 5'd0; n_cnt = 1'b1;  end
+        `TG_CSR_REG_RX_FRAMES:      begin n_ram = 1'b1; n_word = W_CNT + 5'd1; n_cnt = 1'b1;  end
+        `TG_CSR_REG_RX_DROP_FCS:    begin n_ram = 1'b1; n_word = W_CNT + 5'd2; n_cnt = 1'b1;  end
+        `TG_CSR_REG_RX_DROP_TYPE:   begin n_ram = 1'b1; n_word = W_CNT + 5'd3; n_cnt = 1'b1;  end
+        `TG_CSR_REG_RX_DROP_MALFORMED: begin n_ram = 1'b1; n_word = W_CNT + 5'd4; n_cnt = 1'b1; end
+        `TG_CSR_REG_RX_REFUSED:     begin n_ram = 1'b1; n_word = W_CNT + 5'd5; n_cnt = 1'b1;  end
+        `TG_CSR_REG_HOST_ERRORS:    begin n_ram = 1'b1; n_word = W_CNT + 5'd6; n_cnt = 1'b1;  end
+        `TG_CSR_REG_RX_STRAY:       begin n_ram = 1'b1; n_word = W_CNT + 5'd7; n_cnt = 1'b1;  end
+        `TG_CSR_REG_REQ_ACCEPTED:   begin n_ram = 1'b1; n_word = W_CNT + 5'd8; n_cnt = 1'b1;  end
+        `TG_CSR_REG_REQ_REFUSED:    begin n_ram = 1'b1; n_word = W_CNT + 5'd9; n_cnt = 1'b1;  end
+        `TG_CSR_REG_REQ_RETRIES:    begin n_ram = 1'b1; n_word = W_CNT + 5'd10; n_cnt = 1'b1; end
+        `TG_CSR_REG_ATOMICS:        begin n_ram = 1'b1; n_word = W_CNT + 5'd11; n_cnt = 1'b1; end
+        `TG_CSR_REG_PROT_REFUSED:   begin n_ram = 1'b1; n_word = W_CNT + 5'd12; n_cnt = 1'b1; end
+        `TG_CSR_REG_RX_DROP_BUSY:   begin n_ram = 1'b1; n_word = W_CNT + 5'd13; n_cnt = 1'b1; end
+        `TG_CSR_REG_TS_HOST_REQ:    begin n_ram = 1'b1; n_word = W_TS + 5'd0; n_ts = 1'b1; end
+        `TG_CSR_REG_TS_TX_START:    begin n_ram = 1'b1; n_word = W_TS + 5'd1; n_ts = 1'b1; end
+        `TG_CSR_REG_TS_RX_END:      begin n_ram = 1'b1; n_word = W_TS + 5'd2; n_ts = 1'b1; end
+        `TG_CSR_REG_TS_RX_DONE:     begin n_ram = 1'b1; n_word = W_TS + 5'd3; n_ts = 1'b1; end
+        `TG_CSR_REG_TS_HOST_RESP:   begin n_ram = 1'b1; n_word = W_TS + 5'd4; n_ts = 1'b1; end
+        `TG_CSR_REG_TS_ENQ_DONE:    begin n_ram = 1'b1; n_word = W_TS + 5'd5; n_ts = 1'b1; end
         // the spill ring's and the link layer's registers and counters read 0
         `TG_CSR_REG_REQ_SPILLED, `TG_CSR_REG_SPILL_BASE, `TG_CSR_REG_SPILL_CFG,
         `TG_CSR_REG_LINK_GONE, `TG_CSR_REG_LINK_RETX, `TG_CSR_REG_LINK_DUP_DROP,
@@ -201,8 +218,8 @@ reg [63:0] a_const;
 reg        a_node, a_cycles, a_memsz, a_rdto, a_backoff, a_qt;
 always @(posedge clk) begin
     a_ram     <= n_ram;
-    a_cnt     <= n_ram && (n_word >= W_CNT);
-    a_ts      <= n_ram && (n_word >= W_TS) && (n_word < W_CNT);
+    a_cnt     <= n_cnt;
+    a_ts      <= n_ts;
     a_word    <= n_word;
     a_const   <= n_const;
     a_node    <= n_node;
@@ -221,45 +238,69 @@ wire [63:0] a_val = a_const |
                     ({64{a_qt && qt_hit}} & qt_rdata);
 
 wire [3:0] a_cidx = a_word[3:0];              // W_CNT is 16: the counter's index
-wire [2:0] a_tidx = a_word[2:0];              // W_TS is 8: the timestamp's index
 
 // ---------------------------------------------------------------- picks
 // the next counter to update: the first with events at or after rr_reg,
-// else the first at all
-reg        cnt_pick;
-reg [3:0]  cnt_idx;
-reg        cnt_hi;
-reg [3:0]  cnt_hi_idx;
+// else the first at all; worked out from this cycle's counts and taken
+// from a register in the next (an update's read comes three cycles after
+// the last one at the earliest, so its pick was made after the last
+// update took its counter's events)
+reg        nx_pick;
+reg [3:0]  nx_idx;
+reg        nx_hi;
+reg [3:0]  nx_hi_idx;
 integer    ci;
 always @* begin
-    cnt_pick   = 1'b0;
-    cnt_idx    = 4'd0;
-    cnt_hi     = 1'b0;
-    cnt_hi_idx = 4'd0;
+    nx_pick   = 1'b0;
+    nx_idx    = 4'd0;
+    nx_hi     = 1'b0;
+    nx_hi_idx = 4'd0;
     for (ci = NCNT - 1; ci >= 0; ci = ci - 1) begin
         if (pend_reg[ci] != 4'd0) begin
-            cnt_pick = 1'b1;
-            cnt_idx  = ci[3:0];
+            nx_pick = 1'b1;
+            nx_idx  = ci[3:0];
             if (ci[3:0] >= rr_reg) begin
-                cnt_hi     = 1'b1;
-                cnt_hi_idx = ci[3:0];
+                nx_hi     = 1'b1;
+                nx_hi_idx = ci[3:0];
             end
         end
     end
-    if (cnt_hi) cnt_idx = cnt_hi_idx;
+    if (nx_hi) nx_idx = nx_hi_idx;
+end
+reg        cnt_pick;
+reg [3:0]  cnt_idx;
+always @(posedge clk) begin
+    cnt_pick <= nx_pick;
+    cnt_idx  <= nx_idx;
+    if (rst) begin
+        cnt_pick <= 1'b0;
+    end
 end
 
-reg        ts_pick;
-reg [2:0]  ts_idx;
+// the next timestamp to write, the first with an event not yet written;
+// also from a register (right after a write the pick can name the same
+// timestamp once more: written again, it gets the same cycle, its age
+// having grown with the counter)
+reg        nx_ts_pick;
+reg [2:0]  nx_ts_idx;
 integer    ti;
 always @* begin
-    ts_pick = 1'b0;
-    ts_idx  = 3'd0;
+    nx_ts_pick = 1'b0;
+    nx_ts_idx  = 3'd0;
     for (ti = NTS - 1; ti >= 0; ti = ti - 1) begin
         if (tpend_reg[ti]) begin
-            ts_pick = 1'b1;
-            ts_idx  = ti[2:0];
+            nx_ts_pick = 1'b1;
+            nx_ts_idx  = ti[2:0];
         end
+    end
+end
+reg        ts_pick;
+reg [2:0]  ts_idx;
+always @(posedge clk) begin
+    ts_pick <= nx_ts_pick;
+    ts_idx  <= nx_ts_idx;
+    if (rst) begin
+        ts_pick <= 1'b0;
     end
 end
 
@@ -286,10 +327,32 @@ function [63:0] ts_at;
         ts_at = {lo[5] ? cyc_hi_m1_reg : cycles_reg[63:5], lo[4:0]};
     end
 endfunction
+// the timestamps' next state, and the one an access will read, picked
+// with the decode in the cycle before it
+reg [NTS-1:0] tpend_nx;
+reg [4:0]  tage_nx [0:NTS-1];
+integer    tj;
+always @* begin
+    for (tj = 0; tj < NTS; tj = tj + 1) begin
+        if (ts_ev[tj]) begin
+            tpend_nx[tj] = 1'b1;
+            tage_nx[tj]  = 5'd1;
+        end else begin
+            tpend_nx[tj] = tpend_reg[tj] && !(ts_go && ts_idx == tj[2:0]);
+            tage_nx[tj]  = tage_reg[tj] + {4'd0, tpend_reg[tj]};
+        end
+    end
+end
+reg        a_tpend;                   // the accessed timestamp's event is not yet written ...
+reg [4:0]  a_tage;                    // ... and its age
+always @(posedge clk) begin
+    a_tpend <= tpend_nx[n_word[2:0]];
+    a_tage  <= tage_nx[n_word[2:0]];
+end
 wire [63:0] ts_val    = ts_at(tage_reg[ts_idx]);   // the timestamp the write port takes
-wire [63:0] ts_rd_val = ts_at(tage_reg[a_tidx]);   // the one the host reads
+wire [63:0] ts_rd_val = ts_at(a_tage);             // the one the host reads
 
-wire [CNT_W-1:0] upd_old = valid_reg[W_CNT + {1'b0, upd_idx_reg}] ? ram_q[CNT_W-1:0] : {CNT_W{1'b0}};
+wire [CNT_W-1:0] upd_old = valid_reg[{W_CNT[4], upd_idx_reg}] ? ram_q[CNT_W-1:0] : {CNT_W{1'b0}};
 
 reg        wr_en;
 reg [4:0]  wr_word;
@@ -305,17 +368,17 @@ always @* begin
         if (a_word == W_LRTO || a_word == W_LWAIT) wr_data = {32'd0, csr_wdata[31:0]};
     end else if (upd_go) begin
         wr_en   = 1'b1;
-        wr_word = W_CNT + {1'b0, widx_reg};
+        wr_word = {W_CNT[4], widx_reg};
         wr_data = 64'd0;
         wr_data[CNT_W-1:0] = wval_reg;
     end else if (ts_go) begin
         wr_en   = 1'b1;
-        wr_word = W_TS + {2'd0, ts_idx};
+        wr_word = {W_TS[4:3], ts_idx};
         wr_data = ts_val;
     end
 end
 
-wire [4:0] rd_word = csr_rd_en ? a_word : W_CNT + {1'b0, cnt_idx};
+wire [4:0] rd_word = csr_rd_en ? a_word : {W_CNT[4], cnt_idx};
 
 always @(posedge clk) begin
     if (wr_en) ram[wr_word] <= wr_data;
@@ -340,7 +403,19 @@ assign csr_rdata = !rd_ram_reg ? rd_val_reg : rd_cnt_reg ? rd_cnt_val : rd_word_
 // ---------------------------------------------------------------- next state
 integer si;
 always @(posedge clk) begin
-    cycles_reg <= cycles_reg + 64'd1;
+    cyc_lo_reg      <= cyc_lo_reg + 1'b1;
+    cyc_lo_ones_reg <= (cyc_lo_reg == {{(CYC_LO_W-1){1'b1}}, 1'b0});
+    if (cyc_lo_ones_reg) begin
+        cyc_mid_reg      <= cyc_mid_reg + 1'b1;
+`ifdef TG_TESTBUG_015
+        cyc_mid_ones_reg <= (cyc_mid_reg == {CYC_MID_W{1'b1}});   // deliberate bug: the flag a count late
+`else
+        cyc_mid_ones_reg <= (cyc_mid_reg == {{(CYC_MID_W-1){1'b1}}, 1'b0});
+`endif
+        if (cyc_mid_ones_reg) begin
+            cyc_top_reg <= cyc_top_reg + 1'b1;
+        end
+    end
     if (cycles_reg[4:0] == 5'd31) cyc_hi_m1_reg <= cycles_reg[63:5];
     if (csr_wr_en) begin
         if (a_memsz)   mem_size_reg <= csr_wdata[31:0];
@@ -352,9 +427,9 @@ always @(posedge clk) begin
     // the read: a timestamp with its event not yet written reads that
     // event's cycle
     if (csr_rd_en) begin
-        rd_ram_reg        <= a_ram && !(a_ts && tpend_reg[a_tidx]);
+        rd_ram_reg        <= a_ram && !(a_ts && a_tpend);
         rd_valid_word_reg <= valid_reg[a_word];   // as before a write in this cycle
-        rd_val_reg        <= (a_ts && tpend_reg[a_tidx]) ? ts_rd_val : a_val;
+        rd_val_reg        <= (a_ts && a_tpend) ? ts_rd_val : a_val;
         rd_cnt_reg        <= a_cnt;
         rd_add_reg        <= a_add;
     end
@@ -381,18 +456,17 @@ always @(posedge clk) begin
     end
 
     // timestamps: the newest event of each, and its age
+    tpend_reg <= tpend_nx;
     for (si = 0; si < NTS; si = si + 1) begin
-        if (ts_ev[si]) begin
-            tpend_reg[si] <= 1'b1;
-            tage_reg[si]  <= 5'd1;
-        end else begin
-            if (ts_go && ts_idx == si[2:0]) tpend_reg[si] <= 1'b0;
-            tage_reg[si] <= tage_reg[si] + {4'd0, tpend_reg[si]};
-        end
+        tage_reg[si] <= tage_nx[si];
     end
 
     if (rst) begin
-        cycles_reg   <= 64'd0;
+        cyc_lo_reg       <= {CYC_LO_W{1'b0}};
+        cyc_mid_reg      <= {CYC_MID_W{1'b0}};
+        cyc_top_reg      <= {CYC_TOP_W{1'b0}};
+        cyc_lo_ones_reg  <= 1'b0;
+        cyc_mid_ones_reg <= 1'b0;
         cyc_hi_m1_reg <= {59{1'b1}};
         mem_size_reg <= 32'd0;
         rdto_reg     <= `TG_READ_TIMEOUT_RESET;
@@ -409,6 +483,39 @@ always @(posedge clk) begin
         end
     end
 end
+
+`ifdef FORMAL
+// ---------------------------------------------------------------- properties
+// Contract: the cycle counter, kept in three parts with their carries
+// registered a cycle ahead, counts one a cycle from reset, as one 64-bit
+// counter would (C1); its flags name exactly the parts that are all ones
+// (C2, the invariant that makes C1 inductive).
+reg        f_past_valid = 1'b0;
+reg [63:0] f_cycles;              // the counter a cycle ago
+reg        f_rst;                 // reset a cycle ago
+always @(posedge clk) begin
+    f_past_valid <= 1'b1;
+    f_cycles     <= cycles_reg;
+    f_rst        <= rst;
+end
+
+always @* begin
+    if (!f_past_valid) begin
+        assume(rst);
+    end
+    if (f_past_valid && !rst) begin
+        // C1
+        if (!f_rst) begin
+            assert(cycles_reg == f_cycles + 64'd1);
+        end else begin
+            assert(cycles_reg == 64'd0);
+        end
+        // C2
+        assert(cyc_lo_ones_reg == (cyc_lo_reg == {CYC_LO_W{1'b1}}));
+        assert(cyc_mid_ones_reg == (cyc_mid_reg == {CYC_MID_W{1'b1}}));
+    end
+end
+`endif
 
 endmodule
 

@@ -21,6 +21,7 @@ JOBS=(
 	"tg_eth_rx||12|yes"
 	"tg_eth_rx8||12|yes"
 	"tg_eth_tx8||12|yes"
+	"tg_csr8|-set CYC_LO_W 2 -set CYC_MID_W 2|20|yes"
 	"tg_crc32_d64||1|no"
 )
 # deliberate bug | module | parameters | depth
@@ -39,6 +40,7 @@ MUTANTS=(
 	"TG_TESTBUG_012|tg_eth_rx8||12"
 	"TG_TESTBUG_013|tg_eth_tx8||12"
 	"TG_TESTBUG_014|tg_eth_tx8||12"
+	"TG_TESTBUG_015|tg_csr8|-set CYC_LO_W 2 -set CYC_MID_W 2|20"
 )
 # module | reference module in its `ifdef FORMAL part: the two must compute
 # the same combinational function (checked by ABC on their miter)
