@@ -267,15 +267,6 @@ always @* begin
     end
     if (nx_hi) nx_idx = nx_hi_idx;
 end
-reg        cnt_pick;
-reg [3:0]  cnt_idx;
-always @(posedge clk) begin
-    cnt_pick <= nx_pick;
-    cnt_idx  <= nx_idx;
-    if (rst) begin
-        cnt_pick <= 1'b0;
-    end
-end
 
 // the next timestamp to write, the first with an event not yet written;
 // also from a register (right after a write the pick can name the same
@@ -294,13 +285,19 @@ always @* begin
         end
     end
 end
-reg        ts_pick;
+
+// both picks, as the RAM ports use them
+reg        cnt_pick, ts_pick;
+reg [3:0]  cnt_idx;
 reg [2:0]  ts_idx;
 always @(posedge clk) begin
-    ts_pick <= nx_ts_pick;
-    ts_idx  <= nx_ts_idx;
+    cnt_pick <= nx_pick;
+    cnt_idx  <= nx_idx;
+    ts_pick  <= nx_ts_pick;
+    ts_idx   <= nx_ts_idx;
     if (rst) begin
-        ts_pick <= 1'b0;
+        cnt_pick <= 1'b0;
+        ts_pick  <= 1'b0;
     end
 end
 
