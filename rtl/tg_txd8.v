@@ -123,7 +123,8 @@ reg       en1_reg;                                 // the first step holds a byt
 reg [6:0] off1_reg;                                // ... and where
 reg       kept1_reg;                               // ... and that it is the copy's byte kp_rd_reg
 wire [7:0] kp_rd;                                  // byte of the copy read at off_reg, a cycle later
-wire       kp_same;                                // the descriptor's tag is that of the frame kept in its slot
+wire       kp_slot;                                // the descriptor's tag names a slot of the copies ...
+wire       kp_same;                                // ... and is that of the frame kept there
 reg [7:0] wr_byte;
 integer   g, k;
 always @* begin
@@ -164,7 +165,8 @@ if (RETRY_SLOTS > 0) begin : g_keep
     reg [(1 << SW) - 1:0] kp_valid_reg;
     wire [3:0] sidx = s_txd_tag[3:0];
     wire [SW-1:0] sn = sidx[SW-1:0];
-    assign kp_same = ({1'b0, sidx} < RETRY_SLOTS[4:0]) && kp_valid_reg[sn] && (kp_tag_reg[sn] == s_txd_tag);
+    assign kp_slot = ({1'b0, sidx} < RETRY_SLOTS[4:0]);
+    assign kp_same = kp_slot && kp_valid_reg[sn] && (kp_tag_reg[sn] == s_txd_tag);
     always @(posedge clk) begin
         if (m_wr_en && keep_reg) begin
             kp_mem[kwr_addr[KA-1:0]] <= m_wr_data;
@@ -183,6 +185,7 @@ if (RETRY_SLOTS > 0) begin : g_keep
     assign kp_rd = kp_rd_reg;
 end else begin : g_no_keep
     assign kp_rd   = 8'd0;
+    assign kp_slot = 1'b0;
     assign kp_same = 1'b0;
 end
 endgenerate
@@ -234,9 +237,8 @@ always @(posedge clk) begin
     if (!busy_reg) begin
         words_reg  <= words;
         last_reg   <= last_off;
-        keep_reg   <= (RETRY_SLOTS > 0) && (s_txd_op == `TG_OP_REQ) && !kp_same &&
-                      ({1'b0, s_txd_tag[3:0]} < RETRY_SLOTS[4:0]);
-        resend_reg <= (RETRY_SLOTS > 0) && (s_txd_op == `TG_OP_REQ) && kp_same;
+        keep_reg   <= (s_txd_op == `TG_OP_REQ) && kp_slot && !kp_same;
+        resend_reg <= (s_txd_op == `TG_OP_REQ) && kp_same;
         kidx_reg   <= s_txd_tag[3:0];
         ktag_reg   <= s_txd_tag;
     end
