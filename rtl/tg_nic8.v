@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Telegraphos NIC core for small FPGAs: tg_nic's host target and memory
-// master, with a byte-serial network side. Frames come in and go out a
-// byte a cycle (a GMII MAC's stream); received frames wait in block-RAM
-// slots, where the byte-serial receive engine executes them and builds
-// their responses in the transmitter's slots; the host port's requests
-// are written into those slots a byte at a time too. Built without the
-// REQ spill ring and the link layer.
+// Telegraphos NIC core for small FPGAs: tg_nic's host port (its host
+// target built for the byte clock, tg_host_if8) and memory master, with a
+// byte-serial network side. Frames come in and go out a byte a cycle (a
+// GMII MAC's stream); received frames wait in block-RAM slots, where the
+// byte-serial receive engine executes them and builds their responses in
+// the transmitter's slots; the host port's requests are written into
+// those slots a byte at a time too. Built without the REQ spill ring and
+// the link layer.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -79,59 +80,14 @@ wire ev_host_error, ev_host_req, ev_host_resp, ev_host_stray;
 wire ev_req_retry, ev_req_stray;
 
 // ---------------------------------------------------------------- host port
-// tg_csr8 answers a read in the cycle after it, takes at most one access
-// every other cycle, and wants the address steady in the cycle before an
-// access; tg_host_if takes a CSR read's data in the cycle it accepts the
-// request. A request to the CSR page is therefore held back from
-// tg_host_if until it has been on offer for a cycle and not in the cycle
-// after a page access, and a read for one cycle more, in which the page
-// is read; its data is kept until the request is taken.
-wire        hreq_is_csr = (s_host_req_addr[46:44] == `TG_WIN_CTRL) &&
-                          (s_host_req_addr[43:17] == 27'd0) && !s_host_req_addr[16] &&
-                          (s_host_req_addr[15:12] == 4'd0);
-wire        hreq_is_csr_rd = hreq_is_csr && !s_host_req_write;
-reg         csr_busy_reg;                      // the page was accessed in the last cycle
-reg         hreq_held_reg;                     // the request on offer was on offer in the last cycle
-reg         csr_rd_wait_reg, csr_rd_wait_next; // the page was read for the request on offer
-reg         csr_rd_fresh_reg;                  // ... in the last cycle: its data is csr8_rdata
-reg  [63:0] csr_rd_keep_reg;                   // ... earlier: its data
-wire        hif_req_valid = s_host_req_valid && (!hreq_is_csr || (!csr_busy_reg && hreq_held_reg)) &&
-                            (!hreq_is_csr_rd || csr_rd_wait_reg);
-wire        hif_req_ready;
-assign      s_host_req_ready = hif_req_ready && hif_req_valid;
-wire        csr_rd_en = s_host_req_valid && hreq_is_csr_rd && !csr_rd_wait_reg && !csr_busy_reg &&
-                        hreq_held_reg;
-
+// tg_host_if8 keeps tg_csr8's rules itself: it strobes a CSR-page read
+// (csr_rd_en) with the address steady since the cycle before and takes the
+// data in the next cycle, and never accesses the page in two consecutive
+// cycles.
 wire [11:0] csr_addr;
-wire        csr_wr_en;
+wire        csr_rd_en, csr_wr_en;
 wire [63:0] csr_wdata;
 wire [63:0] csr8_rdata;
-wire [63:0] hif_csr_rdata = csr_rd_fresh_reg ? csr8_rdata : csr_rd_keep_reg;
-
-always @* begin
-    csr_rd_wait_next = csr_rd_wait_reg;
-    if (csr_rd_en) begin
-        csr_rd_wait_next = 1'b1;
-    end else if (s_host_req_valid && s_host_req_ready) begin
-        csr_rd_wait_next = 1'b0;
-    end
-end
-
-always @(posedge clk) begin
-    csr_busy_reg     <= csr_rd_en || csr_wr_en;
-    hreq_held_reg    <= s_host_req_valid && !s_host_req_ready;
-    csr_rd_wait_reg  <= csr_rd_wait_next;
-    csr_rd_fresh_reg <= csr_rd_en;
-    if (csr_rd_fresh_reg) begin
-        csr_rd_keep_reg <= csr8_rdata;
-    end
-    if (rst) begin
-        csr_busy_reg     <= 1'b0;
-        hreq_held_reg    <= 1'b0;
-        csr_rd_wait_reg  <= 1'b0;
-        csr_rd_fresh_reg <= 1'b0;
-    end
-end
 
 wire [31:0] cfg_mem_size, cfg_read_timeout, cfg_req_backoff;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -158,17 +114,17 @@ wire [15:0]  fetch_lookup_node;
 wire [31:0]  fetch_lookup_laddr, fetch_lookup_cpl;
 wire [63:0]  fetch_lookup_mask;
 
-tg_host_if #(
+tg_host_if8 #(
     .NUM_CTX     (NUM_CTX),
     .MAX_READS   (MAX_READS),
     .BLOCK_BYTES (BLOCK_BYTES)
-) tg_host_if_inst (
+) tg_host_if8_inst (
     .clk                (clk),
     .rst                (rst),
     .cfg_mem_size       (cfg_mem_size),
     .cfg_read_timeout   (cfg_read_timeout),
-    .s_host_req_valid   (hif_req_valid),
-    .s_host_req_ready   (hif_req_ready),
+    .s_host_req_valid   (s_host_req_valid),
+    .s_host_req_ready   (s_host_req_ready),
     .s_host_req_write   (s_host_req_write),
     .s_host_req_addr    (s_host_req_addr),
     .s_host_req_wdata   (s_host_req_wdata),
@@ -178,7 +134,8 @@ tg_host_if #(
     .m_host_resp_ready  (m_host_resp_ready),
     .m_host_resp_rdata  (m_host_resp_rdata),
     .csr_addr           (csr_addr),
-    .csr_rdata          (hif_csr_rdata),
+    .csr_rd_en          (csr_rd_en),
+    .csr_rdata          (csr8_rdata),
     .csr_wr_en          (csr_wr_en),
     .csr_wdata          (csr_wdata),
     .m_txd_valid        (loc_txd_valid),

@@ -16,6 +16,7 @@ mkdir -p "$out"
 JOBS=(
 	"tg_tx_arb|-set DATA_W 4|24|yes"
 	"tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8|yes"
+	"tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10|yes"
 	"tg_rx_engine|-set BLK_SRC_BITS 1|9|no"
 	"tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14|yes"
 	"tg_eth_rx||12|yes"
@@ -41,6 +42,8 @@ MUTANTS=(
 	"TG_TESTBUG_013|tg_eth_tx8||12"
 	"TG_TESTBUG_014|tg_eth_tx8||12"
 	"TG_TESTBUG_015|tg_csr8|-set CYC_LO_W 2 -set CYC_MID_W 2|20"
+	"TG_TESTBUG_016|tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10"
+	"TG_TESTBUG_017|tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10"
 )
 # module | reference module in its `ifdef FORMAL part: the two must compute
 # the same combinational function (checked by ABC on their miter)

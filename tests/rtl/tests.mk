@@ -15,12 +15,14 @@ RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
 # core (tg_nic8), through tg_nic's bench (rule below)
 RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
 RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow
+# the byte-serial core's host target, through tg_host_if's bench (rule below)
+RTL_HIF8_BIN   := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8
 
-TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS)
+TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_HIF8_BIN)
 
 .PHONY: test-rtl
-test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS)
-	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS)
+test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_HIF8_BIN)
+	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_HIF8_BIN)
 
 RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
 # in a bench's recipe: its own Verilog top, if it has one, and the top module
@@ -54,3 +56,12 @@ $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.c
 	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) $(NIC_FLAGS) --top-module $(NIC_TOP) \
 		-Mdir $(dir $@)obj_$* $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
 		> $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
+
+# tg_host_if's bench on tg_host_if8, at tg_host_if's defaults (the bench's
+# sizes), its class named as tg_host_if's
+$(RTL_HIF8_BIN): tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) $(RTL_INCS) \
+		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if \
+		--top-module tg_host_if8 -Mdir $(dir $@)obj8 $(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) \
+		-o $(abspath $@) > $(dir $@)build8.log 2>&1 || { cat $(dir $@)build8.log; exit 1; }
