@@ -398,9 +398,13 @@ tg_prot #(
     .in_rx_idle (eng_idle)
 );
 
+// with one-entry tables the engine reads their answers straight
+localparam integer ENG_ONE_ENTRY = (NUM_QUEUES == 1 && NUM_REGIONS == 1 && MAX_READS == 1) ? 1 : 0;
+
 tg_rx_engine8 #(
     .BLK_SRC_BITS (BLK_SRC_BITS),
-    .BLOCK_BYTES  (BLOCK_BYTES)
+    .BLOCK_BYTES  (BLOCK_BYTES),
+    .ONE_ENTRY    (ENG_ONE_ENTRY)
 ) tg_rx_engine8_inst (
     .clk                (clk),
     .rst                (rst),

@@ -13,7 +13,9 @@
 
 module tg_rx_engine8 #(
     parameter BLK_SRC_BITS = 8,  // low bits of the source node that select a block-table row (1..8)
-    parameter BLOCK_BYTES  = 64  // largest payload this node takes or sends: 16, 32 or 64 bytes
+    parameter BLOCK_BYTES  = 64, // largest payload this node takes or sends: 16, 32 or 64 bytes
+    parameter ONE_ENTRY    = 0   // 1: the queue, region and fetch tables have one entry each, so their
+                                 // answers are registers already and stage 1 does not copy them
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -235,46 +237,60 @@ assign q_lk_base     = addr_reg;
 // decodes. A table the host changes meanwhile is seen three cycles late,
 // as if the write had come that much later.
 // Stage 1: the tables' answers and the address sums.
-reg         t1_qhit, t1_qfull, t1_qhv;
+reg         t1_qhit;
 reg  [3:0]  t1_qidx;
-reg  [4:0]  t1_qsl;
-reg  [2:0]  t1_qesl;
-reg  [23:0] t1_qtail, t1_qhead;
-reg         t1_pen, t1_phit;
-reg  [31:0] t1_pbase;
 reg  [32:0] t1_pend;
-reg  [3:0]  t1_prights;
+reg         t1_phit;
 reg  [32:0] t1_end;                    // first byte past the access: addr + len
 reg  [32:0] t1_aend;                   // ... of an atomic: addr + 8
 reg  [32:0] t1_qend;                   // ... of a REQ's check: the queue's first byte
-reg  [32:0] t1_msize;
 reg         t1_too_long;
 reg         t1_fvalid, t1_fmatch;      // the fetch entry the tag names, from this source
-reg  [31:0] t1_fladdr;
-reg  [MB-1:0] t1_fmask;
+// the tables' entries and the settings, copied unless they are registers
+// already (ONE_ENTRY): with one entry a table's answer is that entry
+reg         t1_qfull_r, t1_qhv_r, t1_pen_r;
+reg  [4:0]  t1_qsl_r;
+reg  [2:0]  t1_qesl_r;
+reg  [23:0] t1_qtail_r, t1_qhead_r;
+reg  [31:0] t1_pbase_r, t1_fladdr_r;
+reg  [3:0]  t1_prights_r;
+reg  [32:0] t1_msize_r;
+reg  [MB-1:0] t1_fmask_r;
+wire        t1_qfull   = (ONE_ENTRY != 0) ? q_lk_full               : t1_qfull_r;
+wire        t1_qhv     = (ONE_ENTRY != 0) ? q_lk_head_valid         : t1_qhv_r;
+wire        t1_pen     = (ONE_ENTRY != 0) ? cfg_prot_enable         : t1_pen_r;
+wire [4:0]  t1_qsl     = (ONE_ENTRY != 0) ? q_lk_size_log2          : t1_qsl_r;
+wire [2:0]  t1_qesl    = (ONE_ENTRY != 0) ? q_lk_esize_log2         : t1_qesl_r;
+wire [23:0] t1_qtail   = (ONE_ENTRY != 0) ? q_lk_tail               : t1_qtail_r;
+wire [23:0] t1_qhead   = (ONE_ENTRY != 0) ? q_lk_head               : t1_qhead_r;
+wire [31:0] t1_pbase   = (ONE_ENTRY != 0) ? prot_base               : t1_pbase_r;
+wire [3:0]  t1_prights = (ONE_ENTRY != 0) ? prot_rights             : t1_prights_r;
+wire [32:0] t1_msize   = (ONE_ENTRY != 0) ? {1'b0, cfg_mem_size}    : t1_msize_r;
+wire [31:0] t1_fladdr  = (ONE_ENTRY != 0) ? fetch_lookup_laddr      : t1_fladdr_r;
+wire [MB-1:0] t1_fmask = (ONE_ENTRY != 0) ? fetch_lookup_mask[MB-1:0] : t1_fmask_r;
 always @(posedge clk) begin
     t1_qhit     <= q_lk_hit;
-    t1_qfull    <= q_lk_full;
-    t1_qhv      <= q_lk_head_valid;
     t1_qidx     <= q_lk_idx;
-    t1_qsl      <= q_lk_size_log2;
-    t1_qesl     <= q_lk_esize_log2;
-    t1_qtail    <= q_lk_tail;
-    t1_qhead    <= q_lk_head;
-    t1_pen      <= cfg_prot_enable;
     t1_phit     <= prot_hit;
-    t1_pbase    <= prot_base;
     t1_pend     <= prot_end;
-    t1_prights  <= prot_rights;
     t1_end      <= {1'b0, addr_reg} + {25'd0, len_reg};
     t1_aend     <= {1'b0, addr_reg} + 33'd8;
     t1_qend     <= {1'b0, addr_reg} + 33'd1;
-    t1_msize    <= {1'b0, cfg_mem_size};
     t1_too_long <= (len_reg > BLK_BYTES[7:0]);
     t1_fvalid   <= fetch_lookup_valid;
     t1_fmatch   <= (fetch_lookup_node == src_reg);
-    t1_fladdr   <= fetch_lookup_laddr;
-    t1_fmask    <= fetch_lookup_mask[MB-1:0];
+    t1_qfull_r   <= q_lk_full;
+    t1_qhv_r     <= q_lk_head_valid;
+    t1_pen_r     <= cfg_prot_enable;
+    t1_qsl_r     <= q_lk_size_log2;
+    t1_qesl_r    <= q_lk_esize_log2;
+    t1_qtail_r   <= q_lk_tail;
+    t1_qhead_r   <= q_lk_head;
+    t1_pbase_r   <= prot_base;
+    t1_prights_r <= prot_rights;
+    t1_msize_r   <= {1'b0, cfg_mem_size};
+    t1_fladdr_r  <= fetch_lookup_laddr;
+    t1_fmask_r   <= fetch_lookup_mask[MB-1:0];
 end
 
 // Stage 2: the comparisons, and the sum of the queue's tail and entry.

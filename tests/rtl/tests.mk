@@ -15,14 +15,15 @@ RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
 # core (tg_nic8), through tg_nic's bench (rule below)
 RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
 RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow
-# the byte-serial core's host target, through tg_host_if's bench (rule below)
-RTL_HIF8_BIN   := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8
+# the byte-serial core's host target, through tg_host_if's bench, and the
+# byte-serial receive engine reading one-entry tables straight (rules below)
+RTL_VARIANT_BINS := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8 $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one
 
-TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_HIF8_BIN)
+TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
 
 .PHONY: test-rtl
-test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_HIF8_BIN)
-	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_HIF8_BIN)
+test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
+	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
 
 RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
 # in a bench's recipe: its own Verilog top, if it has one, and the top module
@@ -59,9 +60,19 @@ $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.c
 
 # tg_host_if's bench on tg_host_if8, at tg_host_if's defaults (the bench's
 # sizes), its class named as tg_host_if's
-$(RTL_HIF8_BIN): tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) $(RTL_INCS) \
+$(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8: tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if \
 		--top-module tg_host_if8 -Mdir $(dir $@)obj8 $(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) \
 		-o $(abspath $@) > $(dir $@)build8.log 2>&1 || { cat $(dir $@)build8.log; exit 1; }
+
+# tg_rx_engine8's bench with the engine's ONE_ENTRY set
+$(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one: tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp \
+		tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
+		include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -GONE_ENTRY=1 --top-module tb_rx_engine8_pair \
+		-Mdir $(dir $@)obj_one $(RTL_SRCS) tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v \
+		$(abspath tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp) -o $(abspath $@) > $(dir $@)build_one.log 2>&1 \
+		|| { cat $(dir $@)build_one.log; exit 1; }

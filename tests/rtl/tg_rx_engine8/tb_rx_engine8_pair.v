@@ -5,13 +5,17 @@
 // link layer) beside the byte-serial one (tg_eth_rx8, tg_rx_engine8,
 // tg_eth_tx8), each with its own queue table, region table, fetch table
 // and host memory, given the same frames, register writes and fetches.
+// ONE_ENTRY is the byte-serial engine's: built with 1, it reads the
+// tables' answers straight, as the one-entry tables of the iCE40 node let
+// it, while the bench's tables keep several entries.
 `default_nettype none
 
 module tb_rx_engine8_pair #(
     parameter BLOCK_BYTES  = 16,
     parameter BLK_SRC_BITS = 2,
     parameter NUM_QUEUES   = 2,
-    parameter NUM_REGIONS  = 2
+    parameter NUM_REGIONS  = 2,
+    parameter ONE_ENTRY    = 0
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -303,7 +307,8 @@ wire        dut_eng_idle;
 
 tg_rx_engine8 #(
     .BLK_SRC_BITS (BLK_SRC_BITS),
-    .BLOCK_BYTES  (BLOCK_BYTES)
+    .BLOCK_BYTES  (BLOCK_BYTES),
+    .ONE_ENTRY    (ONE_ENTRY)
 ) dut_eng (
     .clk (clk), .rst (rst), .cfg_node_id (cfg_node_id), .cfg_mem_size (cfg_mem_size),
     .s_frm_valid (frm_valid), .s_frm_ready (frm_ready), .s_frm_slot (frm_slot),
