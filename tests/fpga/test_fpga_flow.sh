@@ -36,10 +36,10 @@ check "unknown board refused" "2" "$?"
 # the HX8K build (the byte-serial node) and not by the Colorlight build
 # (its netlist stays as recorded)
 b=$(mktemp -d)
-check "blocks placed" "7" "$($M -n blocks BUILD="$b" | grep -c -- '--hx8k --package ct256 --freq 125 ')"
-check "blocks behind scan registers" "3" "$($M -n blocks BUILD="$b" | grep -c 'synth_ice40 -top [a-z0-9_]*_scan ')"
-check "blocks with timing open" "2" "$($M -n blocks BUILD="$b" | grep -c -- '--explore 1')"
-bytepat='tg_eth_[rt]x8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8\|tg_rx_engine8\|tg_txd8\|tg_nic8\|tg_fpga_node8'
+check "blocks placed" "8" "$($M -n blocks BUILD="$b" | grep -c -- '--hx8k --package ct256 --freq 125 ')"
+check "blocks behind scan registers" "4" "$($M -n blocks BUILD="$b" | grep -c 'synth_ice40 -top [a-z0-9_]*_scan ')"
+check "blocks with timing open" "3" "$($M -n blocks BUILD="$b" | grep -c -- '--explore 1')"
+bytepat='tg_eth_[rt]x8\|tg_host_if8\|tg_csr8\|tg_gmii_mac8\|tg_net_port8\|tg_rx_engine8\|tg_txd8\|tg_nic8\|tg_fpga_node8'
 check "blocks not in colorlight" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c "$bytepat")"
 # the HX8K build is the byte-serial node: it reads them, each once
 check "byte node in ice40" "1 1" "$($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=ice40_hx8k BUILD="$b" | grep -c 'tg_nic8.v.*tg_fpga_node8.v')"
