@@ -160,11 +160,8 @@ reg         dq_ago_mis_reg, dq_ago_mis_next; // ... misaligned
 reg  [32:0] dq_lend_reg,   dq_lend_next;     // end of a fetch's local range (FETCH_LADDR + length)
 reg  [32:0] dq_aend_reg,   dq_aend_next;     // end of an atomic's old value (FETCH_LADDR + 8)
 reg  [32:0] dq_cend_reg,   dq_cend_next;     // end of the completion word
-reg         dq_go_bad_reg, dq_go_bad_next;   // FETCH_GO refused ...
+reg         dq_go_bad_reg, dq_go_bad_next;   // a FETCH_GO, WCHECK or ATOMIC_GO refused ...
 reg  [7:0]  dq_go_st_reg,  dq_go_st_next;    // ... with this status
-reg         dq_wc_bad_reg, dq_wc_bad_next;   // WCHECK refused (MISALIGNED)
-reg         dq_ago_bad_reg, dq_ago_bad_next; // ATOMIC_GO refused ...
-reg  [7:0]  dq_ago_st_reg, dq_ago_st_next;   // ... with this status
 
 // the descriptor offered to the transmitter; a burst is gathered in it
 reg         txd_valid_reg,  txd_valid_next;
@@ -339,11 +336,12 @@ always @* begin
     dq_aend_next    = {1'b0, go_laddr} + 33'd8;
     dq_cend_next    = {1'b0, go_cpl} + 33'd8;
     // second step
-    dq_go_bad_next  = dq_len_bad_reg || dq_go_mis_reg || lend_bad || cend_bad;
-    dq_go_st_next   = (lend_bad || cend_bad) ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
-    dq_wc_bad_next  = dq_len_bad_reg || dq_blk_bad_reg;
-    dq_ago_bad_next = dq_ago_fn_reg || dq_ago_mis_reg || lend_bad || cend_bad;
-    dq_ago_st_next  = dq_ago_fn_reg ? `TG_ST_BAD_OP : (lend_bad || cend_bad) ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
+    dq_go_bad_next  = (dq_reg_reg[R_GO]   && (dq_len_bad_reg || dq_go_mis_reg || lend_bad || cend_bad)) ||
+                      (dq_reg_reg[R_WCHK] && (dq_len_bad_reg || dq_blk_bad_reg)) ||
+                      (dq_reg_reg[R_AGO]  && (dq_ago_fn_reg || dq_ago_mis_reg || lend_bad || cend_bad));
+    dq_go_st_next   = dq_reg_reg[R_WCHK] ? `TG_ST_MISALIGNED :
+                      (dq_reg_reg[R_AGO] && dq_ago_fn_reg) ? `TG_ST_BAD_OP :
+                      (lend_bad || cend_bad) ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
 end
 
 // ---------------------------------------------------------------- fetch requests
@@ -368,6 +366,9 @@ wire [7:0]  ago_op   = (go_fn == `TG_AOP_FAA)  ? `TG_OP_FAA :
 wire [7:0]  win_aop  = (req_win == `TG_WIN_SWAP) ? `TG_OP_SWAP :
                        (req_win == `TG_WIN_CAS)  ? `TG_OP_CAS  : `TG_OP_FAA;
 
+wire tmo_set   = (cfg_read_timeout != 32'd0);      // loads and fetches time out
+wire resp_free = !resp_valid_reg && !rd_wait_reg;   // a read may be answered now
+
 // the lowest free fetch-table entry, and the lowest overdue one
 reg        ft_free_found, fto_found;
 reg [3:0]  ft_free_idx,   fto_idx;
@@ -382,8 +383,7 @@ always @* begin
             ft_free_found = 1'b1;
             ft_free_idx   = fi[3:0];
         end
-        if (ft_valid_reg[fi] && !ft_late_reg[fi] && cfg_read_timeout != 32'd0 &&
-            ft_age_reg[fi] >= cfg_read_timeout) begin
+        if (ft_valid_reg[fi] && !ft_late_reg[fi] && tmo_set && ft_age_reg[fi] >= cfg_read_timeout) begin
             fto_found = 1'b1;
             fto_idx   = fi[3:0];
         end
@@ -397,9 +397,11 @@ assign m_fto_idx   = fto_idx;
 // response register takes one of a few values chosen by registered bits.
 wire hrd_match = s_hrd_valid && rd_wait_reg && (s_hrd_tag == {1'b0, rd_seq_reg}) && (s_hrd_src == rd_node_reg);
 wire rd_expire = !s_hrd_valid && rd_wait_reg && rd_late_reg;
+wire [7:0] rd_status = hrd_match ? s_hrd_status : 8'd`TG_ST_PEER_GONE;   // the load's end: answer or timeout
 wire dq_refuse = dq_kind_reg[K_MIS] || dq_kind_reg[K_BAD];
+wire [7:0] refuse_st = dq_kind_reg[K_MIS] ? `TG_ST_MISALIGNED : `TG_ST_BAD_OP;
 wire req_resp  = dq_valid_reg && s_host_req_valid && !dq_wr_reg && !(bst_active_reg && !dq_cont_reg) &&
-                 (((dq_refuse || dq_kind_reg[K_CTX]) && !resp_valid_reg && !rd_wait_reg) ||
+                 (((dq_refuse || dq_kind_reg[K_CTX]) && resp_free) ||
                   (dq_kind_reg[K_CSR] && csr_pend_reg));
 reg [63:0] req_rdata;
 always @* begin
@@ -432,8 +434,6 @@ always @* begin
 end
 
 wire txd_free  = !txd_valid_reg;
-wire tmo_set   = (cfg_read_timeout != 32'd0);
-wire resp_free = !resp_valid_reg && !rd_wait_reg;   // a load may answer now
 
 // Load the descriptor with a request that is not a burst (the caller
 // checked txd_free); its payload is the operand and compare words of an
@@ -499,7 +499,6 @@ always @* begin
     ev_host_error    = 1'b0;
     ev_host_req      = 1'b0;
     ev_host_resp     = 1'b0;
-    ev_stray         = 1'b0;
 
     txd_valid_next  = txd_valid_reg;
     txd_op_next     = txd_op_reg;
@@ -560,26 +559,16 @@ always @* begin
     end
 
     // the answer to the blocking load in flight, or its timeout
-    if (s_hrd_valid) begin
-        if (hrd_match) begin
-            rd_wait_next    = 1'b0;
-            rd_seq_next     = rd_seq_reg + 15'd1;
-            resp_valid_next = 1'b1;
-            ev_host_resp    = 1'b1;
-            ctx_last_next[rd_ctx_reg] = s_hrd_status;
-            if (s_hrd_status != `TG_ST_OK) begin
-                fail_ctx(rd_ctx_reg, s_hrd_status);
-            end
-        end else begin
-            ev_stray = 1'b1;
-        end
-    end else if (rd_expire) begin
+    ev_stray = s_hrd_valid && !hrd_match;
+    if (hrd_match || rd_expire) begin
         rd_wait_next    = 1'b0;
         rd_seq_next     = rd_seq_reg + 15'd1;
         resp_valid_next = 1'b1;
         ev_host_resp    = 1'b1;
-        ctx_last_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
-        fail_ctx(rd_ctx_reg, `TG_ST_PEER_GONE);
+        ctx_last_next[rd_ctx_reg] = rd_status;
+        if (rd_status != `TG_ST_OK) begin
+            fail_ctx(rd_ctx_reg, rd_status);
+        end
     end
 
     // the decoded request
@@ -588,14 +577,14 @@ always @* begin
             // it does not continue the open burst: offer the burst first
             txd_valid_next  = 1'b1;
             bst_active_next = 1'b0;
-        end else if (dq_kind_reg[K_MIS] || dq_kind_reg[K_BAD]) begin
+        end else if (dq_refuse) begin
             if (dq_wr_reg || resp_free) begin
                 s_host_req_ready = 1'b1;
                 ev_host_error    = 1'b1;
                 if (dq_failctx_reg) begin
-                    fail_ctx(req_ctx, dq_kind_reg[K_MIS] ? `TG_ST_MISALIGNED : `TG_ST_BAD_OP);
+                    fail_ctx(req_ctx, refuse_st);
                     if (!dq_wr_reg) begin
-                        ctx_last_next[req_ctx] = dq_kind_reg[K_MIS] ? `TG_ST_MISALIGNED : `TG_ST_BAD_OP;
+                        ctx_last_next[req_ctx] = refuse_st;
                     end
                 end
             end
@@ -666,12 +655,13 @@ always @* begin
                 csr_pend_next = 1'b1;
             end
         end else if (dq_kind_reg[K_CTX] && dq_wr_reg) begin
-            if (dq_reg_reg[R_GO]) begin
-                if (dq_go_bad_reg) begin
-                    s_host_req_ready = 1'b1;
-                    ev_host_error    = 1'b1;
-                    fail_ctx(req_page, dq_go_st_reg);
-                end else if (txd_free && ft_free_found) begin
+            if (dq_go_bad_reg) begin
+                // a FETCH_GO, WCHECK or ATOMIC_GO refused by its checks
+                s_host_req_ready = 1'b1;
+                ev_host_error    = 1'b1;
+                fail_ctx(req_page, dq_go_st_reg);
+            end else if (dq_reg_reg[R_GO]) begin
+                if (txd_free && ft_free_found) begin
                     s_host_req_ready = 1'b1;
                     ev_host_req      = 1'b1;
                     load_txd(`TG_OP_READ_REQ, go_node, {go_paddr[31:3], 3'd0}, go_mask, {1'b0, go_words, 3'd0},
@@ -680,22 +670,14 @@ always @* begin
                 end
             end else if (dq_reg_reg[R_WCHK]) begin
                 // a write of no bytes over the range, checked by the target
-                if (dq_wc_bad_reg) begin
-                    s_host_req_ready = 1'b1;
-                    ev_host_error    = 1'b1;
-                    fail_ctx(req_page, `TG_ST_MISALIGNED);
-                end else if (txd_free) begin
+                if (txd_free) begin
                     s_host_req_ready = 1'b1;
                     ev_host_req      = 1'b1;
                     load_txd(`TG_OP_WRITE, go_node, {go_paddr[31:3], 3'd0}, {BLOCK_BYTES{1'b0}},
                              {1'b0, go_words, 3'd0}, req_page, 16'd0, 1'b0, 64'd0);
                 end
             end else if (dq_reg_reg[R_AGO]) begin
-                if (dq_ago_bad_reg) begin
-                    s_host_req_ready = 1'b1;
-                    ev_host_error    = 1'b1;
-                    fail_ctx(req_page, dq_ago_st_reg);
-                end else if (txd_free && ft_free_found) begin
+                if (txd_free && ft_free_found) begin
                     s_host_req_ready = 1'b1;
                     ev_host_req      = 1'b1;
                     load_txd(ago_op, go_node, go_paddr, MASK_W0, 8'd`TG_ATOMIC_LEN, req_page,
@@ -789,9 +771,6 @@ always @(posedge clk) begin
     if (!dq_valid_reg) begin
         dq_go_bad_reg   <= dq_go_bad_next;
         dq_go_st_reg    <= dq_go_st_next;
-        dq_wc_bad_reg   <= dq_wc_bad_next;
-        dq_ago_bad_reg  <= dq_ago_bad_next;
-        dq_ago_st_reg   <= dq_ago_st_next;
     end
     dq_p1_reg      <= dq_p1_next;
     dq_valid_reg   <= dq_valid_next;

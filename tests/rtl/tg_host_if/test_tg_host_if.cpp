@@ -910,10 +910,14 @@ struct Tb {
             prev_resp_stalled = h.m_host_resp_valid && !h.m_host_resp_ready;
             prev_resp = h.m_host_resp_rdata;
 
-            // (tg_host_if8) a CSR read is on offer, for csr_rd_en below
-            bool csr_rd_offer = h.s_host_req_valid && !hq.front().write && decode(hq.front().addr).csr &&
-                                !decode(hq.front().addr).mis;
-            (void)csr_rd_offer;
+#if TB_HOST_IF8
+            // a CSR read is on offer, for csr_rd_en below
+            bool csr_rd_offer = false;
+            if (h.s_host_req_valid && !hq.front().write) {
+                Dec od = decode(hq.front().addr);
+                csr_rd_offer = od.csr && !od.mis;
+            }
+#endif
             // what must stall
             if (h.s_host_req_valid) {
                 const Beat &b = hq.front();
