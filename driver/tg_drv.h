@@ -198,14 +198,17 @@ struct tg_drv_rtable {
 };
 
 /* Clear the NIC's table and the shadow, and set PROT_CFG.enable.  n:
- * entries to use (1..TG_REGIONS).  Returns 0 or -errno. */
+ * entries to use (1..TG_REGIONS).  A NIC built without a region table
+ * (CONFIG_NO_PROT) is left alone: the shadow gets no entries, and enable
+ * is -EOPNOTSUPP.  Returns 0 or -errno. */
 int tg_drv_prot_setup(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, unsigned n,
 		      int enable);
 
 /* Export [base, base + len) with rights for owner: a free entry gets a
  * fresh key (random bits from getrandom), written with the entry made
  * valid last.  Returns 0 and *key, -EINVAL (len 0, no rights, range past
- * 2^32), -ENOSPC (table full), or an MMIO or getrandom error. */
+ * 2^32), -ENOSPC (table full), -EOPNOTSUPP (the NIC has no region table),
+ * or an MMIO or getrandom error. */
 int tg_drv_region_export(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, uint64_t base,
 			 uint64_t len, unsigned rights, uint32_t owner, uint64_t *key);
 

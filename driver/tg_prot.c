@@ -40,6 +40,18 @@ static int wait_in_force(const struct tg_drv_mmio *io)
 	return -ETIMEDOUT;
 }
 
+/* 1 when CONFIG says the NIC was built without a region table, 0 when it
+ * has one (or its CONFIG predates the bit), or -errno */
+static int no_region_table(const struct tg_drv_mmio *io)
+{
+	uint64_t v;
+	int rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &v);
+
+	if (rc)
+		return rc;
+	return ((v >> 24) & 0xFF) != 0 && (v & TG_CONFIG_NO_PROT) != 0;
+}
+
 int tg_drv_prot_setup(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, unsigned n,
 		      int enable)
 {
@@ -48,6 +60,11 @@ int tg_drv_prot_setup(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, uns
 	if (!io || !io->read || !io->write || !t || !n || n > TG_REGIONS)
 		return -EINVAL;
 	memset(t, 0, sizeof(*t));
+	rc = no_region_table(io);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return enable ? -EOPNOTSUPP : 0;   /* t->n stays 0: nothing to export into */
 	t->n = n;
 	for (unsigned i = 0; i < n; i++)
 		if ((rc = entry_clear(io, i)))
@@ -68,6 +85,8 @@ int tg_drv_region_export(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, 
 	if (!io || !t || !key || !len || !rights || (rights & ~all) ||
 	    base >> TG_PADDR_BITS || len > (1ull << TG_PADDR_BITS) - base)
 		return -EINVAL;
+	if (!t->n)
+		return -EOPNOTSUPP;   /* the NIC has no region table */
 	for (i = 0; i < t->n && t->r[i].key; i++)
 		;
 	if (i == t->n)

@@ -113,6 +113,8 @@ int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned a
 		return rc;
 	if (!rec || (aop != TG_AOP_FAA && aop != TG_AOP_SWAP && aop != TG_AOP_CAS))
 		return -EINVAL;
+	if (dev->no_fetch)
+		return -EOPNOTSUPP;
 	laddr = mr->paddr + off;
 	/* the completion word is clear before the doorbell can set it */
 	if ((rc = tg__hm_store(dev, rec + 8, 0)))

@@ -104,7 +104,7 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 	if (!rc)
 		rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &cfg);
 	if (!rc)
-		rc = tg__cfg_block(cfg, &dev->block);
+		rc = tg__cfg_apply(dev, cfg);
 	if (!rc)
 		rc = tg__mem_alloc(dev, bounce_len, 0, &paddr);
 	if (!rc) {

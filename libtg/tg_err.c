@@ -18,15 +18,17 @@ void tg__say(char *msg, size_t msg_sz, const char *fmt, ...)
 	va_end(ap);
 }
 
-int tg__cfg_block(uint64_t cfg, unsigned *block)
+int tg__cfg_apply(struct tg_dev *dev, uint64_t cfg)
 {
 	unsigned b = (unsigned)(cfg >> 24) & 0xffu;
 
+	/* a CONFIG without the block field predates NICs built without fetches */
+	dev->no_fetch = b && !((cfg >> 8) & 0xffu);
 	if (!b)
 		b = TG_MAX_BURST_BYTES;
 	if (b != 16u && b != 32u && b != 64u)
 		return -EPROTO;
-	*block = b;
+	dev->block = b;
 	return 0;
 }
 

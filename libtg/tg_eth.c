@@ -635,7 +635,7 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	dev->node = (unsigned)v;
 	rc = call(e, TG_BRIDGE_OP_BAR_READ, tg_bar_csr_addr(TG_CSR_REG_CONFIG), 0, 0, &v);
 	if (!rc)
-		rc = tg__cfg_block(v, &dev->block);
+		rc = tg__cfg_apply(dev, v);
 	if (rc) {
 		tg__say(msg, msg_sz, "reading the NIC's CONFIG: %s", strerror(-rc));
 		return rc;
@@ -679,20 +679,23 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 		tg__say(msg, msg_sz, "clearing the NIC's queue and region tables: %s", strerror(-rc));
 		return rc;
 	}
-	/* tg_read's fetch buffers and completion words */
-	dev->bounce = calloc(1, sizeof(*dev->bounce));
-	if (!dev->bounce)
-		return -ENOMEM;
-	rc = tg_alloc_get(tg__ldrv_alloc(e->drv), blen, 0, dev->ctx, &paddr);
-	if (rc) {
-		tg__say(msg, msg_sz, "%llu bytes of the board's %llu for tg_read's buffers: %s",
-		    (unsigned long long)blen, (unsigned long long)dev->mem_size, strerror(-rc));
-		return rc;
+	/* tg_read's fetch buffers and completion words (a NIC without a
+	 * fetch table reads a word at a time and needs none) */
+	if (!dev->no_fetch) {
+		dev->bounce = calloc(1, sizeof(*dev->bounce));
+		if (!dev->bounce)
+			return -ENOMEM;
+		rc = tg_alloc_get(tg__ldrv_alloc(e->drv), blen, 0, dev->ctx, &paddr);
+		if (rc) {
+			tg__say(msg, msg_sz, "%llu bytes of the board's %llu for tg_read's buffers: %s",
+			    (unsigned long long)blen, (unsigned long long)dev->mem_size, strerror(-rc));
+			return rc;
+		}
+		dev->bounce->dev = dev;
+		dev->bounce->paddr = paddr;
+		dev->bounce->len = blen;
+		dev->bounce->access = TG_ACCESS_LOCAL_WRITE;
 	}
-	dev->bounce->dev = dev;
-	dev->bounce->paddr = paddr;
-	dev->bounce->len = blen;
-	dev->bounce->access = TG_ACCESS_LOCAL_WRITE;
 	tmo = getenv("TG_ETH_POLL_US");
 	e->poll_us = tmo && *tmo ? (unsigned)strtoul(tmo, NULL, 10) : POLL_US;
 	if (!e->poll_us || e->poll_us > 999999u)

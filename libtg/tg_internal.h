@@ -38,6 +38,7 @@ struct tg_dev {
 	_Atomic uint64_t *mem_pages; /* bit per TG_DRV_GRAN page: mapped */
 	unsigned node, ctx, nodes, flags;
 	unsigned block;              /* the NIC's block: largest frame payload, 16, 32 or 64 bytes */
+	int no_fetch;                /* the NIC has no fetch table: no tg_fetch, no tg_atomic_post */
 	uint64_t id;
 	uint32_t seq;
 	int async_err;               /* first error reported for a posted request */
@@ -134,9 +135,10 @@ int tg__async_err(struct tg_dev *dev);
 int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg,
 		 size_t msg_sz);
 
-/* The block size from the NIC's CONFIG register: 16, 32 or 64 bytes (0,
- * from a NIC that predates the field, is 64).  -EPROTO for any other. */
-int tg__cfg_block(uint64_t cfg, unsigned *block);
+/* What the NIC's CONFIG register says, into dev: its block size, 16, 32 or
+ * 64 bytes (0, from a NIC that predates the field, is 64; -EPROTO for any
+ * other), and whether it has a fetch table (CONFIG [15:8] not 0). */
+int tg__cfg_apply(struct tg_dev *dev, uint64_t cfg);
 
 /* A reason in words, cut to the buffer (the providers' open messages). */
 void tg__say(char *msg, size_t msg_sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

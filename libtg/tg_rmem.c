@@ -180,6 +180,8 @@ int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr
 	laddr = mr->paddr + loff;
 	if (((raddr ^ laddr) & 7u) || in_block(dev, raddr, len) != len)
 		return -EINVAL;
+	if (dev->no_fetch)
+		return -EOPNOTSUPP;
 	return fetch_go(dev, node, raddr, laddr, len, cpl_mr->paddr + cpl_off);
 }
 
@@ -239,6 +241,19 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 		return rc;
 	if ((raddr & ~7ULL) == ((raddr + len - 1) & ~7ULL))
 		return read_word(dev, node, raddr, dst, len);
+	/* a NIC without a fetch table: one blocking load per word */
+	while (dev->no_fetch && len) {
+		size_t n = 8u - (size_t)(raddr & 7u);
+
+		n = n < len ? n : len;
+		if ((rc = read_word(dev, node, raddr, dst, n)))
+			return rc;
+		dst += n;
+		raddr += n;
+		len -= n;
+	}
+	if (!len)
+		return 0;
 
 	/* PCI: the bounce buffers come with the DMA memory, on first use */
 	if (!dev->bounce && (rc = dev->pci ? tg__pci_dma(dev) : -EOPNOTSUPP))

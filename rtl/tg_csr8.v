@@ -15,6 +15,7 @@ module tg_csr8 #(
     parameter NUM_CTX    = 1,   // contexts, reported in CONFIG
     parameter MAX_READS  = 1,   // outstanding fetches, reported in CONFIG
     parameter NUM_QUEUES = 1,   // queue-table entries, reported in CONFIG
+    parameter NUM_REGIONS = 1,  // region-table entries; 0: none, reported in CONFIG
     parameter BLOCK_BYTES = 16, // largest frame payload in bytes, reported in CONFIG
     parameter CNT_W      = 16,  // width of event counters (16..64)
     parameter CYC_LO_W   = 16,  // the cycle counter's low part ...
@@ -143,6 +144,7 @@ wire [23:0] mac_oui   = `TG_MAC_OUI;
 wire [7:0]  cfg_ctx   = NUM_CTX;
 wire [7:0]  cfg_reads = MAX_READS;
 wire [7:0]  cfg_qs    = NUM_QUEUES;
+wire        cfg_noprt = (NUM_REGIONS == 0);
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
 wire [7:0]  cfg_block = BLK_BYTES[7:0];
 
@@ -174,7 +176,7 @@ always @* begin
         `TG_CSR_REG_CYCLES:         n_cycles = 1'b1;
         `TG_CSR_REG_MEM_SIZE:       n_memsz = 1'b1;
         `TG_CSR_REG_MAC:            begin n_const = {16'd0, mac_oui, 24'h000000}; n_node = 1'b1; end
-        `TG_CSR_REG_CONFIG:         n_const = {32'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};   // no spill ring, no link layer
+        `TG_CSR_REG_CONFIG:         n_const = {29'd0, cfg_noprt, 2'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};   // no spill ring, no link layer
         `TG_CSR_REG_READ_TIMEOUT:   n_rdto = 1'b1;
         `TG_CSR_REG_REQ_BACKOFF:    n_backoff = 1'b1;
         `TG_CSR_REG_SCRATCH:        begin n_ram = 1'b1; n_word = W_SCRATCH; end

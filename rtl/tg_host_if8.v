@@ -2,24 +2,25 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Host target for the byte-serial core (tg_nic8): the BAR, the bursts, the
 // blocking loads, the context pages and the fetch table of tg_host_if, with
-// the same answers, built for a byte clock. A request on offer is decoded
-// into registers in the cycle it first shows and executed from them in a
-// later one, so no cycle both decodes an address and acts on it; a host
-// access therefore takes two cycles at least, which the memory-bus bridge
-// (one 64-bit beat every eight byte times) never notices. A write burst is
-// gathered straight into the descriptor offered to the transmitter, which
-// is held until the transmitter has written its frame; the descriptor's
-// key is read from its context's KEY register, which a host write may
-// change only while no descriptor waits. A CSR-page read strobes
-// csr_rd_en and takes csr_rdata in the next cycle; the page's address is
-// steady in the cycle before every access, and two accesses are never in
-// consecutive cycles (tg_csr8's rules).
+// the same answers, built for a byte clock; with MAX_READS = 0 there is no
+// fetch table, and FETCH_GO and ATOMIC_GO are refused as BAD_OP. A request
+// on offer is decoded into registers in the cycle it first shows and
+// executed from them in a later one, so no cycle both decodes an address
+// and acts on it; a host access therefore takes three cycles at least,
+// which the memory-bus bridge (one 64-bit beat every eight byte times)
+// never notices. A write burst is gathered straight into the descriptor
+// offered to the transmitter, which is held until the transmitter has
+// written its frame; the descriptor's key is read from its context's KEY
+// register, which a host write may change only while no descriptor waits.
+// A CSR-page read strobes csr_rd_en and takes csr_rdata in the next cycle;
+// the page's address is steady in the cycle before every access, and two
+// accesses are never in consecutive cycles (tg_csr8's rules).
 `default_nettype none
 `include "tg_hw_defs.vh"
 
 module tg_host_if8 #(
     parameter NUM_CTX     = 16, // process contexts (1..16)
-    parameter MAX_READS   = 8,  // fetches in flight (1..16)
+    parameter MAX_READS   = 8,  // fetches in flight (0..16; 0: no fetch table)
     parameter BLOCK_BYTES = 64  // largest payload of a frame: 16, 32 or 64 bytes
 ) (
     input  wire         clk,
@@ -99,8 +100,8 @@ initial begin
     if (NUM_CTX < 1 || NUM_CTX > 16) begin
         $error("%m: NUM_CTX must be in 1..16");
     end
-    if (MAX_READS < 1 || MAX_READS > 16) begin
-        $error("%m: MAX_READS must be in 1..16");
+    if (MAX_READS < 0 || MAX_READS > 16) begin
+        $error("%m: MAX_READS must be in 0..16");
     end
     if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
         $error("%m: BLOCK_BYTES must be 16, 32 or 64");
@@ -114,6 +115,7 @@ localparam [31:0] BLK_WORDS = BLK_W;
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
 localparam [2:0]  BLK_WMAX  = BLK_WORDS[2:0] - 3'd1;
 localparam [6:0]  BLK_LEN   = BLK_BYTES[6:0];
+localparam        NO_FETCH  = (MAX_READS == 0);   // FETCH_LADDR and FETCH_CPL then read 0
 
 // ---------------------------------------------------------------- request fields
 wire [2:0]  req_win   = s_host_req_addr[46:44];
@@ -335,12 +337,18 @@ always @* begin
     dq_lend_next    = {1'b0, go_laddr} + {25'd0, go_len};
     dq_aend_next    = {1'b0, go_laddr} + 33'd8;
     dq_cend_next    = {1'b0, go_cpl} + 33'd8;
-    // second step
-    dq_go_bad_next  = (dq_reg_reg[R_GO]   && (dq_len_bad_reg || dq_go_mis_reg || lend_bad || cend_bad)) ||
+    // second step (without a fetch table FETCH_GO and ATOMIC_GO are
+    // refused as BAD_OP)
+    dq_go_bad_next  = (dq_reg_reg[R_GO]   && (NO_FETCH || dq_len_bad_reg || dq_go_mis_reg || lend_bad || cend_bad)) ||
                       (dq_reg_reg[R_WCHK] && (dq_len_bad_reg || dq_blk_bad_reg)) ||
+`ifdef TG_TESTBUG_018
+                      // deliberate bug: ATOMIC_GO is not refused without a fetch table
                       (dq_reg_reg[R_AGO]  && (dq_ago_fn_reg || dq_ago_mis_reg || lend_bad || cend_bad));
+`else
+                      (dq_reg_reg[R_AGO]  && (NO_FETCH || dq_ago_fn_reg || dq_ago_mis_reg || lend_bad || cend_bad));
+`endif
     dq_go_st_next   = dq_reg_reg[R_WCHK] ? `TG_ST_MISALIGNED :
-                      (dq_reg_reg[R_AGO] && dq_ago_fn_reg) ? `TG_ST_BAD_OP :
+                      (NO_FETCH || (dq_reg_reg[R_AGO] && dq_ago_fn_reg)) ? `TG_ST_BAD_OP :
                       (lend_bad || cend_bad) ? `TG_ST_RANGE : `TG_ST_MISALIGNED;
 end
 
@@ -740,6 +748,12 @@ always @* begin
         ctx_cmp_next[c]    = 64'd0;
         ctx_key_next[c]    = 64'd0;
     end
+    if (NO_FETCH) begin
+        for (c = 0; c < 16; c = c + 1) begin
+            ctx_laddr_next[c] = 32'd0;
+            ctx_cpl_next[c]   = 32'd0;
+        end
+    end
     for (f = MAX_READS; f < 16; f = f + 1) begin
         ft_valid_next[f] = 1'b0;
         ft_late_next[f]  = 1'b0;
@@ -847,8 +861,9 @@ end
 // transmitter carries the context of the host accesses that made it and
 // that context's key as it stood when the descriptor was offered, and the
 // key does not change while it waits; a burst gathers the beats of one
-// context. Assumptions: a reset first, and a host port that holds a
-// request, unchanged, until it is taken (the decode is a step ahead).
+// context; without a fetch table no request goes out as a fetch.
+// Assumptions: a reset first, and a host port that holds a request,
+// unchanged, until it is taken (the decode is a step ahead).
 reg f_past_valid = 1'b0;
 always @(posedge clk) begin
     f_past_valid <= 1'b1;
@@ -913,6 +928,18 @@ always @* begin
         if (txd_valid_reg) begin
             assert(txd_ctx_reg == f_txd_ctx);
             assert(m_txd_key == f_txd_key);
+        end
+        // without a fetch table nothing takes an entry or carries a fetch's
+        // tag (H3); a FETCH_GO or ATOMIC_GO decoded is refused (the
+        // invariant that makes H3 inductive)
+        if (NO_FETCH) begin
+            assert(ft_valid_reg == 16'd0 && !fetch_lookup_valid && !m_fto_valid);
+            if (txd_valid_reg || bst_active_reg) begin
+                assert((txd_tag_reg & `TG_TAG_FETCH) == 16'd0);
+            end
+            if (dq_valid_reg && (dq_reg_reg[R_GO] || dq_reg_reg[R_AGO])) begin
+                assert(dq_go_bad_reg && dq_go_st_reg == `TG_ST_BAD_OP);
+            end
         end
     end
 end

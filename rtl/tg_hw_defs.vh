@@ -46,7 +46,7 @@
 `define TG_CSR_REG_CYCLES               16  // RO free-running cycle counter
 `define TG_CSR_REG_MEM_SIZE             24  // RW bytes of host memory remote nodes may reach (0 after reset)
 `define TG_CSR_REG_MAC                  32  // RO this node's MAC address
-`define TG_CSR_REG_CONFIG               40  // RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64), [32] the REQ spill ring is built in (CONFIG_SPILL), [33] the reliable link layer is built in (CONFIG_LINK)
+`define TG_CSR_REG_CONFIG               40  // RO [7:0] contexts, [15:8] fetches in flight (0: no fetch table, FETCH_GO and ATOMIC_GO refused), [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64), [32] the REQ spill ring is built in (CONFIG_SPILL), [33] the reliable link layer is built in (CONFIG_LINK), [34] the region table is left out (CONFIG_NO_PROT)
 `define TG_CSR_REG_SCRATCH              48  // RW scratch register
 `define TG_CSR_REG_READ_TIMEOUT         56  // RW cycles a blocking read waits before it fails with PEER_GONE (0: forever)
 `define TG_READ_TIMEOUT_RESET           1048576  // READ_TIMEOUT after reset
@@ -115,6 +115,7 @@
 `define TG_KEY_IDX_BITS                 5  // low key bits that name the region-table entry
 `define TG_CONFIG_SPILL                 4294967296  // CONFIG bit 32: SPILL_BASE and SPILL_CFG exist; without it they read 0 and ignore writes
 `define TG_CONFIG_LINK                  8589934592  // CONFIG bit 33: LINK_CFG bit 0 can turn the link layer on
+`define TG_CONFIG_NO_PROT               17179869184  // CONFIG bit 34: no region table; PROT_CFG and the region registers read 0 and ignore writes, and remote requests are not checked
 `define TG_LINK_CFG_ENABLE              1  // LINK_CFG bit 0
 `define TG_LINK_CFG_ON                  4294967296  // LINK_CFG bit 32
 `define TG_LINK_CFG_RESET               2101248  // LINK_CFG after reset: off, 16 retries, ack delay 32

@@ -13,11 +13,11 @@
 
 module tg_nic8 #(
     parameter NUM_CTX      = 1,   // process contexts (1..16)
-    parameter MAX_READS    = 1,   // non-blocking fetches in flight (1..16)
+    parameter MAX_READS    = 1,   // non-blocking fetches in flight (0..16; 0: none, FETCH_GO and ATOMIC_GO refused)
     parameter CNT_W        = 16,  // width of the event counters (16..64)
     parameter NUM_QUEUES   = 1,   // receive queues in the queue table (1..16)
     parameter MAX_REQS     = 1,   // REQs awaiting their target's answer (1..16)
-    parameter NUM_REGIONS  = 1,   // exported regions in the region table (1..32)
+    parameter NUM_REGIONS  = 1,   // exported regions in the region table (0..32; 0: no protection)
     parameter BLOCK_BYTES  = 16,  // largest frame payload: 16, 32 or 64 bytes
     parameter BLK_SRC_BITS = 8    // low source-node bits that select a block-table row (1..8)
 ) (
@@ -379,27 +379,44 @@ wire [31:0] prot_base;
 wire [32:0] prot_end;
 wire [3:0]  prot_rights;
 
-tg_prot #(
-    .NUM_REGIONS (NUM_REGIONS)
-) tg_prot_inst (
-    .clk        (clk),
-    .rst        (rst),
-    .csr_addr   (csr_addr),
-    .csr_wr_en  (csr_wr_en),
-    .csr_wdata  (csr_wdata),
-    .csr_rdata  (pt_rdata),
-    .csr_hit    (pt_hit),
-    .cfg_enable (cfg_prot_enable),
-    .lk_key     (prot_key),
-    .lk_hit     (prot_hit),
-    .lk_base    (prot_base),
-    .lk_end     (prot_end),
-    .lk_rights  (prot_rights),
-    .in_rx_idle (eng_idle)
-);
+// Without a region table (NUM_REGIONS = 0) protection stays off: PROT_CFG
+// and the region registers read 0 and ignore writes (CONFIG bit 34).
+generate
+if (NUM_REGIONS > 0) begin : g_prot
+    tg_prot #(
+        .NUM_REGIONS (NUM_REGIONS)
+    ) tg_prot_inst (
+        .clk        (clk),
+        .rst        (rst),
+        .csr_addr   (csr_addr),
+        .csr_wr_en  (csr_wr_en),
+        .csr_wdata  (csr_wdata),
+        .csr_rdata  (pt_rdata),
+        .csr_hit    (pt_hit),
+        .cfg_enable (cfg_prot_enable),
+        .lk_key     (prot_key),
+        .lk_hit     (prot_hit),
+        .lk_base    (prot_base),
+        .lk_end     (prot_end),
+        .lk_rights  (prot_rights),
+        .in_rx_idle (eng_idle)
+    );
+end else begin : g_no_prot
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_key = ^prot_key;   // the engine's lookup key: nothing to look up
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign pt_rdata        = 64'd0;
+    assign pt_hit          = 1'b0;
+    assign cfg_prot_enable = 1'b0;
+    assign prot_hit        = 1'b0;
+    assign prot_base       = 32'd0;
+    assign prot_end        = 33'd0;
+    assign prot_rights     = 4'd0;
+end
+endgenerate
 
 // with one-entry tables the engine reads their answers straight
-localparam integer ENG_ONE_ENTRY = (NUM_QUEUES == 1 && NUM_REGIONS == 1 && MAX_READS == 1) ? 1 : 0;
+localparam integer ENG_ONE_ENTRY = (NUM_QUEUES == 1 && NUM_REGIONS <= 1 && MAX_READS <= 1) ? 1 : 0;
 
 tg_rx_engine8 #(
     .BLK_SRC_BITS (BLK_SRC_BITS),
@@ -486,6 +503,7 @@ tg_csr8 #(
     .NUM_CTX     (NUM_CTX),
     .MAX_READS   (MAX_READS),
     .NUM_QUEUES  (NUM_QUEUES),
+    .NUM_REGIONS (NUM_REGIONS),
     .BLOCK_BYTES (BLOCK_BYTES),
     .CNT_W       (CNT_W)
 ) tg_csr8_inst (

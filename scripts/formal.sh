@@ -12,11 +12,13 @@ mkdir -p "$out"
 
 # Depths are in clock steps from reset; docs/formal.md says what each
 # proof covers and what it assumes.
-# module | parameters (yosys chparam) | BMC depth | induction (yes/no)
+# module | parameters (yosys chparam) | BMC depth | induction (yes/no);
+# a module may come more than once, with other parameters
 JOBS=(
 	"tg_tx_arb|-set DATA_W 4|24|yes"
 	"tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8|yes"
 	"tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10|yes"
+	"tg_host_if8|-set NUM_CTX 2 -set MAX_READS 0|10|yes"
 	"tg_rx_engine|-set BLK_SRC_BITS 1|9|no"
 	"tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14|yes"
 	"tg_eth_rx||12|yes"
@@ -44,6 +46,7 @@ MUTANTS=(
 	"TG_TESTBUG_015|tg_csr8|-set CYC_LO_W 2 -set CYC_MID_W 2|20"
 	"TG_TESTBUG_016|tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10"
 	"TG_TESTBUG_017|tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10"
+	"TG_TESTBUG_018|tg_host_if8|-set NUM_CTX 2 -set MAX_READS 0|10"
 )
 # module | reference module in its `ifdef FORMAL part: the two must compute
 # the same combinational function (checked by ABC on their miter)
@@ -65,14 +68,17 @@ smt() { # module params defines -> smt2 file
 fail=0
 for j in "${JOBS[@]}"; do
 	IFS='|' read -r m p depth ind <<< "$j"
-	f=$(smt "$m" "$p" "" "")
+	# files named by the parameters too: tg_host_if8-NUM_CTX_2_MAX_READS_0.*
+	sfx=$(echo "$p" | sed -e 's/-set //g' -e 's/ \([0-9]*\)/_\1/g' -e 's/ /-/g')
+	n=$m${sfx:+-$sfx}
+	f=$(smt "$m" "$p" "" "${sfx:+-$sfx}")
 	t0=$(date +%s%N)
-	if yosys-smtbmc -s z3 --unroll -t "$depth" "$f" > "$out/$m.bmc.log" 2>&1; then r="BMC depth $depth passed"; else r="BMC FAILED"; fail=1; tail -n 20 "$out/$m.bmc.log"; fi
+	if yosys-smtbmc -s z3 --unroll -t "$depth" "$f" > "$out/$n.bmc.log" 2>&1; then r="BMC depth $depth passed"; else r="BMC FAILED"; fail=1; tail -n 20 "$out/$n.bmc.log"; fi
 	if [ "$ind" = yes ]; then
-		if yosys-smtbmc -s z3 --unroll -i -t "$depth" "$f" > "$out/$m.ind.log" 2>&1; then r="$r, induction proved"; else r="$r, induction FAILED"; fail=1; tail -n 20 "$out/$m.ind.log"; fi
+		if yosys-smtbmc -s z3 --unroll -i -t "$depth" "$f" > "$out/$n.ind.log" 2>&1; then r="$r, induction proved"; else r="$r, induction FAILED"; fail=1; tail -n 20 "$out/$n.ind.log"; fi
 	fi
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	printf 'formal %-14s %s (%d ms)\n' "$m" "$r" "$ms"
+	printf 'formal %-14s %s%s (%d ms)\n' "$m" "${p:+($p) }" "$r" "$ms"
 done
 for e in "${EQUIVS[@]}"; do
 	IFS='|' read -r m ref <<< "$e"

@@ -8,10 +8,10 @@
 module tg_ice40_hx8k #(
     parameter NODE_ID    = 0,  // this node's id (0..65535)
     parameter NUM_CTX    = 1,  // NIC process contexts (1..16)
-    parameter MAX_READS  = 1,  // NIC fetches in flight (1..16)
+    parameter MAX_READS  = 0,  // NIC fetches in flight (0..16; 0: none)
     parameter CNT_W      = 16, // NIC event counter width (16..64)
     parameter NUM_QUEUES = 1,  // NIC queue-table entries (1..16)
-    parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
+    parameter NUM_REGIONS = 0, // NIC region-table entries (0..32; 0: no protection)
     parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
     parameter BLOCK_BYTES = 16, // NIC's largest frame payload (16, 32 or 64)
     parameter BLK_SRC_BITS = 8, // NIC block-table rows, log2 (1..8)

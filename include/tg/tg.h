@@ -189,7 +189,8 @@ void tg_mr_free(struct tg_mr *mr);
  * REMOTE bits, under a fresh random 64-bit key, which *key gets; give it
  * to the nodes that may use the region.  Exporting again returns the same
  * key.  Returns 0, -EINVAL (NULL, no remote right), -ENOSPC (the node's
- * TG_REGIONS regions are all exported), or on the PCI provider an error
+ * TG_REGIONS regions are all exported), -EOPNOTSUPP (a NIC built without
+ * a region table: CONFIG_NO_PROT), or on the PCI provider an error
  * of its driver role (-EBUSY: another process owns the node's memory;
  * docs/hardware.md). */
 int tg_mr_export(struct tg_mr *mr, uint64_t *key);
@@ -247,7 +248,8 @@ int tg_fence(struct tg_dev *dev, unsigned node);
  * starting.  Rules, checked before anything is sent (-EINVAL): the remote
  * range stays inside one block, ((raddr ^ laddr) & 7) == 0, both
  * local ranges inside their regions.  At most 8 fetches are in flight per
- * NIC; a further one waits.  Returns 0 or -errno. */
+ * NIC; a further one waits.  Returns 0 or -errno (-EOPNOTSUPP: a NIC
+ * built without a fetch table, CONFIG [15:8] 0). */
 int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
 	     size_t len, struct tg_mr *cpl_mr, size_t cpl_off);
 
@@ -317,8 +319,9 @@ int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
  * status), which the library clears before starting.  At most 8 fetches
  * and atomics are in flight per NIC; a further one waits for a free
  * entry.  Returns 0 once handed to the NIC, or -EINVAL (bad arguments,
- * record outside mr), -ERANGE; refusals by the target arrive in the
- * completion word. */
+ * record outside mr), -ERANGE, -EOPNOTSUPP (a NIC built without a fetch
+ * table, as tg_fetch); refusals by the target arrive in the completion
+ * word. */
 int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
 		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off);
 
@@ -372,7 +375,7 @@ void tg_queue_close(struct tg_queue *q);
 /* Export the queue for remote enqueue: senders set *key with tg_key_set
  * before tg_enq to it.  The same key if already exported; revoked when
  * the queue is closed.  Returns 0, -EINVAL (NULL, or an attached handle),
- * -ENOSPC, or a PCI error as tg_mr_export. */
+ * -ENOSPC, -EOPNOTSUPP, or a PCI error as tg_mr_export. */
 int tg_queue_export(struct tg_queue *q, uint64_t *key);
 
 /* Revoke the queue's export as tg_mr_revoke. */

@@ -46,7 +46,7 @@
 #define TG_CSR_REG_CYCLES               0x10ULL  /* RO free-running cycle counter */
 #define TG_CSR_REG_MEM_SIZE             0x18ULL  /* RW bytes of host memory remote nodes may reach (0 after reset) */
 #define TG_CSR_REG_MAC                  0x20ULL  /* RO this node's MAC address */
-#define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] fetches in flight, [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64), [32] the REQ spill ring is built in (CONFIG_SPILL), [33] the reliable link layer is built in (CONFIG_LINK) */
+#define TG_CSR_REG_CONFIG               0x28ULL  /* RO [7:0] contexts, [15:8] fetches in flight (0: no fetch table, FETCH_GO and ATOMIC_GO refused), [23:16] queue-table entries, [31:24] block bytes (largest frame payload: 16, 32 or 64), [32] the REQ spill ring is built in (CONFIG_SPILL), [33] the reliable link layer is built in (CONFIG_LINK), [34] the region table is left out (CONFIG_NO_PROT) */
 #define TG_CSR_REG_SCRATCH              0x30ULL  /* RW scratch register */
 #define TG_CSR_REG_READ_TIMEOUT         0x38ULL  /* RW cycles a blocking read waits before it fails with PEER_GONE (0: forever) */
 #define TG_READ_TIMEOUT_RESET           0x100000ULL  /* READ_TIMEOUT after reset */
@@ -115,6 +115,7 @@
 #define TG_KEY_IDX_BITS                 0x5ULL  /* low key bits that name the region-table entry */
 #define TG_CONFIG_SPILL                 0x100000000ULL  /* CONFIG bit 32: SPILL_BASE and SPILL_CFG exist; without it they read 0 and ignore writes */
 #define TG_CONFIG_LINK                  0x200000000ULL  /* CONFIG bit 33: LINK_CFG bit 0 can turn the link layer on */
+#define TG_CONFIG_NO_PROT               0x400000000ULL  /* CONFIG bit 34: no region table; PROT_CFG and the region registers read 0 and ignore writes, and remote requests are not checked */
 #define TG_LINK_CFG_ENABLE              0x1ULL  /* LINK_CFG bit 0 */
 #define TG_LINK_CFG_ON                  0x100000000ULL  /* LINK_CFG bit 32 */
 #define TG_LINK_CFG_RESET               0x201000ULL  /* LINK_CFG after reset: off, 16 retries, ack delay 32 */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
 /* Test: libtg's Ethernet provider against two simulated FPGA boards (tg-board-sim): identity,
- * board memory, remote writes, reads and atomics, remote enqueues with dequeue and growth, entries of 1 to 8 words, bad input;
- * then a lossy wire: every request still runs exactly once. */
+ * board memory, remote writes, reads and atomics, fetches, posted atomics and exports where the NIC
+ * has their tables (-EOPNOTSUPP where it does not), remote enqueues with dequeue and growth,
+ * entries of 1 to 8 words, bad input; then a lossy wire: every request still runs exactly once. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -73,13 +74,13 @@ static void start_sim(const char *lose)
 	close(fds[0]);
 }
 
-static struct tg_dev *open_board(unsigned node)
+static struct tg_dev *open_board(unsigned node, unsigned flags)
 {
 	char devstr[128];
 	struct tg_dev *d;
 
 	snprintf(devstr, sizeof(devstr), "ethsim:%s/node%u.sock", dir, node);
-	d = tg_open(devstr, 0);
+	d = tg_open(devstr, flags);
 	REQUIRE(d, "tg_open(%s): %s: %s", devstr, tg_strerror(-errno), tg_open_error());
 	return d;
 }
@@ -163,6 +164,46 @@ static void check_atomics(struct tg_dev *d0, struct tg_mr *mr)
 	CHECK_RC(tg_fetch_inc(d0, 1, pa, &old), 0);
 	CHECK_RC(tg_mr_read(mr, 512, &v, 8), 0);
 	CHECK(old == 5 && v == 6, "fetch-inc old %" PRIu64 ", now %" PRIu64, old, v);
+}
+
+/* What node 0's NIC was built with (CONFIG) decides what the library
+ * offers: with a fetch table a fetch and a posted atomic from node 1's
+ * memory complete, without one both are -EOPNOTSUPP and nothing is
+ * written; with a region table a region exports, without one it is
+ * -EOPNOTSUPP. */
+static void check_features(struct tg_dev *d0, struct tg_mr *rmr)
+{
+	uint64_t cfg = 0, key = 0, old = 0, v = 0, want = 0x1122334455667788ull;
+	uint64_t pa = tg_mr_paddr(rmr) + 256;
+	struct tg_mr *mr = tg_mr_alloc(d0, 128, TG_ACCESS_ALL);
+	int nofetch, noprot;
+
+	REQUIRE(mr, "tg_mr_alloc on node 0: %s", tg_strerror(-errno));
+	CHECK_RC(tg_csr_read(d0, TG_CSR_REG_CONFIG, &cfg), 0);
+	nofetch = !((cfg >> 8) & 0xFF);
+	noprot = !!(cfg & TG_CONFIG_NO_PROT);
+	printf("test_eth: node 0's NIC has %s fetch table and %s region table\n", nofetch ? "no" : "a",
+	       noprot ? "no" : "a");
+	CHECK_RC(tg_mr_write(rmr, 256, &want, 8), 0);
+	CHECK_RC(tg_mr_write(mr, 0, &v, 8), 0);
+	CHECK_RC(tg_fetch(d0, 1, pa, mr, 0, 8, mr, 64), nofetch ? -EOPNOTSUPP : 0);
+	if (!nofetch)
+		CHECK_RC(tg_fetch_wait(d0, mr, 64), 0);
+	CHECK_RC(tg_mr_read(mr, 0, &v, 8), 0);
+	CHECK(v == (nofetch ? 0 : want), "fetched word %#" PRIx64, v);
+	CHECK_RC(tg_atomic_post(d0, 1, pa, TG_AOP_FAA, 1, 0, mr, 16), nofetch ? -EOPNOTSUPP : 0);
+	if (!nofetch) {
+		CHECK_RC(tg_atomic_wait(d0, mr, 16, &old), 0);
+		CHECK(old == want, "posted fetch-and-add old %#" PRIx64, old);
+		want++;
+	}
+	CHECK_RC(tg_mr_read(rmr, 256, &v, 8), 0);
+	CHECK(v == want, "word after the posted atomic %#" PRIx64, v);
+	CHECK_RC(tg_mr_export(mr, &key), noprot ? -EOPNOTSUPP : 0);
+	CHECK((key != 0) == !noprot, "export key %#" PRIx64, key);
+	if (!noprot)
+		CHECK_RC(tg_mr_revoke(mr), 0);
+	tg_mr_free(mr);
 }
 
 /* Remote enqueues into a queue of node 1 from a producer thread on node
@@ -265,8 +306,8 @@ static void check_lossy(void)
 
 	setenv("TG_ETH_TIMEOUT_MS", "100", 1);
 	start_sim("9");
-	d0 = open_board(0);
-	d1 = open_board(1);
+	d0 = open_board(0, 0);
+	d1 = open_board(1, 0);
 	mr = tg_mr_alloc(d1, 1024, TG_ACCESS_ALL);
 	REQUIRE(mr, "tg_mr_alloc on a lossy board: %s", tg_strerror(-errno));
 	pa = tg_mr_paddr(mr);
@@ -327,8 +368,8 @@ int main(void)
 	alarm(TIMEOUT_S);
 	start_sim(NULL);
 	atexit(stop_sim);
-	d0 = open_board(0);
-	d1 = open_board(1);
+	d0 = open_board(0, TG_OPEN_DRIVER);   /* its CSR page says what the NIC has */
+	d1 = open_board(1, 0);
 	check_identity(d0, d1);
 	/* one process drives a board */
 	{
@@ -344,6 +385,7 @@ int main(void)
 	check_local_memory(d1, mr);
 	check_remote(d0, d1, mr);
 	check_atomics(d0, mr);
+	check_features(d0, mr);
 	/* the board's 16 KiB hold three 4 KiB allocations: room for growth */
 	tg_mr_free(mr);
 	check_queue(d0, d1);

@@ -14,10 +14,13 @@ RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
 # the NIC core with 16-byte blocks and no spill ring, and the byte-serial
 # core (tg_nic8), through tg_nic's bench (rule below)
 RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
-RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow
-# the byte-serial core's host target, through tg_host_if's bench, and the
-# byte-serial receive engine reading one-entry tables straight (rules below)
-RTL_VARIANT_BINS := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8 $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one
+RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow \
+                  $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite
+# the byte-serial core's host target, through tg_host_if's bench, with and
+# without a fetch table, and the byte-serial receive engine reading
+# one-entry tables straight (rules below)
+RTL_VARIANT_BINS := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8_nofetch \
+                    $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one
 
 TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
 
@@ -51,6 +54,10 @@ $(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_TOP   := tg_nic8
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0 -DTB_REQ_SLOTS=1" $(NIC8_G) -GMAX_REQS=1 -GBLOCK_BYTES=64
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_TOP   := tg_nic8
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=16 -DTB_SPILL=0" $(NIC8_G) -GMAX_REQS=4 -GBLOCK_BYTES=16
+# and without a fetch table or a region table (the iCE40 node's choice)
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite: NIC_TOP   := tg_nic8
+$(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0 -DTB_REQ_SLOTS=1 -DTB_NO_FETCH=1 -DTB_NO_PROT=1" \
+	-GNUM_CTX=16 -GMAX_READS=0 -GNUM_QUEUES=16 -GNUM_REGIONS=0 -GCNT_W=64 -GMAX_REQS=1 -GBLOCK_BYTES=64
 $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
@@ -66,6 +73,15 @@ $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8: tests/rtl/tg_host_if/test_tg_hos
 	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if \
 		--top-module tg_host_if8 -Mdir $(dir $@)obj8 $(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) \
 		-o $(abspath $@) > $(dir $@)build8.log 2>&1 || { cat $(dir $@)build8.log; exit 1; }
+
+# the same with MAX_READS = 0: no fetch table, FETCH_GO and ATOMIC_GO refused
+$(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8_nofetch: tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) \
+		$(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1 -DTB_MAX_READS=0" -GMAX_READS=0 \
+		--prefix Vtg_host_if --top-module tg_host_if8 -Mdir $(dir $@)obj8nf $(RTL_SRCS) \
+		$(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) -o $(abspath $@) > $(dir $@)build8nf.log 2>&1 \
+		|| { cat $(dir $@)build8nf.log; exit 1; }
 
 # tg_rx_engine8's bench with the engine's ONE_ENTRY set
 $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one: tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp \

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the iCE40 top at its GMII pins: network port looped back,
 // bridge frames on the host port; identity, the narrow configuration in
-// CONFIG, a remote write to itself and its read back from block RAM, a
+// CONFIG (no fetch table, no region table: PROT_CFG stays 0), a remote write to itself and its read back from block RAM, a
 // remote read, a fetch-and-add, and remote enqueues into a queue of
 // 16-byte entries until it is full (the refused one leaves the buffer
 // as it was), then one more after the consumer has made room.
@@ -55,8 +55,12 @@ int main(int argc, char **argv)
     uint64_t cfg = t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_CONFIG);
     TB_CHECK(!(cfg & (TG_CONFIG_SPILL | TG_CONFIG_LINK)), "CONFIG %llx: no spill ring, no link layer",
              (unsigned long long)cfg);
-    TB_CHECK((cfg & 0xFFFFFFFF) == 0x10010101, "CONFIG %llx: one context, fetch, queue, 16-byte block",
+    TB_CHECK((cfg & 0xFFFFFFFF) == 0x10010001, "CONFIG %llx: one context and queue, no fetch table, 16-byte block",
              (unsigned long long)cfg);
+    TB_CHECK(cfg & TG_CONFIG_NO_PROT, "CONFIG %llx: no region table", (unsigned long long)cfg);
+    // without a region table protection cannot be turned on
+    t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_PROT_CFG, TG_PROT_CFG_ENABLE);
+    TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_PROT_CFG) == 0, "PROT_CFG stays 0");
     t.call(TG_BRIDGE_OP_BAR_WRITE, TG_CTRL_CSR_BASE + TG_CSR_REG_MEM_SIZE, 1u << 12);
     t.call(TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_REMOTE, 0, 0, 0x80), 0x0123456789ABCDEFull);
     TB_CHECK(t.call(TG_BRIDGE_OP_BAR_READ, bar_addr(TG_WIN_SYNC, 0, 0, 0)) == 0, "fence");
