@@ -51,7 +51,7 @@ module tg_fpga_node8 #(
 // one registered copy of rst per group of blocks, kept apart (see tg_fpga_node)
 reg rst_net_reg;     // the network port's sample crossing and MAC
 reg rst_host_reg;    // the host port's sample crossing
-reg rst_bridge_reg;  // the bridge and its response registers
+reg rst_bridge_reg;  // the bridge and the memory response register
 reg rst_core_reg;    // the NIC core and the host memory
 (* keep *) always @(posedge clk) rst_net_reg    <= rst;
 (* keep *) always @(posedge clk) rst_host_reg   <= rst;
@@ -149,20 +149,18 @@ wire [31:0] mem_b_req_addr;
 wire [63:0] mem_b_req_wdata, mem_b_resp_rdata;
 wire [7:0]  mem_b_req_wstrb;
 
-wire        br_host_resp_ready, ev_bridge_drop;
-// the responses reach the bridge from registers (a held one waits for ready)
-reg         br_host_resp_valid_reg, br_mem_resp_valid_reg;
-reg  [63:0] br_host_resp_rdata_reg, br_mem_resp_rdata_reg;
-assign host_resp_take = !br_host_resp_valid_reg || br_host_resp_ready;
+wire        ev_bridge_drop;
+// The host port's response comes from tg_host_if8's response register,
+// which holds it until the bridge takes it; the memory's response reaches
+// the bridge through a register (it leaves the block RAM late in the cycle).
+reg         br_mem_resp_valid_reg;
+reg  [63:0] br_mem_resp_rdata_reg;
 
 always @(posedge clk) begin
-    if (host_resp_take) br_host_resp_rdata_reg <= host_resp_rdata;
     br_mem_resp_rdata_reg <= mem_b_resp_rdata;
     if (rst_bridge_reg) begin
-        br_host_resp_valid_reg <= 1'b0;
         br_mem_resp_valid_reg  <= 1'b0;
     end else begin
-        if (host_resp_take) br_host_resp_valid_reg <= host_resp_valid;
         br_mem_resp_valid_reg <= mem_b_resp_valid;
     end
 end
@@ -187,9 +185,9 @@ tg_bridge #(
     .m_host_req_wdata  (host_req_wdata),
     .m_host_req_wstrb  (host_req_wstrb),
     .m_host_req_last   (host_req_last),
-    .s_host_resp_valid (br_host_resp_valid_reg),
-    .s_host_resp_ready (br_host_resp_ready),
-    .s_host_resp_rdata (br_host_resp_rdata_reg),
+    .s_host_resp_valid (host_resp_valid),
+    .s_host_resp_ready (host_resp_take),
+    .s_host_resp_rdata (host_resp_rdata),
     .m_mem_req_valid   (mem_b_req_valid),
     .m_mem_req_ready   (mem_b_req_ready),
     .m_mem_req_write   (mem_b_req_write),

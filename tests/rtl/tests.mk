@@ -44,8 +44,9 @@ $(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) 
 # (SPILL_RING=0); and tg_nic8 at tg_nic's table sizes and counter width
 # (the bench uses several contexts, queues and regions), with 64-byte
 # blocks (every phase) and one REQ slot as the iCE40 top builds it
-# (tg_txd8 then resends its own copy of a REQ's frame), and with 16-byte
-# blocks, as the iCE40 top builds them, and four REQ slots
+# (tg_txd8 then resends its own copy of a REQ's frame), with 16-byte
+# blocks, as the iCE40 top builds them, and four REQ slots, and with
+# neither a fetch table nor a region table, as the iCE40 top builds it
 RTL_NIC_VARIANTS := $(RTL_NARROW_BIN) $(RTL_NIC8_BINS)
 NIC8_G := -GNUM_CTX=16 -GMAX_READS=8 -GNUM_QUEUES=16 -GNUM_REGIONS=32 -GCNT_W=64
 $(RTL_NARROW_BIN): NIC_TOP   := tg_nic
@@ -54,7 +55,6 @@ $(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_TOP   := tg_nic8
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0 -DTB_REQ_SLOTS=1" $(NIC8_G) -GMAX_REQS=1 -GBLOCK_BYTES=64
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_TOP   := tg_nic8
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_narrow: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=16 -DTB_SPILL=0" $(NIC8_G) -GMAX_REQS=4 -GBLOCK_BYTES=16
-# and without a fetch table or a region table (the iCE40 node's choice)
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite: NIC_TOP   := tg_nic8
 $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -DTB_BLOCK=64 -DTB_SPILL=0 -DTB_REQ_SLOTS=1 -DTB_NO_FETCH=1 -DTB_NO_PROT=1" \
 	-GNUM_CTX=16 -GMAX_READS=0 -GNUM_QUEUES=16 -GNUM_REGIONS=0 -GCNT_W=64 -GMAX_REQS=1 -GBLOCK_BYTES=64
