@@ -161,14 +161,14 @@ localparam [4:0] S_IDLE   = 5'd0,   // wait for a frame (and a free transmit slo
                  S_QHEAD  = 5'd12,  // REQ: read the head word
                  S_QCHK   = 5'd13,  // REQ: head known: full, or write the entry
                  S_QTAIL  = 5'd14,  // REQ: write the new tail
-                 S_AOPND  = 5'd15,  // atomic: operand gathered
+                 S_AOPND  = 5'd15,  // atomic: the operand's bytes read and combined with the old value
                  S_AREAD  = 5'd16,  // atomic: read the target word
                  S_AWAIT  = 5'd17,  // atomic: old value known
                  S_AWRITE = 5'd18,  // atomic: write the new value
                  S_APUT   = 5'd19,  // atomic: old value into the response
                  S_HRD    = 5'd20,  // read or atomic answer to the host port
                  S_BCLR   = 5'd21,  // after reset: clear the block and refusal tables
-                 S_ACMP   = 5'd22;  // atomic: the old value compared and the new one summed
+                 S_ACMP   = 5'd22;  // atomic: new value known, CAS compared: write it or not
 
 // what S_DRAIN does next
 localparam [2:0] N_DONE = 3'd0, N_RESP = 3'd1, N_CPL = 3'd2, N_FREE = 3'd3,
@@ -213,9 +213,10 @@ reg [4:0]   pend_reg,   pend_next;
 reg [31:0]  base_reg,   base_next;
 reg [MB-1:0] wmask_reg, wmask_next;
 reg [7:0]   st_reg,     st_next;
-reg [63:0]  wbuf_reg,   wbuf_next;       // payload word gathered (CAS: the compare value)
-reg [63:0]  opnd_reg,   opnd_next;       // atomic operand
+reg [63:0]  wbuf_reg,   wbuf_next;       // payload word gathered (atomic: CAS's compare value, then the new value)
 reg [63:0]  rword_reg,  rword_next;      // word read from memory
+reg         acy_reg,    acy_next;        // atomic: the sum's carry into the next byte
+reg         amiss_reg,  amiss_next;      // atomic: a byte of the old value differs from CAS's compare value
 reg [23:0]  head_reg,   head_next;       // the host's head word, low bits
 reg         headhi_reg, headhi_next;     // ... its upper bits are not zero
 
@@ -404,13 +405,18 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- atomic unit
-// worked out from the old value a cycle after it is in, and registered
-reg         a_cas_miss;
-reg  [63:0] a_new;
+// A byte at a time: each operand byte, read from the receive slot, is
+// registered, then added to (FAA) or put in place of (SWAP, CAS) the old
+// value's byte, which rword_reg turns round to (so it holds the old value
+// again after eight bytes); the new byte goes into wbuf_reg as its CAS
+// compare byte leaves it.
+reg         a_bv;                      // a_byte holds an operand byte
+reg  [7:0]  a_byte;
 always @(posedge clk) begin
-    a_cas_miss <= (op_reg == `TG_OP_CAS) && (rword_reg != wbuf_reg);
-    a_new      <= (op_reg == `TG_OP_FAA) ? rword_reg + opnd_reg : opnd_reg;
+    a_bv   <= ldv_reg && (state_reg == S_AOPND);
+    a_byte <= s_frm_rd_data;
 end
+wire [8:0]  a_sum = {1'b0, rword_reg[7:0]} + {1'b0, a_byte} + {8'd0, acy_reg};
 
 // ---------------------------------------------------------------- REQ decode
 assign q_upd_idx  = qidx_reg;
@@ -552,7 +558,8 @@ always @* begin
     wmask_next = wmask_reg;
     st_next    = st_reg;
     wbuf_next  = wbuf_reg;
-    opnd_next  = opnd_reg;
+    acy_next   = acy_reg;
+    amiss_next = amiss_reg;
     rword_next = rword_reg;
     head_next  = head_reg;
     headhi_next = headhi_reg;
@@ -734,8 +741,10 @@ always @* begin
                         st_next         = pst_atomic;
                         ev_refused      = 1'b1;
                         ev_prot_refused = 1'b1;
+                    end else if (op_reg == `TG_OP_CAS) begin
+                        start_gather(4'd1, S_AREAD);    // the compare value, into wbuf
                     end else begin
-                        start_gather(4'd0, S_AOPND);
+                        state_next = S_AREAD;
                     end
                 end
                 `TG_OP_READ_RESP, `TG_OP_ATOMIC_RESP: begin
@@ -998,11 +1007,22 @@ always @* begin
         end
 
         S_AOPND: begin
-            opnd_next = wbuf_reg;
-            if (op_reg == `TG_OP_CAS) begin
-                start_gather(4'd1, S_AREAD);            // the compare value stays in wbuf
-            end else begin
-                state_next = S_AREAD;
+            // the operand's bytes requested as in S_GATH, combined two
+            // cycles later; k counts the bytes combined
+            if (gi_reg != 4'd8) begin
+                ldv_next = 1'b1;
+                pos_next = pos_reg + 7'd1;
+                gi_next  = gi_reg + 4'd1;
+            end
+            if (a_bv) begin
+                rword_next = {rword_reg[7:0], rword_reg[63:8]};
+                wbuf_next  = {(op_reg == `TG_OP_FAA) ? a_sum[7:0] : a_byte, wbuf_reg[63:8]};
+                acy_next   = a_sum[8];
+                amiss_next = amiss_reg || (rword_reg[7:0] != wbuf_reg[7:0]);
+                k_next     = k_reg + 3'd1;
+                if (k_reg == 3'd7) begin
+                    state_next = S_ACMP;
+                end
             end
         end
 
@@ -1019,13 +1039,18 @@ always @* begin
                 rword_next = s_mem_resp_rdata;
             end
             if (pend_reg == 5'd0) begin
-                state_next = S_ACMP;
+                pos_next   = pay_off(4'd0);             // the operand, word 0
+                gi_next    = 4'd0;
+                k_next     = 3'd0;
+                acy_next   = 1'b0;
+                amiss_next = 1'b0;
+                state_next = S_AOPND;
             end
         end
 
         S_ACMP: begin
             ev_atomic = 1'b1;
-            if (a_cas_miss) begin
+            if (op_reg == `TG_OP_CAS && amiss_reg) begin
                 idx_next   = 4'd0;
                 k_next     = 3'd0;
                 state_next = S_APUT;                    // compare failed: write nothing
@@ -1038,7 +1063,7 @@ always @* begin
             m_mem_req_valid = 1'b1;
             m_mem_req_write = 1'b1;
             m_mem_req_addr  = base_reg;
-            m_mem_req_wdata = a_new;
+            m_mem_req_wdata = wbuf_reg;                 // the new value
             m_mem_req_wstrb = 8'hFF;
             if (m_mem_req_ready) begin
                 after_next = N_APUT;
@@ -1097,7 +1122,8 @@ always @(posedge clk) begin
     wmask_reg  <= wmask_next;
     st_reg     <= st_next;
     wbuf_reg   <= wbuf_next;
-    opnd_reg   <= opnd_next;
+    acy_reg    <= acy_next;
+    amiss_reg  <= amiss_next;
     rword_reg  <= rword_next;
     head_reg   <= head_next;
     headhi_reg <= headhi_next;
