@@ -51,7 +51,7 @@ module tg_fpga_node8 #(
 // one registered copy of rst per group of blocks, kept apart (see tg_fpga_node)
 reg rst_net_reg;     // the network port's sample crossing and MAC
 reg rst_host_reg;    // the host port's sample crossing
-reg rst_bridge_reg;  // the bridge and the memory response register
+reg rst_bridge_reg;  // the bridge
 reg rst_core_reg;    // the NIC core and the host memory
 (* keep *) always @(posedge clk) rst_net_reg    <= rst;
 (* keep *) always @(posedge clk) rst_host_reg   <= rst;
@@ -150,20 +150,9 @@ wire [63:0] mem_b_req_wdata, mem_b_resp_rdata;
 wire [7:0]  mem_b_req_wstrb;
 
 wire        ev_bridge_drop;
-// The host port's response comes from tg_host_if8's response register,
-// which holds it until the bridge takes it; the memory's response reaches
-// the bridge through a register (it leaves the block RAM late in the cycle).
-reg         br_mem_resp_valid_reg;
-reg  [63:0] br_mem_resp_rdata_reg;
-
-always @(posedge clk) begin
-    br_mem_resp_rdata_reg <= mem_b_resp_rdata;
-    if (rst_bridge_reg) begin
-        br_mem_resp_valid_reg  <= 1'b0;
-    end else begin
-        br_mem_resp_valid_reg <= mem_b_resp_valid;
-    end
-end
+// The responses reach the bridge straight from registers: the host port's
+// from tg_host_if8's, held until the bridge takes it, the memory's from
+// the block RAM's read register.
 
 tg_bridge #(
     .MAC      (BRIDGE_MAC),
@@ -194,8 +183,8 @@ tg_bridge #(
     .m_mem_req_addr    (mem_b_req_addr),
     .m_mem_req_wdata   (mem_b_req_wdata),
     .m_mem_req_wstrb   (mem_b_req_wstrb),
-    .s_mem_resp_valid  (br_mem_resp_valid_reg),
-    .s_mem_resp_rdata  (br_mem_resp_rdata_reg),
+    .s_mem_resp_valid  (mem_b_resp_valid),
+    .s_mem_resp_rdata  (mem_b_resp_rdata),
     .ev_req            (ev_bridge_req),
     .ev_drop           (ev_bridge_drop)
 );

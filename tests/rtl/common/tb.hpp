@@ -189,7 +189,9 @@ struct MemModel {
         uint64_t due = now + lat_min + (lat_max > lat_min ? rng.below(lat_max - lat_min + 1) : 0);
         if (due <= last_due) due = last_due + 1;   // in order, at most one a cycle
         last_due = due;
-        q.push_back(Pending{due, rdata});
+        // a write's response carries no data: a core that used it gets
+        // the word's complement
+        q.push_back(Pending{due, write ? ~rdata : rdata});
     }
     uint64_t load64(uint32_t addr) const
     {
