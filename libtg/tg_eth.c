@@ -562,7 +562,7 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	struct tg_ethdev *e;
 	const char *tmo = getenv("TG_ETH_TIMEOUT_MS");
 	unsigned node = 0;
-	int have_node = 0, rc;
+	int have_node = 0, protect, rc;
 	uint64_t v = 0, bytes = 0, paddr, blen = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
 	struct tg_drv_qenv env;
 
@@ -673,10 +673,15 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	env = (struct tg_drv_qenv){ .io = &e->io, .mem_size = dev->mem_size,
 				    .mem_read = drv_mem_read, .mem_write = drv_mem_write,
 				    .mem_rmw = drv_mem_rmw, .mem_arg = dev };
-	e->drv = tg__ldrv_open(&env, dev->mem_size, tg__env_is_1("TG_ETH_PROTECT"));
+	protect = tg__env_is_1("TG_ETH_PROTECT");
+	e->drv = tg__ldrv_open(&env, dev->mem_size, protect);
 	if (!e->drv) {
 		rc = -errno;
-		tg__say(msg, msg_sz, "clearing the NIC's queue and region tables: %s", strerror(-rc));
+		if (rc == -EOPNOTSUPP && protect)
+			tg__say(msg, msg_sz, "TG_ETH_PROTECT=1, but the NIC was built without a region table "
+				"(CONFIG bit 34): protection cannot be turned on");
+		else
+			tg__say(msg, msg_sz, "clearing the NIC's queue and region tables: %s", strerror(-rc));
 		return rc;
 	}
 	/* tg_read's fetch buffers and completion words (a NIC without a

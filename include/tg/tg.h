@@ -55,7 +55,8 @@ struct tg_queue;
  * "pci:BUS:DEV.FN"), a NIC on the PCI bus found with libpci and reached
  * through its sysfs resource file, or "pci:" for the first NIC libpci finds
  * (lowest address) (docs/hardware.md).  There the first process that needs
- * host memory (tg_mr_alloc, a multi-word tg_read, queues) maps the node's
+ * host memory (tg_mr_alloc, a multi-word tg_read on a NIC with fetches,
+ * queues) maps the node's
  * DMA memory and acts as its driver; those calls fail in other processes
  * with EBUSY, and with ENOMEM, EPERM or EXDEV where hugepages are missing
  * (tgctl dma-check says why).  Or "eth:IFNAME" (or "eth:IFNAME:NODE"),
@@ -228,8 +229,9 @@ int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
 
 /* Read len bytes at raddr on node `node` into buf; blocks until all have
  * arrived.  Uses one remote-window load for up to 8 bytes inside one word,
- * else pipelined fetches (up to 8 in flight).  Ordered after every earlier
- * request of this device.  Returns 0, -EINVAL, -ERANGE, or the NIC's
+ * else pipelined fetches (up to 8 in flight), or on a NIC built without a
+ * fetch table one load per word (a burst landing meanwhile may then be
+ * seen in part).  Ordered after every earlier request of this device.  Returns 0, -EINVAL, -ERANGE, or the NIC's
  * status as -errno (-EFAULT outside the target's memory). */
 int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len);
 

@@ -73,7 +73,8 @@ trap 'rm -rf "$d"' EXIT
 util='"utilization": {"TRELLIS_COMB": {"used": 1000, "available": 24288}, "TRELLIS_FF": {"used": 500, "available": 24288}, "DP16KD": {"used": 8, "available": 56}}'
 echo 12 > "$d/synth.secs"; echo 34 > "$d/pnr.secs"
 printf '   Number of cells: 10\n     LUT4 900\n     TRELLIS_FF 500\n' > "$d/synth.stat"
-rep() { $PY fpga/scripts/report.py --board colorlight_5a75b --out "$d" --req-mhz 125 --explore "$1" --params "P=1" > "$d/out.txt"; echo $?; }
+rep() { $PY fpga/scripts/report.py --board colorlight_5a75b --out "$d" --req-mhz 125 --explore "$1" \
+	--timing-open "${2:-0}" --params "P=1" > "$d/out.txt"; echo $?; }
 
 echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 131.5, \"constraint\": 125.0}}}" > "$d/pnr.json"
 check "pass" "0" "$(rep 0)"
@@ -84,12 +85,15 @@ echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 101.0, \"constraint\": 125.0}}}
 check "slow fails" "1" "$(rep 0)"
 check "slow verdict" "verdict: FAIL: timing not met (clk)" "$(grep '^verdict' "$d/report.txt")"
 check "slow explores" "0" "$(rep 1)"
+check "slow with timing open passes" "0" "$(rep 0 1)"
+check "slow with timing open says so" "1" "$(grep -c 'timing open: a missed clock is reported' "$d/report.txt")"
 
 rm "$d/pnr.json"; touch "$d/pnr.failed"
 printf 'Info: Device utilisation:\nInfo: \t          TRELLIS_COMB: 30000/24288   123%%\n' > "$d/pnr.log"
 check "misfit fails" "1" "$(rep 0)"
 check "misfit verdict" "verdict: FAIL: does not fit (TRELLIS_COMB)" "$(grep '^verdict' "$d/report.txt")"
 check "misfit explores" "0" "$(rep 1)"
+check "misfit with timing open fails" "1" "$(rep 0 1)"
 
 # ---- baseline comparison
 rm -f "$d/pnr.failed" "$d/pnr.log"

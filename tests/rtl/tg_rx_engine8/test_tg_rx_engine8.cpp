@@ -423,8 +423,20 @@ struct Tb {
             h.addr = some_addr(8);
             h.mask = 0xFF;
             uint64_t cur = (h.addr + 8 <= MEM_BYTES && !(h.addr & 7)) ? ref.mem.load64((uint32_t)h.addr) : 0;
-            uint64_t cmp = rng.chance(50) ? cur : rng.next();
+            // a CAS compare equal to the word, one byte off (any of the
+            // eight: the byte-serial compare must look at every byte), or
+            // random; an FAA operand that carries through every byte (the
+            // word's negation: the sum wraps to 0), none (its complement),
+            // or random
+            unsigned cmp_kind = rng.below(10);
+            uint64_t cmp = cmp_kind < 4 ? cur : cmp_kind < 8 ? cur ^ (1ull << (8 * rng.below(8) + rng.below(8)))
+                                                             : rng.next();
             std::memcpy(pl + 8, &cmp, 8);
+            unsigned opnd_kind = rng.below(10);
+            if (opnd_kind < 3) {
+                uint64_t opnd = opnd_kind == 0 ? 0 - cur : opnd_kind == 1 ? ~cur : 1;
+                std::memcpy(pl, &opnd, 8);
+            }
         } else if (r < 90) {
             kind = 4;
             h.op = rng.chance(70) ? TG_OP_READ_RESP : TG_OP_ATOMIC_RESP;
