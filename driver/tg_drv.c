@@ -51,20 +51,14 @@ int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx)
 	return io->write(io->arg, tg_bar_ctx_addr(ctx, TG_CTX_REG_STATUS), ~0ULL);
 }
 
-/* 0 if CONFIG says the NIC was built with `feature` (a TG_CONFIG_* bit),
- * -EOPNOTSUPP if not, or the error of reading it.  A NIC whose CONFIG
- * predates these bits (block bytes [31:24] still 0) says nothing, and
- * is tried as before. */
+/* 0 if the NIC was built with `feature` (a TG_CONFIG_* bit), -EOPNOTSUPP
+ * if not, or the error of reading CONFIG. */
 static int built_with(const struct tg_drv_mmio *io, uint64_t feature)
 {
-	uint64_t v;
-	int rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &v);
+	uint64_t f;
+	int rc = tg_drv_features(io, &f);
 
-	if (rc)
-		return rc;
-	if (((v >> 24) & 0xFF) == 0)
-		return 0;
-	return (v & feature) ? 0 : -EOPNOTSUPP;
+	return rc ? rc : (f & feature) ? 0 : -EOPNOTSUPP;
 }
 
 int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned log2)

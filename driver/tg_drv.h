@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tg/tg_bar.h"
 #include "tg/tg_hw.h"
 
 /* ---- Allocator of a node's exported host memory ------------------------
@@ -64,6 +65,22 @@ int tg_drv_probe(const struct tg_drv_mmio *io, unsigned expect_node, uint64_t me
 /* Open context ctx for a new process: clear its sticky STATUS (posted
  * write).  Returns 0 or -errno. */
 int tg_drv_ctx_open(const struct tg_drv_mmio *io, unsigned ctx);
+
+/* What the NIC was built with: CONFIG's TG_CONFIG_* bits into *features.
+ * A NIC whose CONFIG predates these bits (block bytes [31:24] still 0)
+ * had the spill ring, the link layer and a region table.  Returns 0 or
+ * the error of reading CONFIG.  (Inline: libtg links the region code,
+ * tg_prot.c, without tg_drv.c.) */
+static inline int tg_drv_features(const struct tg_drv_mmio *io, uint64_t *features)
+{
+	uint64_t v;
+	int rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &v);
+
+	if (rc)
+		return rc;
+	*features = ((v >> 24) & 0xFF) ? v : (TG_CONFIG_SPILL | TG_CONFIG_LINK);
+	return 0;
+}
 
 /* Give the NIC its REQ spill ring: 2^log2 entries of TG_SPILL_ENTRY_BYTES
  * at paddr (aligned to the ring's size, below 4 GiB, memory no exported

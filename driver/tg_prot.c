@@ -40,30 +40,18 @@ static int wait_in_force(const struct tg_drv_mmio *io)
 	return -ETIMEDOUT;
 }
 
-/* 1 when CONFIG says the NIC was built without a region table, 0 when it
- * has one (or its CONFIG predates the bit), or -errno */
-static int no_region_table(const struct tg_drv_mmio *io)
-{
-	uint64_t v;
-	int rc = io->read(io->arg, tg_bar_csr_addr(TG_CSR_REG_CONFIG), &v);
-
-	if (rc)
-		return rc;
-	return ((v >> 24) & 0xFF) != 0 && (v & TG_CONFIG_NO_PROT) != 0;
-}
-
 int tg_drv_prot_setup(const struct tg_drv_mmio *io, struct tg_drv_rtable *t, unsigned n,
 		      int enable)
 {
+	uint64_t features;
 	int rc;
 
 	if (!io || !io->read || !io->write || !t || !n || n > TG_REGIONS)
 		return -EINVAL;
 	memset(t, 0, sizeof(*t));
-	rc = no_region_table(io);
-	if (rc < 0)
+	if ((rc = tg_drv_features(io, &features)))
 		return rc;
-	if (rc)
+	if (features & TG_CONFIG_NO_PROT)
 		return enable ? -EOPNOTSUPP : 0;   /* t->n stays 0: nothing to export into */
 	t->n = n;
 	for (unsigned i = 0; i < n; i++)

@@ -508,6 +508,18 @@ task start_entry;
     end
 endtask
 
+// ask for the next of a word's 8 payload bytes (gi counts them); its
+// byte comes with ldv_reg a cycle later
+task gather_next;
+    begin
+        if (gi_reg != 4'd8) begin
+            ldv_next = 1'b1;
+            pos_next = pos_reg + 7'd1;
+            gi_next  = gi_reg + 4'd1;
+        end
+    end
+endtask
+
 // start reading the 8 bytes of payload word i, then go to ret
 task start_gather;
     input [3:0] i;
@@ -780,11 +792,7 @@ always @* begin
         end
 
         S_GATH: begin
-            if (gi_reg != 4'd8) begin
-                ldv_next = 1'b1;
-                pos_next = pos_reg + 7'd1;
-                gi_next  = gi_reg + 4'd1;
-            end
+            gather_next;
             if (ldv_reg) begin
                 wbuf_next = {s_frm_rd_data, wbuf_reg[63:8]};
             end
@@ -1009,11 +1017,7 @@ always @* begin
         S_AOPND: begin
             // the operand's bytes requested as in S_GATH, combined two
             // cycles later; k counts the bytes combined
-            if (gi_reg != 4'd8) begin
-                ldv_next = 1'b1;
-                pos_next = pos_reg + 7'd1;
-                gi_next  = gi_reg + 4'd1;
-            end
+            gather_next;
             if (a_bv) begin
                 rword_next = {rword_reg[7:0], rword_reg[63:8]};
                 wbuf_next  = {(op_reg == `TG_OP_FAA) ? a_sum[7:0] : a_byte, wbuf_reg[63:8]};
