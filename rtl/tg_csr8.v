@@ -8,6 +8,9 @@
 // each timestamp the age of an event not yet written; a read adds them
 // in, so it returns what tg_csr would. One counter tg_csr lacks:
 // RX_DROP_BUSY, the frames dropped because every receive slot was held.
+// The RAM also keeps a copy of each context's OPERAND, COMPARE and KEY
+// for the host target, which reads them here rather than from its own
+// registers.
 `default_nettype none
 `include "tg_hw_defs.vh"
 
@@ -34,6 +37,11 @@ module tg_csr8 #(
     output wire [63:0] csr_rdata,
     input  wire        csr_wr_en,
     input  wire [63:0] csr_wdata,
+    // with csr_copy the access is to a context register's copy instead
+    // (csr_copy_idx: {context, 0 OPERAND / 1 COMPARE / 2 KEY}); a copy
+    // reads 0 until written
+    input  wire        csr_copy,
+    input  wire [5:0]  csr_copy_idx,
 
     // registers of the queue table, read through this page (with the read)
     input  wire        qt_hit,
@@ -80,13 +88,17 @@ localparam CYC_TOP_W = 64 - CYC_LO_W - CYC_MID_W;
 
 localparam NCNT = 14;
 localparam NTS  = 6;
+localparam NCOPY = 4 * NUM_CTX;            // contexts' copies: OPERAND, COMPARE, KEY and a spare word each
 
 // RAM words: the registers the host alone reads and writes, the counters
-// and the timestamps
+// and the timestamps; the contexts' copies from word 32 on
 localparam [4:0] W_SCRATCH = 5'd0;
 localparam [4:0] W_LCFG    = 5'd1;
 localparam [4:0] W_LRTO    = 5'd2;
 localparam [4:0] W_LWAIT   = 5'd3;
+localparam [4:0] W_MEMSZ   = 5'd4;    // read back from here; the flip-flops the core uses are beside
+localparam [4:0] W_RDTO    = 5'd5;
+localparam [4:0] W_BOFF    = 5'd6;
 localparam [4:0] W_TS      = 5'd8;    // timestamp i at W_TS + i, {W_TS[4:3], i}
 localparam [4:0] W_CNT     = 5'd16;   // counter i at W_CNT + i, {W_CNT[4], i}
 
@@ -102,7 +114,8 @@ reg        cyc_mid_ones_reg;          // cyc_mid_reg is all ones
 wire [63:0] cycles_reg = {cyc_top_reg, cyc_mid_reg, cyc_lo_reg};
 reg [58:0] cyc_hi_m1_reg;             // cycles_reg[63:5] - 1
 reg [31:0] mem_size_reg, rdto_reg, backoff_reg;
-reg [31:0] valid_reg;                 // RAM word written since reset
+reg [31:0] valid_reg;                 // RAM word written since reset ...
+reg [NCOPY-1:0] valid_cp_reg;         // ... and copy
 reg [3:0]  pend_reg [0:NCNT-1];       // events not yet taken by an update
 reg [3:0]  rr_reg;                    // the counter the next update looks at first
 reg [NTS-1:0] tpend_reg;              // a timestamp not yet written ...
@@ -123,7 +136,7 @@ reg [63:0] rd_val_reg;
 reg        rd_cnt_reg;                // a counter: add rd_add_reg
 reg [5:0]  rd_add_reg;
 
-reg [63:0] ram [0:31];
+reg [63:0] ram [0:127];
 reg [63:0] ram_q;
 
 wire [NCNT-1:0] cnt_ev = {ev_drop_busy, ev_prot_refused, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray,
@@ -157,7 +170,8 @@ reg        n_ram;                     // decode of this cycle's csr_addr
 reg        n_cnt, n_ts;               // ... a counter's or a timestamp's word
 reg [4:0]  n_word;
 reg [63:0] n_const;                   // the constant part of the value
-reg        n_node, n_cycles, n_memsz, n_rdto, n_backoff, n_qt;   // ... and the flip-flops in it
+reg        n_node, n_cycles, n_qt;    // ... and the flip-flops in it
+reg        n_memsz, n_rdto, n_backoff;   // a RAM word the core also uses: written to a flip-flop copy too
 always @* begin
     n_ram     = 1'b0;
     n_cnt     = 1'b0;
@@ -174,11 +188,11 @@ always @* begin
         `TG_CSR_REG_ID:             n_const = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        n_node = 1'b1;
         `TG_CSR_REG_CYCLES:         n_cycles = 1'b1;
-        `TG_CSR_REG_MEM_SIZE:       n_memsz = 1'b1;
+        `TG_CSR_REG_MEM_SIZE:       begin n_ram = 1'b1; n_word = W_MEMSZ; n_memsz = 1'b1; end
         `TG_CSR_REG_MAC:            begin n_const = {16'd0, mac_oui, 24'h000000}; n_node = 1'b1; end
         `TG_CSR_REG_CONFIG:         n_const = {29'd0, cfg_noprt, 2'd0, cfg_block, cfg_qs, cfg_reads, cfg_ctx};   // no spill ring, no link layer
-        `TG_CSR_REG_READ_TIMEOUT:   n_rdto = 1'b1;
-        `TG_CSR_REG_REQ_BACKOFF:    n_backoff = 1'b1;
+        `TG_CSR_REG_READ_TIMEOUT:   begin n_ram = 1'b1; n_word = W_RDTO; n_const = `TG_READ_TIMEOUT_RESET; n_rdto = 1'b1; end
+        `TG_CSR_REG_REQ_BACKOFF:    begin n_ram = 1'b1; n_word = W_BOFF; n_const = `TG_REQ_BACKOFF_RESET; n_backoff = 1'b1; end
         `TG_CSR_REG_SCRATCH:        begin n_ram = 1'b1; n_word = W_SCRATCH; end
         `TG_CSR_REG_LINK_CFG:       begin n_ram = 1'b1; n_word = W_LCFG;  n_const = `TG_LINK_CFG_RESET; end
         `TG_CSR_REG_LINK_RTO:       begin n_ram = 1'b1; n_word = W_LRTO;  n_const = `TG_LINK_RTO_RESET; end
@@ -234,12 +248,22 @@ end
 wire [63:0] a_val = a_const |
                     ({64{a_node}}    & {48'd0, cfg_node_id}) |
                     ({64{a_cycles}}  & cycles_reg) |
-                    ({64{a_memsz}}   & {32'd0, mem_size_reg}) |
-                    ({64{a_rdto}}    & {32'd0, rdto_reg}) |
-                    ({64{a_backoff}} & {32'd0, backoff_reg}) |
                     ({64{a_qt && qt_hit}} & qt_rdata);
 
 wire [3:0] a_cidx = a_word[3:0];              // W_CNT is 16: the counter's index
+
+// the RAM word an access uses: the decoded one, or a context's copy
+wire [6:0] acc_word = csr_copy ? {1'b0, csr_copy_idx} + 7'd32 : {2'b00, a_word};
+reg        cp_valid;                          // the copy an access names has been written
+integer    vi;
+always @* begin
+    cp_valid = 1'b0;
+    for (vi = 0; vi < NCOPY; vi = vi + 1) begin
+        if (csr_copy_idx == vi[5:0]) cp_valid = valid_cp_reg[vi];
+    end
+end
+wire       pg_rd    = csr_rd_en && !csr_copy;  // a read of the page's own registers
+wire       pg_wr    = csr_wr_en && !csr_copy;
 
 // ---------------------------------------------------------------- picks
 // the next counter to update: the first with events at or after rr_reg,
@@ -308,8 +332,8 @@ end
 // the host's write, else a counter's sum (at most one every third cycle),
 // else a timestamp (not in the cycle the host reads a timestamp: the two
 // share the subtractor).
-wire       host_wr = csr_wr_en && a_ram && !a_cnt && !a_ts;   // counters and timestamps ignore writes
-wire       host_ts = csr_rd_en && a_ts;
+wire       host_wr = csr_wr_en && (csr_copy || (a_ram && !a_cnt && !a_ts));   // counters and timestamps ignore writes
+wire       host_ts = pg_rd && a_ts;
 wire       cnt_rd  = cnt_pick && !csr_rd_en && !upd_reg && !wpend_reg;
 wire       upd_go  = wpend_reg && !host_wr;
 wire       ts_go   = ts_pick && !host_wr && !upd_go && !host_ts;
@@ -354,30 +378,31 @@ wire [63:0] ts_rd_val = ts_at(a_tage);             // the one the host reads
 wire [CNT_W-1:0] upd_old = valid_reg[{W_CNT[4], upd_idx_reg}] ? ram_q[CNT_W-1:0] : {CNT_W{1'b0}};
 
 reg        wr_en;
-reg [4:0]  wr_word;
+reg [6:0]  wr_word;
 reg [63:0] wr_data;
 always @* begin
     wr_en   = 1'b0;
-    wr_word = a_word;
+    wr_word = acc_word;
     wr_data = csr_wdata;
     if (host_wr) begin
         wr_en = 1'b1;
         // LINK_CFG keeps its writable fields, as tg_csr does
-        if (a_word == W_LCFG) wr_data = {32'd0, csr_wdata[31:8], 7'd0, csr_wdata[0]};
-        if (a_word == W_LRTO || a_word == W_LWAIT) wr_data = {32'd0, csr_wdata[31:0]};
+        if (!csr_copy && a_word == W_LCFG) wr_data = {32'd0, csr_wdata[31:8], 7'd0, csr_wdata[0]};
+        if (!csr_copy && (a_word == W_LRTO || a_word == W_LWAIT || a_word == W_MEMSZ || a_word == W_RDTO ||
+                          a_word == W_BOFF)) wr_data = {32'd0, csr_wdata[31:0]};
     end else if (upd_go) begin
         wr_en   = 1'b1;
-        wr_word = {W_CNT[4], widx_reg};
+        wr_word = {2'd0, W_CNT[4], widx_reg};
         wr_data = 64'd0;
         wr_data[CNT_W-1:0] = wval_reg;
     end else if (ts_go) begin
         wr_en   = 1'b1;
-        wr_word = {W_TS[4:3], ts_idx};
+        wr_word = {2'd0, W_TS[4:3], ts_idx};
         wr_data = ts_val;
     end
 end
 
-wire [4:0] rd_word = csr_rd_en ? a_word : {W_CNT[4], cnt_idx};
+wire [6:0] rd_word = csr_rd_en ? acc_word : {2'd0, W_CNT[4], cnt_idx};
 
 always @(posedge clk) begin
     if (wr_en) ram[wr_word] <= wr_data;
@@ -416,20 +441,23 @@ always @(posedge clk) begin
         end
     end
     if (cycles_reg[4:0] == 5'd31) cyc_hi_m1_reg <= cycles_reg[63:5];
-    if (csr_wr_en) begin
+    if (pg_wr) begin
         if (a_memsz)   mem_size_reg <= csr_wdata[31:0];
         if (a_rdto)    rdto_reg     <= csr_wdata[31:0];
         if (a_backoff) backoff_reg  <= csr_wdata[31:0];
     end
-    if (wr_en) valid_reg[wr_word] <= 1'b1;
+    if (wr_en && !(host_wr && csr_copy)) valid_reg[wr_word[4:0]] <= 1'b1;
+    for (si = 0; si < NCOPY; si = si + 1) begin
+        if (host_wr && csr_copy && csr_copy_idx == si[5:0]) valid_cp_reg[si] <= 1'b1;
+    end
 
     // the read: a timestamp with its event not yet written reads that
     // event's cycle
     if (csr_rd_en) begin
-        rd_ram_reg        <= a_ram && !(a_ts && a_tpend);
-        rd_valid_word_reg <= valid_reg[a_word];   // as before a write in this cycle
-        rd_val_reg        <= (a_ts && a_tpend) ? ts_rd_val : a_val;
-        rd_cnt_reg        <= a_cnt;
+        rd_ram_reg        <= csr_copy || (a_ram && !(a_ts && a_tpend));
+        rd_valid_word_reg <= csr_copy ? cp_valid : valid_reg[a_word];   // as before a write in this cycle
+        rd_val_reg        <= csr_copy ? 64'd0 : (a_ts && a_tpend) ? ts_rd_val : a_val;
+        rd_cnt_reg        <= a_cnt && !csr_copy;
         rd_add_reg        <= a_add;
     end
 
@@ -471,6 +499,7 @@ always @(posedge clk) begin
         rdto_reg     <= `TG_READ_TIMEOUT_RESET;
         backoff_reg  <= `TG_REQ_BACKOFF_RESET;
         valid_reg    <= 32'd0;
+        valid_cp_reg <= {NCOPY{1'b0}};
         rr_reg       <= 4'd0;
         upd_reg      <= 1'b0;
         wpend_reg    <= 1'b0;

@@ -43,12 +43,17 @@ module tg_host_if8 #(
     input  wire         m_host_resp_ready,
     output wire [63:0]  m_host_resp_rdata,
 
-    // CSR page access: a read strobe, its data in the next cycle
+    // CSR page access: a read strobe, its data in the next cycle; with
+    // csr_copy the access is to the copy the page keeps of a context's
+    // OPERAND, COMPARE or KEY (csr_copy_idx: {context, 0/1/2}), written
+    // with each write of the register and read in place of it
     output wire [11:0]  csr_addr,
     output reg          csr_rd_en,
     input  wire [63:0]  csr_rdata,
     output reg          csr_wr_en,
     output wire [63:0]  csr_wdata,
+    output wire         csr_copy,
+    output wire [5:0]   csr_copy_idx,
 
     // request descriptors to the transmitter
     output wire         m_txd_valid,
@@ -408,21 +413,25 @@ wire rd_expire = !s_hrd_valid && rd_wait_reg && rd_late_reg;
 wire [7:0] rd_status = hrd_match ? s_hrd_status : 8'd`TG_ST_PEER_GONE;   // the load's end: answer or timeout
 wire dq_refuse = dq_kind_reg[K_MIS] || dq_kind_reg[K_BAD];
 wire [7:0] refuse_st = dq_kind_reg[K_MIS] ? `TG_ST_MISALIGNED : `TG_ST_BAD_OP;
+// OPERAND, COMPARE and KEY are read from the CSR page's copies, as the
+// page's own registers are: the response multiplexer takes no 64-bit
+// register of a context
+wire dq_copy  = dq_kind_reg[K_CTX] && (dq_reg_reg[R_OPND] || dq_reg_reg[R_CMP] || dq_reg_reg[R_KEY]);
+wire dq_page  = dq_kind_reg[K_CSR] || (dq_copy && !dq_wr_reg);    // a read through the CSR port
+assign csr_copy     = dq_copy || dq_kind_reg[K_OPND];
+assign csr_copy_idx = dq_kind_reg[K_OPND] ? {req_ctx, 2'd0} : {req_page, dq_reg_reg[R_KEY], dq_reg_reg[R_CMP]};
 wire req_resp  = dq_valid_reg && s_host_req_valid && !dq_wr_reg && !(bst_active_reg && !dq_cont_reg) &&
-                 (((dq_refuse || dq_kind_reg[K_CTX]) && resp_free) ||
-                  (dq_kind_reg[K_CSR] && csr_pend_reg));
+                 (((dq_refuse || (dq_kind_reg[K_CTX] && !dq_copy)) && resp_free) ||
+                  (dq_page && csr_pend_reg));
 reg [63:0] req_rdata;
 always @* begin
     req_rdata = {64{dq_refuse}} |
-                ({64{dq_kind_reg[K_CSR]}} & csr_rdata);
-    if (dq_kind_reg[K_CTX]) begin
+                ({64{dq_page}} & csr_rdata);
+    if (dq_kind_reg[K_CTX] && !dq_copy) begin
         req_rdata = ({64{dq_reg_reg[R_STATUS]}} & {56'd0, ctx_status_reg[req_page]}) |
                     ({64{dq_reg_reg[R_LADDR]}}  & {32'd0, ctx_laddr_reg[req_page]}) |
                     ({64{dq_reg_reg[R_CPL]}}    & {32'd0, ctx_cpl_reg[req_page]}) |
-                    ({64{dq_reg_reg[R_OPND]}}   & ctx_opnd_reg[req_page]) |
-                    ({64{dq_reg_reg[R_CMP]}}    & ctx_cmp_reg[req_page]) |
-                    ({64{dq_reg_reg[R_LAST]}}   & {56'd0, ctx_last_reg[req_page]}) |
-                    ({64{dq_reg_reg[R_KEY]}}    & ctx_key_reg[req_page]);
+                    ({64{dq_reg_reg[R_LAST]}}   & {56'd0, ctx_last_reg[req_page]});
     end
     // While a load waits nothing else answers and the register is not
     // offered: it takes every answer the receive engine gives, or else the
@@ -630,6 +639,7 @@ always @* begin
             s_host_req_ready = 1'b1;
             if (s_host_req_wstrb == 8'hFF) begin
                 ctx_opnd_next[req_ctx] = wdata;
+                csr_wr_en              = 1'b1;    // and its copy
             end else begin
                 ev_host_error = 1'b1;
                 fail_ctx(req_ctx, `TG_ST_MISALIGNED);
@@ -651,7 +661,8 @@ always @* begin
                 rd_ctx_next  = req_ctx;
                 rd_node_next = {8'd0, req_node};
             end
-        end else if (dq_kind_reg[K_CSR]) begin
+        end else if (dq_page) begin
+            // a CSR-page register, or a read of a context register's copy
             if (dq_wr_reg) begin
                 s_host_req_ready = 1'b1;
                 csr_wr_en        = (s_host_req_wstrb == 8'hFF);
@@ -702,6 +713,7 @@ always @* begin
 `endif
                     s_host_req_ready = 1'b1;
                     ctx_key_next[req_page] = wdata;
+                    csr_wr_en        = 1'b1;
                 end
             end else begin
                 s_host_req_ready = 1'b1;
@@ -713,8 +725,10 @@ always @* begin
                     ctx_cpl_next[req_page] = wdata[31:0];
                 end else if (dq_reg_reg[R_OPND]) begin
                     ctx_opnd_next[req_page] = wdata;
+                    csr_wr_en = 1'b1;
                 end else if (dq_reg_reg[R_CMP]) begin
                     ctx_cmp_next[req_page] = wdata;
+                    csr_wr_en = 1'b1;
                 end else begin
                     ev_host_error = 1'b1;
                 end

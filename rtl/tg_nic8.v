@@ -87,6 +87,9 @@ wire ev_req_retry, ev_req_stray;
 wire [11:0] csr_addr;
 wire        csr_rd_en, csr_wr_en;
 wire [63:0] csr_wdata;
+wire        csr_copy;                  // the access is to a context register's copy in tg_csr8
+wire [5:0]  csr_copy_idx;
+wire        csr_pg_wr = csr_wr_en && !csr_copy;   // a write to the CSR page's registers
 wire [63:0] csr8_rdata;
 
 wire [31:0] cfg_mem_size, cfg_read_timeout, cfg_req_backoff;
@@ -138,6 +141,8 @@ tg_host_if8 #(
     .csr_rdata          (csr8_rdata),
     .csr_wr_en          (csr_wr_en),
     .csr_wdata          (csr_wdata),
+    .csr_copy           (csr_copy),
+    .csr_copy_idx       (csr_copy_idx),
     .m_txd_valid        (loc_txd_valid),
     .m_txd_ready        (loc_txd_ready),
     .m_txd_op           (loc_txd_op),
@@ -350,7 +355,7 @@ tg_qtable #(
     .clk            (clk),
     .rst            (rst),
     .csr_addr       (csr_addr),
-    .csr_wr_en      (csr_wr_en),
+    .csr_wr_en      (csr_pg_wr),
     .csr_wdata      (csr_wdata),
     .csr_rdata      (qt_rdata),
     .csr_hit        (qt_hit),
@@ -389,7 +394,7 @@ if (NUM_REGIONS > 0) begin : g_prot
         .clk        (clk),
         .rst        (rst),
         .csr_addr   (csr_addr),
-        .csr_wr_en  (csr_wr_en),
+        .csr_wr_en  (csr_pg_wr),
         .csr_wdata  (csr_wdata),
         .csr_rdata  (pt_rdata),
         .csr_hit    (pt_hit),
@@ -515,6 +520,8 @@ tg_csr8 #(
     .csr_rdata         (csr8_rdata),
     .csr_wr_en         (csr_wr_en),
     .csr_wdata         (csr_wdata),
+    .csr_copy          (csr_copy),
+    .csr_copy_idx      (csr_copy_idx),
     .qt_hit            (qt_hit || pt_hit),
     .qt_rdata          (qt_hit ? qt_rdata : pt_rdata),
     .cfg_mem_size      (cfg_mem_size),

@@ -223,6 +223,7 @@ reg         headhi_reg, headhi_next;     // ... its upper bits are not zero
 wire [3:0]  words   = len_reg[6:3];
 wire [BLK_SRC_BITS-1:0] blk_src = src_reg[BLK_SRC_BITS-1:0];
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
+localparam BLK_LOG2 = $clog2(BLOCK_BYTES);
 wire        is_fetch  = (tag_reg & `TG_TAG_FETCH) != 16'd0;
 
 assign m_frm_rd_addr = {slot_reg, pos_reg};
@@ -237,14 +238,25 @@ assign q_lk_base     = addr_reg;
 // four bytes before decode, so all three stages are when the engine
 // decodes. A table the host changes meanwhile is seen three cycles late,
 // as if the write had come that much later.
-// Stage 1: the tables' answers and the address sums.
+// Stage 1: the tables' answers and the address sum. The opcode, long
+// before the address in the frame, says which bytes the access covers,
+// so one sum and one comparison per limit serve every kind of request.
+wire        op_atomic = (op_reg == `TG_OP_FAA) || (op_reg == `TG_OP_SWAP) || (op_reg == `TG_OP_CAS);
+wire [7:0]  acc_len   = op_atomic ? 8'd8 : (op_reg == `TG_OP_REQ) ? 8'd1 : len_reg;
+wire [3:0]  acc_right = op_atomic                     ? `TG_RIGHT_ATOMIC :
+                        (op_reg == `TG_OP_REQ)        ? `TG_RIGHT_ENQ :
+                        (op_reg == `TG_OP_READ_REQ)   ? `TG_RIGHT_READ : `TG_RIGHT_WRITE;
+// the queue's settings it accepts, as tables indexed by the setting, and
+// the first slot's offset as a power of two: no comparator for a constant
+localparam [31:0] QSL_OK  = ~({32{1'b1}} << (`TG_Q_MAX_LOG2 + 1)) & ({32{1'b1}} << `TG_Q_MIN_LOG2);
+localparam [7:0]  QESL_OK = 8'b0111_1000;                         // entries of 8..64 bytes
+localparam Q_SLOTS_LOG2 = $clog2(`TG_Q_SLOTS);
 reg         t1_qhit;
 reg  [3:0]  t1_qidx;
 reg  [32:0] t1_pend;
 reg         t1_phit;
-reg  [32:0] t1_end;                    // first byte past the access: addr + len
-reg  [32:0] t1_aend;                   // ... of an atomic: addr + 8
-reg  [32:0] t1_qend;                   // ... of a REQ's check: the queue's first byte
+reg  [32:0] t1_end;                    // first byte past the access: addr + len (atomic: + 8;
+                                       // REQ: + 1, the queue's first byte, which protection checks)
 reg         t1_too_long;
 reg         t1_fvalid, t1_fmatch;      // the fetch entry the tag names, from this source
 // the tables' entries and the settings, copied unless they are registers
@@ -274,10 +286,8 @@ always @(posedge clk) begin
     t1_qidx     <= q_lk_idx;
     t1_phit     <= prot_hit;
     t1_pend     <= prot_end;
-    t1_end      <= {1'b0, addr_reg} + {25'd0, len_reg};
-    t1_aend     <= {1'b0, addr_reg} + 33'd8;
-    t1_qend     <= {1'b0, addr_reg} + 33'd1;
-    t1_too_long <= (len_reg > BLK_BYTES[7:0]);
+    t1_end      <= {1'b0, addr_reg} + {25'd0, acc_len};
+    t1_too_long <= ((len_reg >> BLK_LOG2) != 8'd0) && (len_reg != BLK_BYTES[7:0]);   // len > BLOCK_BYTES
     t1_fvalid   <= fetch_lookup_valid;
     t1_fmatch   <= (fetch_lookup_node == src_reg);
     t1_qfull_r   <= q_lk_full;
@@ -297,35 +307,29 @@ end
 // Stage 2: the comparisons, and the sum of the queue's tail and entry.
 wire [6:0]  t1_qesize = 7'd1 << t1_qesl;                          // entry bytes
 reg  [3:0]  t2_qwords;                                             // words of an entry
-reg  [24:0] t2_qsize;                                             // buffer bytes
+reg  [24:0] t2_qlo;                                               // bits below the buffer's size: offsets in it
 reg  [24:0] t2_qtail_end;                                         // tail + entry
 reg         t2_qsl_bad, t2_qesl_bad, t2_qtail_low, t2_qtail_mis, t2_qbase_mis, t2_len_bad;
-reg         t2_pen, t2_phit, t2_pright_r, t2_pright_w, t2_pright_a, t2_pright_q;
-reg         t2_below, t2_over, t2_aover, t2_qover;                // outside the region
-reg         t2_range, t2_arange;                                  // outside the exported memory
+reg         t2_pen, t2_phit, t2_pright;                           // ... the region grants this kind of access
+reg         t2_below, t2_over;                                    // outside the region
+reg         t2_range;                                             // outside the exported memory
 reg         t2_too_long;
 always @(posedge clk) begin
     t2_qwords    <= t1_qesize[6:3];
-    t2_qsize     <= 25'd1 << t1_qsl;
+    t2_qlo       <= ~({25{1'b1}} << t1_qsl);
     t2_qtail_end <= {1'b0, t1_qtail} + {18'd0, t1_qesize};
-    t2_qsl_bad   <= (t1_qsl < 5'd`TG_Q_MIN_LOG2) || (t1_qsl > 5'd`TG_Q_MAX_LOG2);
-    t2_qesl_bad  <= (t1_qesl < 3'd3) || (t1_qesl > 3'd6);
-    t2_qtail_low <= (t1_qtail < 24'd`TG_Q_SLOTS);
+    t2_qsl_bad   <= !QSL_OK[t1_qsl];
+    t2_qesl_bad  <= !QESL_OK[t1_qesl];
+    t2_qtail_low <= ((t1_qtail >> Q_SLOTS_LOG2) == 24'd0);         // tail < TG_Q_SLOTS
     t2_qtail_mis <= ((t1_qtail[5:0] & (t1_qesize[5:0] - 6'd1)) != 6'd0);
-    t2_qbase_mis <= ((addr_reg & (({7'd0, 25'd1 << t1_qsl}) - 32'd1)) != 32'd0);
+    t2_qbase_mis <= ((addr_reg & ~({32{1'b1}} << t1_qsl)) != 32'd0);
     t2_len_bad   <= (len_reg == 8'd0) || ({1'b0, len_reg[6:0]} > {1'b0, t1_qesize}) || t1_too_long;
     t2_pen       <= t1_pen;
     t2_phit      <= t1_phit;
-    t2_pright_r  <= (t1_prights & `TG_RIGHT_READ) != 4'd0;
-    t2_pright_w  <= (t1_prights & `TG_RIGHT_WRITE) != 4'd0;
-    t2_pright_a  <= (t1_prights & `TG_RIGHT_ATOMIC) != 4'd0;
-    t2_pright_q  <= (t1_prights & `TG_RIGHT_ENQ) != 4'd0;
+    t2_pright    <= (t1_prights & acc_right) != 4'd0;
     t2_below     <= ahi_reg || (addr_reg < t1_pbase);
     t2_over      <= (t1_end > t1_pend);
-    t2_aover     <= (t1_aend > t1_pend);
-    t2_qover     <= (t1_qend > t1_pend);
     t2_range     <= ahi_reg || (t1_end > t1_msize);
-    t2_arange    <= ahi_reg || (t1_aend > t1_msize);
     t2_too_long  <= t1_too_long;
 end
 
@@ -349,23 +353,25 @@ function [7:0] prot_status;
         end
     end
 endfunction
-reg         bad_range, a_bad_range, bad_align;
-reg  [7:0]  pst_write, pst_read, pst_atomic, pst_enq;
+reg         bad_range, bad_align;
+reg  [7:0]  pst;                       // protection's verdict on the access
 reg         q_cfg_bad, q_len_bad;
 reg  [23:0] q_next;                    // tail after this entry, wrapping to the first slot
+// the entry's end against the buffer's size (a power of two): a bit set
+// above the size's, the size's own, any below it
+wire [24:0] qlo_incl   = {t2_qlo[23:0], 1'b1};                   // bits at or below the size's
+wire        qend_above = (t2_qtail_end & ~qlo_incl) != 25'd0;
+wire        qend_at    = (t2_qtail_end & qlo_incl & ~t2_qlo) != 25'd0;
+wire        qend_below = (t2_qtail_end & t2_qlo) != 25'd0;
 reg  [3:0]  q_words;                   // words of an entry
 always @(posedge clk) begin
     bad_range   <= t2_range;
-    a_bad_range <= t2_arange;
     bad_align   <= (addr_reg[2:0] != 3'd0) || t2_too_long;
-    pst_write   <= prot_status(t2_pright_w, t2_over);
-    pst_read    <= prot_status(t2_pright_r, t2_over);
-    pst_atomic  <= prot_status(t2_pright_a, t2_aover);
-    pst_enq     <= prot_status(t2_pright_q, t2_qover);
-    q_cfg_bad   <= t2_qsl_bad || t2_qesl_bad || t2_qtail_low || (t2_qtail_end > t2_qsize) ||
+    pst         <= prot_status(t2_pright, t2_over);
+    q_cfg_bad   <= t2_qsl_bad || t2_qesl_bad || t2_qtail_low || qend_above || (qend_at && qend_below) ||
                    t2_qtail_mis || t2_qbase_mis;
     q_len_bad   <= t2_len_bad;
-    q_next      <= (t2_qtail_end >= t2_qsize) ? 24'd`TG_Q_SLOTS : t2_qtail_end[23:0];
+    q_next      <= (qend_above || qend_at) ? 24'd`TG_Q_SLOTS : t2_qtail_end[23:0];
     q_words     <= t2_qwords;
 end
 
@@ -689,12 +695,12 @@ always @* begin
                         wst_we      = 1'b1;
                         wst_wdata   = bad_align ? `TG_ST_MISALIGNED : `TG_ST_RANGE;
                         state_next  = S_IDLE;
-                    end else if (pst_write != `TG_ST_OK) begin
+                    end else if (pst != `TG_ST_OK) begin
                         ev_refused      = 1'b1;
                         ev_prot_refused = 1'b1;
                         s_frm_ready     = 1'b1;
                         wst_we          = 1'b1;
-                        wst_wdata       = pst_write;
+                        wst_wdata       = pst;
                         state_next      = S_IDLE;
                     end else begin
                         wmask_next = mask_reg;
@@ -710,8 +716,8 @@ always @* begin
                     end else if (bad_range && words != 4'd0) begin
                         st_next    = `TG_ST_RANGE;
                         ev_refused = 1'b1;
-                    end else if (pst_read != `TG_ST_OK && words != 4'd0) begin
-                        st_next         = pst_read;
+                    end else if (pst != `TG_ST_OK && words != 4'd0) begin
+                        st_next         = pst;
                         ev_refused      = 1'b1;
                         ev_prot_refused = 1'b1;
                     end else begin
@@ -722,8 +728,8 @@ always @* begin
                     rop_next   = `TG_OP_REQ_RESP;
                     qidx_next  = t1_qidx;
                     qnext_next = q_next;
-                    if (pst_enq != `TG_ST_OK) begin
-                        st_next         = pst_enq;
+                    if (pst != `TG_ST_OK) begin
+                        st_next         = pst;
                         ev_req_refused  = 1'b1;
                         ev_prot_refused = 1'b1;
                     end else if (!t1_qhit || ahi_reg) begin
@@ -746,11 +752,11 @@ always @* begin
                     end else if (bad_align) begin
                         st_next    = `TG_ST_MISALIGNED;
                         ev_refused = 1'b1;
-                    end else if (a_bad_range) begin
+                    end else if (bad_range) begin
                         st_next    = `TG_ST_RANGE;
                         ev_refused = 1'b1;
-                    end else if (pst_atomic != `TG_ST_OK) begin
-                        st_next         = pst_atomic;
+                    end else if (pst != `TG_ST_OK) begin
+                        st_next         = pst;
                         ev_refused      = 1'b1;
                         ev_prot_refused = 1'b1;
                     end else if (op_reg == `TG_OP_CAS) begin

@@ -10,3 +10,9 @@ CONSTRAINTS   :=
 ICE40_DEVICE  := --hx8k
 ICE40_PACKAGE := ct256
 CABLE         ?= ft2232
+# Logic cells before speed: -nocarry maps sums and comparisons into LUTs
+# (a carry chain takes a cell per bit, and one with no sum to compute
+# leaves that cell's LUT empty), -dff lets ABC map through flip-flops'
+# enables and resets. The node's clock misses 125 MHz either way, on
+# the core's own paths (docs/fpga.md gives both builds' figures)
+ICE40_SYNTH_FLAGS := -dff -nocarry

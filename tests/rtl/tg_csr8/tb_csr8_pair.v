@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Bench top of the byte-serial node's CSR page: tg_csr8 beside tg_csr
 // built for a node without spill ring and link layer, given the same
-// register accesses and events.
+// register accesses and events. tg_csr8's accesses to the contexts'
+// copies (csr_copy) do not reach tg_csr.
 `default_nettype none
 
 module tb_csr8_pair (
@@ -13,6 +14,8 @@ module tb_csr8_pair (
     input  wire        csr_rd_en,
     input  wire        csr_wr_en,
     input  wire [63:0] csr_wdata,
+    input  wire        csr_copy,
+    input  wire [5:0]  csr_copy_idx,
     input  wire        qt_hit,
     input  wire [63:0] qt_rdata,
     input  wire [13:0] ev_cnt,      // the counted events, in tg_csr8's order (13: tg_csr8's alone)
@@ -43,7 +46,7 @@ tg_csr #(
     .cfg_node_id          (cfg_node_id),
     .csr_addr             (csr_addr),
     .csr_rdata            (ref_rdata),
-    .csr_wr_en            (csr_wr_en),
+    .csr_wr_en            (csr_wr_en && !csr_copy),
     .csr_wdata            (csr_wdata),
     .qt_hit               (qt_hit),
     .qt_rdata             (qt_rdata),
@@ -107,6 +110,8 @@ tg_csr8 #(
     .csr_rdata         (dut_rdata),
     .csr_wr_en         (csr_wr_en),
     .csr_wdata         (csr_wdata),
+    .csr_copy          (csr_copy),
+    .csr_copy_idx      (csr_copy_idx),
     .qt_hit            (qt_hit),
     .qt_rdata          (qt_rdata),
     .cfg_mem_size      (dut_mem_size),

@@ -8,12 +8,17 @@
 // every 8 cycles, the timestamped ones at any rate, several in a cycle).
 // Every read returns what tg_csr returns, counters and timestamps included
 // whatever the events waiting to reach the RAM; configuration outputs agree
-// in every cycle; a reset in the middle leaves both the same.
+// in every cycle; a reset in the middle leaves both the same. Reads and
+// writes of the contexts' copies, at any address, come among them: a copy
+// reads its last write (0 after reset), and the page's registers and
+// outputs go on agreeing with tg_csr's, which never sees those accesses.
 #include "Vtb_csr8_pair.h"
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <memory>
+
+static const unsigned NCOPY = 4;      // the copies of the bench's one context
 
 enum Kind { VAL, CNT, TS, BUSY };   // BUSY: tg_csr8's alone, checked against the bench's count
 struct Reg {
@@ -85,10 +90,14 @@ struct Tb {
         bool rd = false, wr = false;
         uint16_t addr = 0;
         const Reg *r = nullptr;       // the register read, if the table names it
+        bool copy = false;            // a context's copy (idx) instead
+        unsigned idx = 0;
     };
     Access cur, nxt;
-    unsigned ev_pct = 0, ts_pct = 0, rd_pct = 0, wr_pct = 0;
+    unsigned ev_pct = 0, ts_pct = 0, rd_pct = 0, wr_pct = 0, copy_pct = 20;
     uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, reads_busy = 0, events = 0;
+    uint64_t copy_val[NCOPY] = {};    // the copies as written since reset
+    uint64_t copy_reads = 0, copy_writes = 0;
 
     explicit Tb(uint64_t seed) : rng(seed) {}
 
@@ -133,6 +142,12 @@ struct Tb {
                 nxt.wr = true;
                 nxt.addr = (uint16_t)(rng.chance(70) ? pick().addr : (rng.next() & 0xFFF));
             }
+            if ((nxt.rd || nxt.wr) && rng.chance(copy_pct)) {
+                // the address stays whatever it was: a copy's access ignores it
+                nxt.copy = true;
+                nxt.idx = rng.below(NCOPY);
+                nxt.r = nullptr;
+            }
         }
         if (cur.rd || cur.wr)
             v.csr_addr = cur.addr;
@@ -145,6 +160,15 @@ struct Tb {
         v.csr_rd_en = rd;
         v.csr_wr_en = cur.wr;
         v.csr_wdata = rng.next();
+        v.csr_copy = cur.copy || (!cur.rd && !cur.wr && rng.chance(50));   // without a strobe it means nothing
+        v.csr_copy_idx = cur.copy ? cur.idx : rng.below(64);
+        uint64_t copy_want = cur.copy ? copy_val[cur.idx] : 0;
+        if (rst) {
+            for (unsigned i = 0; i < NCOPY; i++) copy_val[i] = 0;
+        } else if (cur.copy && cur.wr) {
+            copy_val[cur.idx] = v.csr_wdata;
+            copy_writes++;
+        }
 
         v.clk = 0;
         v.eval();
@@ -162,6 +186,12 @@ struct Tb {
         events += (unsigned)__builtin_popcount(evc) + (unsigned)__builtin_popcount(evt);
         if (rst || !rd) return;
         uint64_t dut = v.dut_rdata;
+        if (cur.copy) {
+            TB_CHECK(dut == copy_want, "cycle %llu: copy %u reads %016llx, last written %016llx",
+                     (unsigned long long)cyc, cur.idx, (unsigned long long)dut, (unsigned long long)copy_want);
+            copy_reads += copy_want != 0;
+            return;
+        }
         if (r && r->kind == BUSY) {
             // tg_csr has no such register: the count of the events before the read
             TB_CHECK(dut == (busy_before & 0xFFFF), "cycle %llu: RX_DROP_BUSY reads %llu, %llu events",
@@ -196,7 +226,7 @@ struct Tb {
 int main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
-    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, reads_busy = 0, events = 0;
+    uint64_t reads = 0, reads_cnt = 0, reads_ts = 0, reads_busy = 0, events = 0, copy_reads = 0, copy_writes = 0;
     struct Cfg {
         unsigned ev, ts, rd, wr;
     } cfgs[] = {{5, 2, 30, 5}, {60, 30, 60, 2}, {100, 80, 100, 10}, {20, 5, 10, 40}};
@@ -217,11 +247,15 @@ int main(int argc, char **argv)
         }
         reads += t.reads, reads_cnt += t.reads_cnt, reads_ts += t.reads_ts, events += t.events;
         reads_busy += t.reads_busy;
+        copy_reads += t.copy_reads, copy_writes += t.copy_writes;
     }
     std::printf("tg_csr8: %llu events, %llu reads equal to tg_csr's (%llu of counters and %llu of timestamps "
                 "not zero), %llu reads of RX_DROP_BUSY not zero equal to the events\n",
                 (unsigned long long)events, (unsigned long long)reads, (unsigned long long)reads_cnt,
                 (unsigned long long)reads_ts, (unsigned long long)reads_busy);
+    std::printf("tg_csr8: %llu writes of the contexts' copies, %llu reads of a written copy\n",
+                (unsigned long long)copy_writes, (unsigned long long)copy_reads);
     TB_CHECK(reads_cnt >= 1000 && reads_ts >= 1000 && reads_busy >= 20, "too few counter, timestamp or busy-count reads");
+    TB_CHECK(copy_writes >= 1000 && copy_reads >= 1000, "too few accesses of the contexts' copies");
     return tb_finish("tg_csr8");
 }

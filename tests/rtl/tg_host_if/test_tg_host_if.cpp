@@ -608,6 +608,12 @@ struct Tb {
     bool csr_rd_prev = false, csr_access_prev = false;   // (tg_host_if8) the page's access in the last cycle
     unsigned csr_addr_prev = 0;
     uint64_t n_csr_rd = 0;
+    // (tg_host_if8) the copies the CSR page keeps of each context's
+    // OPERAND, COMPARE and KEY, as the module writes them
+    uint64_t copy_val[64] = {};
+    bool csr_copy_prev = false;
+    unsigned csr_copy_idx_prev = 0;
+    uint64_t n_copy_rd = 0, n_copy_wr = 0;
     uint32_t prev_txd[24];
     uint64_t prev_resp = 0;
 
@@ -833,7 +839,10 @@ struct Tb {
         h.eval();
 #if TB_HOST_IF8
         // the page answers a read strobe in the next cycle, and only then
-        h.csr_rdata = csr_rd_prev ? csr_value(csr_addr_prev) : rng.next();
+        h.csr_rdata = !csr_rd_prev ? rng.next() : csr_copy_prev ? copy_val[csr_copy_idx_prev] : csr_value(csr_addr_prev);
+        if (rst) {
+            for (uint64_t &v : copy_val) v = 0;   // the page's copies read 0 after reset
+        }
 #else
         h.csr_rdata = csr_value(h.csr_addr);
 #endif
@@ -950,10 +959,15 @@ struct Tb {
 
 #if TB_HOST_IF8
             // a CSR read is on offer, for csr_rd_en below
-            bool csr_rd_offer = false;
+            // (or a read of a context's OPERAND, COMPARE or KEY: of its copy)
+            bool csr_rd_offer = false, copy_offer = false;
+            unsigned copy_idx = 0;
             if (h.s_host_req_valid && !hq.front().write) {
                 Dec od = decode(hq.front().addr);
-                csr_rd_offer = od.csr && !od.mis;
+                copy_offer = od.ctxpg && !od.mis &&
+                             (od.reg == TG_CTX_REG_OPERAND || od.reg == TG_CTX_REG_COMPARE || od.reg == TG_CTX_REG_KEY);
+                copy_idx = od.page * 4 + (od.reg == TG_CTX_REG_OPERAND ? 0 : od.reg == TG_CTX_REG_COMPARE ? 1 : 2);
+                csr_rd_offer = (od.csr && !od.mis) || copy_offer;
             }
 #endif
             // what must stall
@@ -1030,7 +1044,15 @@ struct Tb {
                 ref.set_status(h.s_err_ctx, h.s_err_status);
             }
             // CSR writes pass through in the cycle they are accepted
+#if TB_HOST_IF8
+            if (h.csr_wr_en && h.csr_copy) {
+                copy_val[h.csr_copy_idx & 63] = h.csr_wdata;
+                n_copy_wr++;
+            }
+            if (h.csr_wr_en && !h.csr_copy) {
+#else
             if (h.csr_wr_en) {
+#endif
                 TB_CHECK(!ref.csr_wr.empty(), "cycle %llu: csr_wr_en with no CSR write accepted", (unsigned long long)cyc);
                 if (!ref.csr_wr.empty()) {
                     TB_CHECK(h.csr_addr == ref.csr_wr.front().first && h.csr_wdata == ref.csr_wr.front().second,
@@ -1047,7 +1069,23 @@ struct Tb {
                 bool access = h.csr_rd_en || h.csr_wr_en;
                 if (h.csr_rd_en) {
                     TB_CHECK(csr_rd_offer, "cycle %llu: csr_rd_en with no CSR read on offer", (unsigned long long)cyc);
+                    TB_CHECK(h.csr_copy == copy_offer && (!copy_offer || h.csr_copy_idx == copy_idx),
+                             "cycle %llu: CSR read of copy %d (%u), want %d (%u)", (unsigned long long)cyc,
+                             (int)h.csr_copy, (unsigned)h.csr_copy_idx, (int)copy_offer, copy_idx);
                     n_csr_rd++;
+                    n_copy_rd += copy_offer;
+                }
+                // every copy holds what its register holds
+                for (unsigned c = 0; c < NUM_CTX; c++) {
+                    TB_CHECK(copy_val[c * 4] == ref.val[c][TG_CTX_REG_OPERAND / 8] &&
+                                 copy_val[c * 4 + 1] == ref.val[c][TG_CTX_REG_COMPARE / 8] &&
+                                 copy_val[c * 4 + 2] == ref.val[c][TG_CTX_REG_KEY / 8],
+                             "cycle %llu: context %u's copies %016llx %016llx %016llx, registers %016llx %016llx %016llx",
+                             (unsigned long long)cyc, c, (unsigned long long)copy_val[c * 4],
+                             (unsigned long long)copy_val[c * 4 + 1], (unsigned long long)copy_val[c * 4 + 2],
+                             (unsigned long long)ref.val[c][TG_CTX_REG_OPERAND / 8],
+                             (unsigned long long)ref.val[c][TG_CTX_REG_COMPARE / 8],
+                             (unsigned long long)ref.val[c][TG_CTX_REG_KEY / 8]);
                 }
                 TB_CHECK(!access || !csr_access_prev, "cycle %llu: CSR-page accesses in consecutive cycles",
                          (unsigned long long)cyc);
@@ -1056,6 +1094,8 @@ struct Tb {
                          (unsigned long long)cyc, h.csr_addr, csr_addr_prev);
                 csr_access_prev = access;
                 csr_rd_prev = h.csr_rd_en;
+                csr_copy_prev = h.csr_copy;
+                csr_copy_idx_prev = h.csr_copy_idx & 63;
                 csr_addr_prev = h.csr_addr;
             }
 #endif
@@ -1796,7 +1836,7 @@ int main(int argc, char **argv)
         {70, 10, 50, 1, 5, 30, 1},
         {10, 50, 0, 20, 100, 2, 10},
     };
-    uint64_t csr_rds = 0, seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0, fails = 0, kept = 0, reqs = 0;
+    uint64_t csr_rds = 0, copy_rds = 0, copy_wrs = 0, seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0, fails = 0, kept = 0, reqs = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0xA54FF53Au);
@@ -1864,11 +1904,17 @@ int main(int argc, char **argv)
             kept += tb.n_fail_kept;
             reqs += tb.n_req_desc;
             csr_rds += tb.n_csr_rd;
+            copy_rds += tb.n_copy_rd;
+            copy_wrs += tb.n_copy_wr;
         }
     }
 #if TB_HOST_IF8
-    std::printf("CSR-page reads strobed: %llu\n", (unsigned long long)csr_rds);
-    TB_CHECK(csr_rds > 1000, "only %llu CSR-page reads strobed", (unsigned long long)csr_rds);
+    std::printf("CSR-page reads strobed: %llu (%llu of a context's copy); copies written: %llu\n",
+                (unsigned long long)csr_rds, (unsigned long long)copy_rds, (unsigned long long)copy_wrs);
+    TB_CHECK(csr_rds > 1000 && copy_rds > 500 && copy_wrs > 1000, "only %llu CSR-page reads strobed, %llu of copies, "
+             "%llu copies written", (unsigned long long)csr_rds, (unsigned long long)copy_rds, (unsigned long long)copy_wrs);
+#else
+    (void)copy_rds, (void)copy_wrs;
 #endif
     std::printf("%llu descriptors (%llu REQ), %llu host responses, %llu table hits, %llu failure reports "
                 "in %llu cycles\n", (unsigned long long)descs, (unsigned long long)reqs, (unsigned long long)resps,

@@ -269,6 +269,15 @@ struct Tb {
         unsigned sl = c.size_log2, esl = c.esize_log2;
         if (rng.chance(5)) sl = rng.chance(50) ? 7 : 25;   // malformed sizes
         if (rng.chance(5)) esl = rng.chance(50) ? 2 : 7;
+        // a size past the largest on a base that size would allow (0),
+        // and a base off its size's alignment: only the size's and the
+        // base's own checks refuse these
+        if (rng.chance(3)) {
+            sl = 25 + rng.below(7);
+            c.base = 0;
+        } else if (rng.chance(3)) {
+            c.base += 8u << rng.below(c.size_log2 - 3);
+        }
         uint32_t tail = TG_Q_SLOTS;
         if (rng.chance(5)) tail = rng.chance(50) ? 8 : TG_Q_SLOTS + 4;
         csr_write(TG_CSR_REG_QSEL, i);
