@@ -13,7 +13,8 @@ ECP5_DEVICE  ?= --25k
 ECP5_PACKAGE := CABGA256
 ECP5_SPEED   := 6
 CABLE        ?= ft232
-# nextpnr placement seed: the 125 MHz side meets its clock by 4 % at this
-# seed, and which seeds do changes with every change to the netlist
-# (docs/fpga.md, "Timing and the placement seed")
-SEED         ?= 2
+# nextpnr placement seed: the 125 MHz side meets its clock by 6 % at this
+# seed and every clock stays above the recorded baseline's floor; which
+# seeds do changes with every change to the netlist (docs/fpga.md,
+# "Timing and the placement seed")
+SEED         ?= 8

@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Host memory in block RAM, shared by two request ports (the NIC's memory
 // master and the bridge) with alternating priority; one response per
-// request, one cycle after it is accepted.
+// request, one cycle after it is accepted (a read's with the word, a
+// write's with no data).
 `default_nettype none
 
 module tg_bram_mem #(
@@ -68,7 +69,9 @@ always @(posedge clk) begin
     if (sel_en) begin
         for (i = 0; i < 8; i = i + 1)
             if (sel_write && sel_wstrb[i]) mem[word][8*i +: 8] <= sel_wdata[8*i +: 8];
-        rdata_reg <= mem[word];
+        // a write's response carries no data: the RAM is read for reads
+        // alone, so no logic has to order a read after a write of one word
+        if (!sel_write) rdata_reg <= mem[word];
     end
     if (rst) begin
         prio_b_reg <= 1'b0;
