@@ -12,7 +12,8 @@ ICE40_PACKAGE := ct256
 CABLE         ?= ft2232
 # Logic cells before speed: -nocarry maps sums and comparisons into LUTs
 # (a carry chain takes a cell per bit, and one with no sum to compute
-# leaves that cell's LUT empty), -dff lets ABC map through flip-flops'
-# enables and resets. The node's clock misses 125 MHz either way, on
-# the core's own paths (docs/fpga.md gives both builds' figures)
+# leaves that cell's LUT empty); -dff has ABC optimize across flip-flops
+# too (merging equivalent ones, retiming), and `make test-netlist` runs
+# the top's bench on the netlist that comes out. The default mapping
+# does not fit the part (docs/fpga.md)
 ICE40_SYNTH_FLAGS := -dff -nocarry

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Bench top of the byte-serial node's CSR page: tg_csr8 beside tg_csr
-// built for a node without spill ring and link layer, given the same
-// register accesses and events. tg_csr8's accesses to the contexts'
+// built for a node without spill ring and link layer, with 16 contexts,
+// given the same register accesses and events. tg_csr8's accesses to the contexts'
 // copies (csr_copy) do not reach tg_csr.
 `default_nettype none
 
@@ -33,7 +33,7 @@ module tb_csr8_pair (
 );
 
 tg_csr #(
-    .NUM_CTX     (1),
+    .NUM_CTX     (16),
     .MAX_READS   (1),
     .NUM_QUEUES  (1),
     .BLOCK_BYTES (16),
@@ -96,7 +96,7 @@ tg_csr #(
 );
 
 tg_csr8 #(
-    .NUM_CTX     (1),
+    .NUM_CTX     (16),
     .MAX_READS   (1),
     .NUM_QUEUES  (1),
     .BLOCK_BYTES (16),

@@ -18,7 +18,7 @@
 
 #include <memory>
 
-static const unsigned NCOPY = 4;      // the copies of the bench's one context
+static const unsigned NCOPY = 64;     // the copies of the bench's 16 contexts, 4 words each
 
 enum Kind { VAL, CNT, TS, BUSY };   // BUSY: tg_csr8's alone, checked against the bench's count
 struct Reg {

@@ -675,13 +675,25 @@ static void atomic_phase(Tb &tb, Ref &ref)
         tb.write(bar(TG_WIN_REMOTE, 0, NODE, words + 8 * i), v);
         for (unsigned b = 0; b < 8; b++) ref.mem[words + 8 * i + b] = (uint8_t)(v >> (8 * b));
     }
+    // An operand store's address is any in the window: the stores go to
+    // offsets that name CSR-page registers, which must not change (the
+    // store passes its address to the page's copy of OPERAND, not to the
+    // page's registers).
+    static const uint64_t GUARD[] = {TG_CSR_REG_QSEL, TG_CSR_REG_QBASE, TG_CSR_REG_QCFG, TG_CSR_REG_QTAIL,
+                                     TG_CSR_REG_IRQ_MASK, TG_CSR_REG_SCRATCH, TG_CSR_REG_MEM_SIZE,
+                                     TG_CSR_REG_READ_TIMEOUT, TG_CSR_REG_REQ_BACKOFF, TG_CSR_REG_PROT_CFG,
+                                     TG_CSR_REG_RSEL, TG_CSR_REG_RBASE, TG_CSR_REG_RLEN, TG_CSR_REG_RKEY,
+                                     TG_CSR_REG_RCFG};
+    const unsigned NGUARD = sizeof GUARD / sizeof GUARD[0];
+    uint64_t guard0[NGUARD];
+    for (unsigned i = 0; i < NGUARD; i++) guard0[i] = tb.read(csr(GUARD[i]));
     for (unsigned n = 0; n < 300; n++) {
         unsigned ctx = tb.rng.below(16), kind = tb.rng.below(4);
         uint32_t a = words + 8 * tb.rng.below(8);
         uint64_t old = ref.load64(a), operand = tb.rng.chance(50) ? tb.rng.below(10) : tb.rng.next();
         uint64_t compare = tb.rng.chance(50) ? old : tb.rng.next(), nv = old;
         unsigned win = TG_WIN_FAA + kind;
-        if (kind != 3) tb.write(bar(win, ctx, NODE, 0), operand);   // the operand, for this context
+        if (kind != 3) tb.write(bar(win, ctx, NODE, (uint32_t)GUARD[tb.rng.below(NGUARD)]), operand);   // the operand
         if (kind == 2) tb.write(ctxreg(ctx, TG_CTX_REG_COMPARE), compare);
         uint64_t got;
         bool blocking = tb.rng.chance(60) || NOFETCH;   // without a fetch table only the windows
@@ -714,6 +726,11 @@ static void atomic_phase(Tb &tb, Ref &ref)
     }
     tb.run_until_idle();
     check_mem(tb, ref, "after atomics");
+    for (unsigned i = 0; i < NGUARD; i++) {
+        uint64_t v = tb.read(csr(GUARD[i]));
+        TB_CHECK(v == guard0[i], "CSR %03llx changed under operand stores: %016llx, was %016llx",
+                 (unsigned long long)GUARD[i], (unsigned long long)v, (unsigned long long)guard0[i]);
+    }
 
     // a counter: 8 fetch-and-adds in flight at a time, each old value unique
     const uint32_t ctr = words + 0x100;

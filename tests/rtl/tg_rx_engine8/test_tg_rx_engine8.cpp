@@ -268,12 +268,14 @@ struct Tb {
         c.en = !rng.chance(5);
         unsigned sl = c.size_log2, esl = c.esize_log2;
         if (rng.chance(5)) sl = rng.chance(50) ? 7 : 25;   // malformed sizes
-        if (rng.chance(5)) esl = rng.chance(50) ? 2 : 7;
-        // a size past the largest on a base that size would allow (0),
-        // and a base off its size's alignment: only the size's and the
-        // base's own checks refuse these
-        if (rng.chance(3)) {
-            sl = 25 + rng.below(7);
+        if (rng.chance(5)) esl = rng.chance(50) ? rng.below(3) : 7;
+        // larger sizes on base 0, which each would allow: 2 and 4 KiB
+        // buffers (all the bench's memory can hold) and sizes past the
+        // largest, TG_Q_MAX_LOG2, which only the size's own check refuses;
+        // and a base off its size's alignment (only the base's own check
+        // refuses that)
+        if (rng.chance(6)) {
+            sl = rng.chance(50) ? 11 + rng.below(2) : 25 + rng.below(7);
             c.base = 0;
         } else if (rng.chance(3)) {
             c.base += 8u << rng.below(c.size_log2 - 3);
