@@ -67,17 +67,17 @@ bench-fpga: $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node
 # `make test`.
 NETLIST_DIR   := $(BUILD)/tests/fpga/tg_ice40_hx8k/netlist
 NETLIST_BIN   := $(BUILD)/tests/fpga/tg_ice40_hx8k/test_tg_ice40_hx8k_netlist
-YOSYS_SHARE   ?= $(dir $(shell command -v yosys))../share/yosys
+YOSYS_SHARE   ?= $(dir $(shell command -v $(YOSYS)))../share/yosys
 NETLIST_FLAGS := -Wno-fatal -Wno-lint -Wno-style +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
                  -CFLAGS "-std=c++17 -I$(abspath include) -I$(abspath tests/rtl/common) -I$(abspath tests/fpga/common)" \
                  -MAKEFLAGS "OPT_FAST=-O1"
 
 $(NETLIST_DIR)/ice40_hx8k/tg_ice40_hx8k.json: $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) fpga/Makefile fpga/ice40_hx8k/board.mk
-	$(MAKE) --no-print-directory -C fpga synth BOARD=ice40_hx8k BUILD=$(abspath $(NETLIST_DIR))
+	$(MAKE) --no-print-directory -C fpga synth BOARD=ice40_hx8k BUILD=$(abspath $(NETLIST_DIR)) YOSYS=$(YOSYS)
 
 $(NETLIST_BIN): $(NETLIST_DIR)/ice40_hx8k/tg_ice40_hx8k.json tests/fpga/tg_ice40_hx8k/test_tg_ice40_hx8k.cpp \
 		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
-	yosys -q -p "read_json $<; write_verilog -noattr $(NETLIST_DIR)/tg_ice40_hx8k_net.v"
+	$(YOSYS) -q -p "read_json $<; write_verilog -noattr $(NETLIST_DIR)/tg_ice40_hx8k_net.v"
 	$(VERILATOR) --cc --exe --build $(NETLIST_FLAGS) --top-module tg_ice40_hx8k -Mdir $(NETLIST_DIR)/obj \
 		$(NETLIST_DIR)/tg_ice40_hx8k_net.v $(YOSYS_SHARE)/ice40/cells_sim.v \
 		$(abspath tests/fpga/tg_ice40_hx8k/test_tg_ice40_hx8k.cpp) -o $(abspath $@) > $(NETLIST_DIR)/build.log 2>&1 \
