@@ -21,14 +21,37 @@ CFLAGS    ?= $(OPT)
 CXXFLAGS  ?= $(OPT)
 CPPFLAGS  += -Iinclude -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# programs and builds make test runs side by side (make test starts its
+# own parallel make: plain `make test` uses every core)
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+# ccache, when installed, in front of every C and C++ compiler call,
+# Verilator's model builds included (CCACHE= turns it off); never required
+CCACHE    ?= $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+ifeq ($(findstring ccache,$(CC) $(CXX)),)
+override CC  := $(CCACHE) $(CC)
+override CXX := $(CCACHE) $(CXX)
+endif
+endif
+# Verilator's own make of a model: optimisation, and ccache when present
+VL_MAKEFLAGS = -MAKEFLAGS OPT_FAST=$(1) $(if $(CCACHE),-MAKEFLAGS OBJCACHE=$(CCACHE))
+# wall time of one build or proof, for make test's table (scripts/timed.sh)
+TIMING    := $(BUILD)/timing
+JOBTIME   := scripts/timed.sh $(TIMING)/jobs.tsv
 
 RTL_SRCS  := $(sort $(wildcard rtl/*.v))
 RTL_INCS  := rtl/tg_hw_defs.vh rtl/tg_payload_word.vh
 
-# test programs registered by the fragments; each exits 0 pass, 1 fail, 77 skip
+# test programs registered by the fragments; each exits 0 pass, 1 fail, 77
+# skip: TEST_RTL_PROGS are the RTL and FPGA benches, the rest C programs
+# and scripts. ICE40_PROGS serve only the byte-serial iCE40 study (the
+# twin core tg_nic8): make test-ice40, not make test.
 TEST_PROGS :=
+TEST_RTL_PROGS :=
+ICE40_PROGS :=
 
-.PHONY: all demo test lint synth-check formal clean install setup check-defs bench
+.PHONY: all demo test test-build test-run-rtl test-run-c test-ice40 lint synth-check formal clean \
+        install setup check-defs bench
 
 all:
 
@@ -51,14 +74,43 @@ setup:
 check-defs:
 	$(PYTHON) scripts/gen_hw_defs.py --check
 
-# with clang (scripts/setup.sh installs it) also a short run of every
-# libFuzzer harness (tests/fuzz/fuzz.mk)
-test: check-defs lint formal $(TEST_PROGS) $(if $(FUZZ_CC),$(FUZZ_BINS))
-	scripts/run_tests.sh $(TEST_PROGS)
-	$(if $(FUZZ_CC),$(MAKE) --no-print-directory fuzz-smoke,@echo "fuzz-smoke: skipped (no clang)")
+# make test runs its parts in order, each with $(JOBS) jobs side by side,
+# and prints the wall time of each (scripts/test.sh): checks, then the
+# formal proofs with every model and program build, the RTL benches, the
+# C tests, and with clang (scripts/setup.sh installs it) a short run of
+# every libFuzzer harness (tests/fuzz/fuzz.mk)
+test:
+	@MAKE="$(MAKE)" JOBS=$(JOBS) BUILD=$(BUILD) FUZZ="$(if $(FUZZ_CC),1)" scripts/test.sh
 
-formal:
-	BUILD=$(BUILD) scripts/formal.sh
+# everything make test runs, built
+test-build: $(TEST_PROGS) $(if $(FUZZ_CC),$(FUZZ_BINS))
+TEST_C_PROGS = $(filter-out $(TEST_RTL_PROGS),$(TEST_PROGS))
+test-run-rtl: $(TEST_RTL_PROGS)
+	scripts/run_tests.sh -j $(JOBS) $(TEST_RTL_PROGS)
+test-run-c: $(TEST_C_PROGS)
+	scripts/run_tests.sh -j $(JOBS) $(TEST_C_PROGS)
+
+# Every proof and deliberate bug of scripts/formal.sh is a target of its
+# own (its stamp in $(BUILD)/formal), so that they run side by side; the
+# byte-serial modules' jobs belong to make test-ice40.
+FORMAL_JOBS       := $(shell scripts/formal.sh --list core)
+FORMAL_ICE40_JOBS := $(shell scripts/formal.sh --list ice40)
+FORMAL_STAMPS     := $(FORMAL_JOBS:%=$(BUILD)/formal/%.pass)
+FORMAL_ICE40_STAMPS := $(FORMAL_ICE40_JOBS:%=$(BUILD)/formal/%.pass)
+formal: $(FORMAL_STAMPS)
+	@echo "formal: $(words $(FORMAL_JOBS)) jobs passed ($(BUILD)/formal/*.pass; scripts/formal.sh names them)"
+$(BUILD)/formal/%.pass: $(RTL_SRCS) $(RTL_INCS) scripts/formal.sh scripts/requirements.txt
+	@mkdir -p $(@D)
+	@BUILD=$(BUILD) $(JOBTIME) formal $* scripts/formal.sh $*
+	@touch $@
+
+# the byte-serial iCE40 study: the twin core's benches, proofs and
+# simulated boards, the iCE40 node's netlist simulation and the blocks on
+# the HX8K (docs/fpga.md)
+test-ice40: $(ICE40_PROGS) $(FORMAL_ICE40_STAMPS)
+	scripts/run_tests.sh -j $(JOBS) $(ICE40_PROGS)
+	$(MAKE) --no-print-directory test-netlist
+	$(MAKE) --no-print-directory -C fpga blocks
 
 clean:
 	rm -rf $(BUILD)

@@ -28,7 +28,7 @@ $(BENCH_TB_VVP): bench/tb_tg_pair.v $(RTL_SRCS) $(RTL_INCS)
 $(BENCH_TB_VL): bench/tb_tg_pair.v bench/tb_tg_pair_main.cpp $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(@D)
 	$(VERILATOR) --cc --exe --build -Wno-fatal -Irtl --top-module tb_tg_pair -O3 \
-		--x-assign fast -MAKEFLAGS "OPT_FAST=-O3" -Mdir $(@D) \
+		--x-assign fast $(call VL_MAKEFLAGS,-O3) -Mdir $(@D) \
 		bench/tb_tg_pair.v $(RTL_SRCS) $(abspath bench/tb_tg_pair_main.cpp) -o $(abspath $@) \
 		> $(@D)/build.log 2>&1 || { cat $(@D)/build.log; exit 1; }
 

@@ -23,12 +23,17 @@ lint-iverilog:
 		[ $$rc -eq 0 ] && ! grep -qi warning $(BUILD)/iverilog-$$m.log || exit 1; \
 	done; echo "iverilog -g2012: $(words $(RTL_MODS)) modules compile"
 
-# Synthesis of each module for iCE40; writes a resource report per module.
-synth-check:
-	@mkdir -p $(BUILD)/synth
+# Synthesis of each module for iCE40; writes a resource report per module
+# (one target each, so that make -j runs them side by side).
+SYNTH_STATS := $(RTL_MODS:%=$(BUILD)/synth/%.stat)
+synth-check: $(SYNTH_STATS)
 	@for m in $(RTL_MODS); do \
-		$(YOSYS) -q -l $(BUILD)/synth/$$m.log \
-			-p "read_verilog -sv -Irtl $(RTL_SRCS); synth_ice40 -top $$m; tee -o $(BUILD)/synth/$$m.stat stat" \
-			2> $(BUILD)/synth/$$m.err || { cat $(BUILD)/synth/$$m.err; exit 1; }; \
 		printf '%-16s %s\n' $$m "$$(grep -E 'Number of cells' $(BUILD)/synth/$$m.stat | tail -1)"; \
 	done
+
+$(BUILD)/synth/%.stat: $(RTL_SRCS) $(RTL_INCS)
+	@mkdir -p $(@D)
+	@$(JOBTIME) synth $* $(YOSYS) -q -l $(BUILD)/synth/$*.log \
+		-p "read_verilog -sv -Irtl $(RTL_SRCS); synth_ice40 -top $*; tee -o $@.tmp stat" \
+		2> $(BUILD)/synth/$*.err || { cat $(BUILD)/synth/$*.err; exit 1; }
+	@mv $@.tmp $@

@@ -10,11 +10,13 @@ set -euo pipefail
 # the plots of `make bench`, and the capture readers (tshark runs the
 # project's Wireshark dissector), and clang 14 with its libFuzzer runtime
 # for the fuzzing harnesses (tests/fuzz), and iproute2, whose `ip netns`
-# and veth pairs the distributed-simulation tests make.
+# and veth pairs the distributed-simulation tests make, and ccache,
+# which the build uses when it is there (compiled objects kept between
+# builds).
 PKGS=(
 	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
 	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
-	clang-14 libclang-rt-14-dev iproute2
+	clang-14 libclang-rt-14-dev iproute2 ccache
 )
 
 missing=()
@@ -37,6 +39,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	$SUDO apt-get update -q
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+# the pinned Python packages of scripts/requirements.txt (the formal
+# proofs' solver)
+"$(dirname "$0")/pip_pinned.sh" "$(dirname "$0")/requirements.txt"
 
 # The RTL must build with the Verilator this machine has: 5.x is required.
 ver=$(verilator --version | awk '{print $2}')

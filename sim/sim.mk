@@ -9,7 +9,7 @@ SIM_VMODEL  := $(SIM_VDIR)/Vtg_nic__ALL.a
 # one model, single-threaded, VCD tracing compiled in (switched on per run);
 # OPT_FAST reaches the model's own make, which otherwise builds at -Os
 SIM_VFLAGS  := --cc --top-module tg_nic -Irtl --prefix Vtg_nic --trace \
-               --x-assign fast -O3 --build -MAKEFLAGS "OPT_FAST=-O3"
+               --x-assign fast -O3 --build $(call VL_MAKEFLAGS,-O3)
 SIM_VDEFS   := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=0 -DVM_TRACE_VCD=1
 # Verilator's headers are not -Wextra clean: include them as system headers
 SIM_CXXFLAGS = $(CPPFLAGS) -std=c++17 $(SIM_VDEFS) -faligned-new -isystem $(SIM_VDIR) \
@@ -35,7 +35,9 @@ sim: $(BUILD)/bin/tg-sim
 $(SIM_VMODEL): $(RTL_SRCS) $(RTL_INCS) sim/sim.mk
 	rm -rf $(SIM_VDIR)
 	@mkdir -p $(SIM_VDIR)
-	$(VERILATOR) $(SIM_VFLAGS) -Mdir $(SIM_VDIR) rtl/tg_nic.v
+	@echo "verilating tg-sim"
+	@$(JOBTIME) model tg-sim $(VERILATOR) $(SIM_VFLAGS) -Mdir $(SIM_VDIR) rtl/tg_nic.v \
+		> $(SIM_VDIR)/build.log 2>&1 || { cat $(SIM_VDIR)/build.log; exit 1; }
 
 # the model's objects go into libtgsim.a, so the library stands alone
 SIM_VOBJS_STAMP := $(SIM_VDIR)/objs/.stamp

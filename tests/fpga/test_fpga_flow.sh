@@ -16,7 +16,7 @@ check() { # check NAME EXPECTED ACTUAL
 }
 PY=${PYTHON:-python3}
 # the checks expect the defaults: ignore variables of an enclosing make
-unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BUILD
 M="make -s --no-print-directory -C fpga"
 
 # ---- programming command lines

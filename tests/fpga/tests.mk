@@ -6,8 +6,13 @@
 # of fpga/sim standing in for the vendor primitives); it builds to
 # $(BUILD)/tests/fpga/<module>/test_<module> and joins TEST_PROGS.
 
-FPGA_TEST_MODS := $(patsubst tests/fpga/%/,%,$(sort $(dir $(wildcard tests/fpga/*/test_*.cpp))))
+# the byte-serial node's modules and its iCE40 top serve only the iCE40
+# study: their benches join ICE40_PROGS (make test-ice40)
+FPGA_ICE40_MODS := tg_gmii_mac8 tg_net_port8 tg_ice40_hx8k
+FPGA_ALL_MODS  := $(patsubst tests/fpga/%/,%,$(sort $(dir $(wildcard tests/fpga/*/test_*.cpp))))
+FPGA_TEST_MODS := $(filter-out $(FPGA_ICE40_MODS),$(FPGA_ALL_MODS))
 FPGA_TEST_BINS := $(foreach m,$(FPGA_TEST_MODS),$(BUILD)/tests/fpga/$(m)/test_$(m))
+FPGA_ICE40_BINS := $(foreach m,$(filter $(FPGA_ICE40_MODS),$(FPGA_ALL_MODS)),$(BUILD)/tests/fpga/$(m)/test_$(m))
 FPGA_TB_FLAGS  := $(RTL_TB_FLAGS) \
                   -CFLAGS "-I$(abspath tests/fpga/common)"
 
@@ -25,16 +30,19 @@ FPGA_ONECLK_BIN := $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node_one_clock
 FPGA_NODE8_BIN := $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node8
 
 # and a script that checks the FPGA flow's commands, reports and baselines
-TEST_PROGS += $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN) tests/fpga/test_fpga_flow.sh
+TEST_PROGS     += $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) tests/fpga/test_fpga_flow.sh
+TEST_RTL_PROGS += $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN)
+ICE40_PROGS    += $(FPGA_ICE40_BINS) $(FPGA_NODE8_BIN)
 
 .PHONY: test-fpga
-test-fpga: $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN)
-	scripts/run_tests.sh $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN) tests/fpga/test_fpga_flow.sh
+test-fpga: $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN)
+	scripts/run_tests.sh -j $(JOBS) $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN) tests/fpga/test_fpga_flow.sh
 
-$(FPGA_TEST_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
+$(FPGA_TEST_BINS) $(FPGA_ICE40_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
 		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(FPGA_TB_PARAMS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(FPGA_TB_PARAMS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
 		-Mdir $(dir $@)obj $(FPGA_LINT_SRCS) $(abspath tests/fpga/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
@@ -48,7 +56,8 @@ $(FPGA_NODE_VARIANTS): $(BUILD)/tests/fpga/tg_fpga_node/%: tests/fpga/tg_fpga_no
 		$(RTL_INCS) $(FPGA_LINT_SRCS) tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h \
 		include/tg/tg_hw.h tests/fpga/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(NODE_FLAGS) --top-module $(NODE_TOP) \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(NODE_FLAGS) --top-module $(NODE_TOP) \
 		-Mdir $(dir $@)obj_$* $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
 		-o $(abspath $@) > $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
 
@@ -63,14 +72,14 @@ bench-fpga: $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node
 # builds the node as `make -C fpga BOARD=ice40_hx8k` does (its
 # ICE40_SYNTH_FLAGS, which let ABC merge and retime flip-flops), writes
 # the mapped cells out as Verilog, and Verilator simulates them with
-# Yosys's models of the iCE40 cells. About three minutes; not part of
-# `make test`.
+# Yosys's models of the iCE40 cells. About three minutes; part of
+# `make test-ice40`.
 NETLIST_DIR   := $(BUILD)/tests/fpga/tg_ice40_hx8k/netlist
 NETLIST_BIN   := $(BUILD)/tests/fpga/tg_ice40_hx8k/test_tg_ice40_hx8k_netlist
 YOSYS_SHARE   ?= $(dir $(shell command -v $(YOSYS)))../share/yosys
 NETLIST_FLAGS := -Wno-fatal -Wno-lint -Wno-style +define+NO_ICE40_DEFAULT_ASSIGNMENTS \
                  -CFLAGS "-std=c++17 -I$(abspath include) -I$(abspath tests/rtl/common) -I$(abspath tests/fpga/common)" \
-                 -MAKEFLAGS "OPT_FAST=-O1"
+                 $(call VL_MAKEFLAGS,-O1)
 
 $(NETLIST_DIR)/ice40_hx8k/tg_ice40_hx8k.json: $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) fpga/Makefile fpga/ice40_hx8k/board.mk
 	$(MAKE) --no-print-directory -C fpga synth BOARD=ice40_hx8k BUILD=$(abspath $(NETLIST_DIR)) YOSYS=$(YOSYS)

@@ -3,13 +3,17 @@
 # RTL unit tests: tests/rtl/<module>/test_<module>.cpp is a Verilator C++
 # bench whose top is rtl/<module>.v, or tests/rtl/<module>/tb_*.v where the
 # bench needs the module beside another; it builds to
-# $(BUILD)/tests/rtl/<module>/test_<module> and joins TEST_PROGS.
+# $(BUILD)/tests/rtl/<module>/test_<module> and joins TEST_PROGS, or
+# ICE40_PROGS for the byte-serial twin's modules (make test-ice40).
 
-RTL_TEST_MODS := $(patsubst tests/rtl/%/,%,$(sort $(dir $(wildcard tests/rtl/*/test_*.cpp))))
+RTL_ICE40_MODS := tg_csr8 tg_eth_rx8 tg_eth_tx8 tg_rx_engine8 tg_txd8
+RTL_ALL_MODS  := $(patsubst tests/rtl/%/,%,$(sort $(dir $(wildcard tests/rtl/*/test_*.cpp))))
+RTL_TEST_MODS := $(filter-out $(RTL_ICE40_MODS),$(RTL_ALL_MODS))
 RTL_TEST_BINS := $(foreach m,$(RTL_TEST_MODS),$(BUILD)/tests/rtl/$(m)/test_$(m))
+RTL_ICE40_BINS := $(foreach m,$(filter $(RTL_ICE40_MODS),$(RTL_ALL_MODS)),$(BUILD)/tests/rtl/$(m)/test_$(m))
 RTL_TB_FLAGS  := -Wno-fatal -Irtl --x-assign unique --x-initial unique \
                  -CFLAGS "-std=c++17 -I$(abspath include) -I$(abspath tests/rtl/common)" \
-                 -MAKEFLAGS "OPT_FAST=-O1"
+                 $(call VL_MAKEFLAGS,-O1)
 
 # the NIC core with 16-byte blocks and no spill ring, and the byte-serial
 # core (tg_nic8), through tg_nic's bench (rule below)
@@ -22,20 +26,23 @@ RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_n
 RTL_VARIANT_BINS := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8_nofetch \
                     $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one
 
-TEST_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
+TEST_PROGS     += $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
+TEST_RTL_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
+ICE40_PROGS    += $(RTL_ICE40_BINS) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
 
 .PHONY: test-rtl
-test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
-	scripts/run_tests.sh $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
+test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
+	scripts/run_tests.sh -j $(JOBS) $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
 
 RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
 # in a bench's recipe: its own Verilog top, if it has one, and the top module
 rtl_tb_top = $(wildcard tests/rtl/$(dir $*)tb_*.v)
 rtl_tb_mod = $(if $(rtl_tb_top),$(basename $(notdir $(rtl_tb_top))),$(notdir $(patsubst %/,%,$(dir $*))))
 
-$(RTL_TEST_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+$(RTL_TEST_BINS) $(RTL_ICE40_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) \
 		-Mdir $(dir $@)obj $(RTL_SRCS) $(rtl_tb_top) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
 		|| { cat $(dir $@)build.log; exit 1; }
 
@@ -61,7 +68,8 @@ $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -
 $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) $(NIC_FLAGS) --top-module $(NIC_TOP) \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) $(NIC_FLAGS) --top-module $(NIC_TOP) \
 		-Mdir $(dir $@)obj_$* $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
 		> $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
 
@@ -70,7 +78,8 @@ $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.c
 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8: tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if \
 		--top-module tg_host_if8 -Mdir $(dir $@)obj8 $(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) \
 		-o $(abspath $@) > $(dir $@)build8.log 2>&1 || { cat $(dir $@)build8.log; exit 1; }
 
@@ -78,7 +87,8 @@ $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8: tests/rtl/tg_host_if/test_tg_hos
 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8_nofetch: tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) \
 		$(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1 -DTB_MAX_READS=0" -GMAX_READS=0 \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1 -DTB_MAX_READS=0" -GMAX_READS=0 \
 		--prefix Vtg_host_if --top-module tg_host_if8 -Mdir $(dir $@)obj8nf $(RTL_SRCS) \
 		$(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) -o $(abspath $@) > $(dir $@)build8nf.log 2>&1 \
 		|| { cat $(dir $@)build8nf.log; exit 1; }
@@ -88,7 +98,8 @@ $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one: tests/rtl/tg_rx_engine8
 		tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
 		include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -GONE_ENTRY=1 --top-module tb_rx_engine8_pair \
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -GONE_ENTRY=1 --top-module tb_rx_engine8_pair \
 		-Mdir $(dir $@)obj_one $(RTL_SRCS) tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v \
 		$(abspath tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp) -o $(abspath $@) > $(dir $@)build_one.log 2>&1 \
 		|| { cat $(dir $@)build_one.log; exit 1; }
