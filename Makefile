@@ -104,11 +104,12 @@ $(BUILD)/formal/%.pass: $(RTL_SRCS) $(RTL_INCS) scripts/formal.sh scripts/requir
 	@BUILD=$(BUILD) $(JOBTIME) formal $* scripts/formal.sh $*
 	@touch $@
 
-# the byte-serial iCE40 study: the twin core's benches, proofs and
-# simulated boards, the iCE40 node's netlist simulation and the blocks on
-# the HX8K (docs/fpga.md)
+# the byte-serial iCE40 study: the twin core's benches, proofs, simulated
+# boards and synthesis check, the iCE40 node's netlist simulation and the
+# blocks on the HX8K (docs/fpga.md)
 test-ice40: $(ICE40_PROGS) $(FORMAL_ICE40_STAMPS)
 	scripts/run_tests.sh -j $(JOBS) $(ICE40_PROGS)
+	$(MAKE) --no-print-directory -j$(JOBS) synth-check-ice40
 	$(MAKE) --no-print-directory test-netlist
 	$(MAKE) --no-print-directory -C fpga blocks
 
