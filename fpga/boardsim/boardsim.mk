@@ -21,12 +21,15 @@ BOARDSIM8_PARAMS ?= NUM_CTX=1 MAX_READS=0 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=0 MA
                     BLOCK_BYTES=64 BLK_SRC_BITS=8 MEM_LOG2=14
 BOARDSIM8_DEFS   := -DTG_BOARD_CLEAR_CYCLES=4096
 
-# Every node is an instance of one Verilated model, Vtg_board_node: its
-# node id and its bridge's MAC address (02:54:47:01:00:0i for node i) are
-# inputs the simulator sets. Parameter values go in unsized ('d), as a
+# The bridge compares the destination of each frame with its parameter
+# BRIDGE_MAC, so every node is its own model: node i is Vtg_board_node<i>,
+# with BRIDGE_MAC 02:54:47:01:00:0i (an input tied to a constant instead
+# costs the Colorlight build 388 logic cells: Yosys does not fold it as
+# it folds a parameter). Values go in unsized ('d), as a
 # parameter's own default would (a sized override trips WIDTH on the
 # narrow wires some modules assign them to). Single-threaded, VCD tracing
 # compiled in (switched on by --trace); OPT_FAST reaches the model's make.
+BOARDSIM_NODES  := 0 1
 boardsim_gparams = $(foreach p,$(1),-G$(word 1,$(subst =, ,$(p)))=\'d$(word 2,$(subst =, ,$(p))))
 BOARDSIM_VINC   := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include
 BOARDSIM_VDEFS  := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=0 -DVM_TRACE_VCD=1
@@ -52,20 +55,21 @@ $(2)/params: boardsim-force
 	@mkdir -p $$(@D)
 	@echo '$$($(4))' | cmp -s - $$@ || echo '$$($(4))' > $$@
 
-$(2)/model/.built: $$(RTL_SRCS) $$(RTL_INCS) $$(FPGA_RTL) $(2)/params fpga/boardsim/boardsim.mk
+$(2)/node%/.built: $$(RTL_SRCS) $$(RTL_INCS) $$(FPGA_RTL) $(2)/params fpga/boardsim/boardsim.mk
 	rm -rf $$(@D)
 	@mkdir -p $$(@D)
-	@echo "verilating $(notdir $(1))"
-	@$$(JOBTIME) model $(notdir $(1)) $$(VERILATOR) --cc --build --top-module $(3) -Irtl --trace --x-assign fast -O3 \
-		$$(call VL_MAKEFLAGS,-O3) $$(call boardsim_gparams,$$($(4))) --prefix Vtg_board_node \
+	@echo "verilating $(notdir $(1)) node $$*"
+	@$$(JOBTIME) model $(notdir $(1))-node$$* $$(VERILATOR) --cc --build --top-module $(3) -Irtl --trace \
+		--x-assign fast -O3 $$(call VL_MAKEFLAGS,-O3) $$(call boardsim_gparams,$$($(4))) \
+		--prefix Vtg_board_node$$* -GBRIDGE_MAC=48\'h$$$$(printf '02544701%04x' $$*) \
 		-Mdir $$(@D) $$(RTL_SRCS) $$(FPGA_RTL) > $$(@D)/build.log 2>&1 || { cat $$(@D)/build.log; exit 1; }
 	@touch $$@
 
-$(1): fpga/boardsim/tg_board_sim.cpp $(2)/model/.built $$(BOARDSIM_RT_OBJS)
+$(1): fpga/boardsim/tg_board_sim.cpp $(foreach i,$(BOARDSIM_NODES),$(2)/node$(i)/.built) $$(BOARDSIM_RT_OBJS)
 	@mkdir -p $$(@D) $$(BUILD)/obj/$(notdir $(2))
-	$$(CXX) $$(BOARDSIM_CXXFLAGS) $(5) -isystem $(2)/model \
+	$$(CXX) $$(BOARDSIM_CXXFLAGS) $(5) $(foreach i,$(BOARDSIM_NODES),-isystem $(2)/node$(i)) \
 		-MF $$(BUILD)/obj/$(notdir $(2))/tg_board_sim.d -MT $$@ $$(CXXFLAGS) $$(WARN) \
-		-o $$@ $$< $(2)/model/Vtg_board_node__ALL.a $$(BOARDSIM_RT_OBJS) -pthread
+		-o $$@ $$< $(foreach i,$(BOARDSIM_NODES),$(2)/node$(i)/Vtg_board_node$(i)__ALL.a) $$(BOARDSIM_RT_OBJS) -pthread
 endef
 $(eval $(call boardsim_sim,$(BOARDSIM_BIN),$(BOARDSIM_DIR),tg_fpga_node,BOARDSIM_PARAMS,))
 $(eval $(call boardsim_sim,$(BOARDSIM8_BIN),$(BOARDSIM8_DIR),tg_fpga_node8,BOARDSIM8_PARAMS,$(BOARDSIM8_DEFS)))

@@ -8,7 +8,8 @@
 // time as tg-board-sim8 on the byte-serial node (tg_fpga_node8, one
 // clock), with TG_BOARD_CLEAR_CYCLES set to its receive engine's table
 // clearing after reset.
-#include "Vtg_board_node.h"
+#include "Vtg_board_node0.h"
+#include "Vtg_board_node1.h"
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
@@ -75,8 +76,8 @@ struct Pins {
     uint8_t ev_drop = 0;
 };
 
-// One node's model: every node is an instance of the same Verilated
-// model, its node id and its bridge's MAC address set on its inputs.
+// One node's model. Each node is its own Verilated model, since the
+// bridge's MAC address (BRIDGE_MAC) is a parameter.
 class Board {
 public:
     virtual ~Board() = default;
@@ -98,11 +99,6 @@ public:
         ctx_.traceEverOn(tracing);
         top_.reset(new M(&ctx_, ("node" + std::to_string(node_id)).c_str()));
         top_->cfg_node_id = node_id;
-        uint8_t mac[6];
-        tg_bridge_mac(mac, node_id);
-        uint64_t mac48 = 0;
-        for (int i = 0; i < 6; i++) mac48 = mac48 << 8 | mac[i];
-        top_->cfg_bridge_mac = mac48;
     }
     void eval(Pins &p, uint64_t time_ps) override
     {
@@ -249,8 +245,8 @@ public:
 
     explicit Sim(bool tracing)
     {
-        for (uint16_t i = 0; i < NODES; i++)
-            nodes[i].model.reset(new BoardModel<Vtg_board_node>(i, tracing));
+        nodes[0].model.reset(new BoardModel<Vtg_board_node0>(0, tracing));
+        nodes[1].model.reset(new BoardModel<Vtg_board_node1>(1, tracing));
     }
 
     // One clk cycle: inputs, rising edge (core_clk's edges fall on it),

@@ -138,13 +138,13 @@ tg_fpga_node #(
     .MAX_REQS   (MAX_REQS),
     .BLOCK_BYTES (BLOCK_BYTES),
     .MEM_LOG2   (MEM_LOG2),
-    .RX_FIFO_DIST (1)          // its read register starts the receive CRC path (docs/fpga.md)
+    .RX_FIFO_DIST (1),         // its read register starts the receive CRC path (docs/fpga.md)
+    .BRIDGE_MAC ({32'h02_54_47_01, NODE})
 ) tg_fpga_node_inst (
     .clk           (clk),
     .rst           (rst),
     .core_clk      (core_clk),
     .cfg_node_id   (NODE),
-    .cfg_bridge_mac ({32'h02_54_47_01, NODE}),
     .net_txd       (net_txd),
     .net_tx_en     (net_tx_en),
     .net_tx_er     (net_tx_er),

@@ -63,12 +63,12 @@ tg_fpga_node8 #(
     .MAX_REQS     (MAX_REQS),
     .BLOCK_BYTES  (BLOCK_BYTES),
     .BLK_SRC_BITS (BLK_SRC_BITS),
-    .MEM_LOG2     (MEM_LOG2)
+    .MEM_LOG2     (MEM_LOG2),
+    .BRIDGE_MAC   ({32'h02_54_47_01, NODE})
 ) tg_fpga_node8_inst (
     .clk           (clk),
     .rst           (rst),
     .cfg_node_id   (NODE),
-    .cfg_bridge_mac ({32'h02_54_47_01, NODE}),
     .net_txd       (net_txd),
     .net_tx_en     (net_tx_en),
     .net_tx_er     (net_tx_er),

@@ -13,13 +13,11 @@
 `include "tg_hw_defs.vh"
 
 module tg_bridge #(
+    parameter [47:0] MAC      = 48'h02_54_47_01_00_00, // this end's MAC address
     parameter        MEM_LOG2 = 14                     // bytes of host memory, log2 (6..31)
 ) (
     input  wire        clk,
     input  wire        rst,
-
-    // this end's MAC address, held constant (a board ties it off)
-    input  wire [47:0] cfg_mac,
 
     // GMII receive samples in this clock (one per cycle at most)
     input  wire        gmii_rx_valid,
@@ -241,7 +239,7 @@ always @* begin
                 if (gmii_rx_er) r_err_next = 1'b1;
                 r_idx_next = r_idx_inc;
                 r_sel_next = r_sel_inc;
-                if (r_sel_reg[S_DST] && gmii_rxd != cfg_mac[8*(5-r_idx_reg[2:0]) +: 8])
+                if (r_sel_reg[S_DST] && gmii_rxd != MAC[8*(5-r_idx_reg[2:0]) +: 8])
                     r_uni_next = 1'b0;
                 if (r_sel_reg[S_DST] && gmii_rxd != 8'hFF)
                     r_bc_next = 1'b0;
@@ -440,7 +438,7 @@ function [47:0] bswap48;
     end
 endfunction
 
-wire [47:0] mac_sw = bswap48(cfg_mac);                // first byte of the address first
+wire [47:0] mac_sw = bswap48(MAC);                // first byte of the address first
 wire [47:0] dst_sw = bswap48(f_src_reg);
 wire [63:0] addr_sw = bswap64(f_addr_reg);
 wire [8*36-1:0] t_frame = {

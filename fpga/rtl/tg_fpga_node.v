@@ -19,8 +19,9 @@ module tg_fpga_node #(
     parameter        RX_FIFO_DIST = 0, // network MAC's receive FIFO in distributed RAM (0..1)
     parameter        BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter        SPILL_RING = 1,  // NIC's REQ spill ring built in (0..1)
-    parameter        ONE_CLOCK  = 0   // 1: core_clk is clk itself, and the buses between the
+    parameter        ONE_CLOCK  = 0,  // 1: core_clk is clk itself, and the buses between the
                                       // bridge, the MAC and the core need no crossing (0..1)
+    parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
     input  wire        clk,           // 125 MHz GMII transmit clock: MAC and bridge
     input  wire        rst,           // in clk
@@ -28,7 +29,6 @@ module tg_fpga_node #(
                                       // cycle at the line rate: 15.6 MHz and up for GbE)
 
     input  wire [15:0] cfg_node_id,
-    input  wire [47:0] cfg_bridge_mac, // MAC of the bridge port, held constant
 
     // network port (GMII-style; receive in its own clock)
     output wire [7:0]  net_txd,
@@ -247,11 +247,11 @@ wire [63:0] mem_b_req_wdata, mem_b_resp_rdata;
 wire [7:0]  mem_b_req_wstrb;
 
 tg_bridge #(
+    .MAC      (BRIDGE_MAC),
     .MEM_LOG2 (MEM_LOG2)
 ) tg_bridge_inst (
     .clk               (clk),
     .rst               (rst_bridge_reg),
-    .cfg_mac           (cfg_bridge_mac),
     .gmii_rx_valid     (host_q_valid_reg),
     .gmii_rx_dv        (host_q_data_reg[9]),
     .gmii_rx_er        (host_q_data_reg[8]),

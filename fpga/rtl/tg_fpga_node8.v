@@ -15,13 +15,13 @@ module tg_fpga_node8 #(
     parameter        NUM_REGIONS  = 0,  // NIC region-table entries (0..32; 0: no protection)
     parameter        BLOCK_BYTES  = 16, // NIC's largest frame payload (16, 32 or 64)
     parameter        BLK_SRC_BITS = 8,  // NIC block-table rows, log2 (1..8)
-    parameter        MEM_LOG2     = 12  // bytes of host memory in block RAM, log2 (6..20)
+    parameter        MEM_LOG2     = 12, // bytes of host memory in block RAM, log2 (6..20)
+    parameter [47:0] BRIDGE_MAC   = 48'h02_54_47_01_00_00 // MAC of the bridge port
 ) (
     input  wire        clk,           // 125 MHz GMII transmit clock: everything
     input  wire        rst,           // in clk
 
     input  wire [15:0] cfg_node_id,
-    input  wire [47:0] cfg_bridge_mac, // MAC of the bridge port, held constant
 
     // network port (GMII-style; receive in its own clock)
     output wire [7:0]  net_txd,
@@ -155,11 +155,11 @@ wire        ev_bridge_drop;
 // the block RAM's read register.
 
 tg_bridge #(
+    .MAC      (BRIDGE_MAC),
     .MEM_LOG2 (MEM_LOG2)
 ) tg_bridge_inst (
     .clk               (clk),
     .rst               (rst_bridge_reg),
-    .cfg_mac           (cfg_bridge_mac),
     .gmii_rx_valid     (host_q_valid_reg),
     .gmii_rx_dv        (host_q_data_reg[9]),
     .gmii_rx_er        (host_q_data_reg[8]),

@@ -101,15 +101,6 @@ static inline void bridge_mac(uint8_t mac[6], uint16_t node)
     tg_bridge_mac(mac, node);
 }
 
-// the same, as the 48-bit value of a cfg_bridge_mac input (first byte highest)
-static inline uint64_t bridge_mac48(uint16_t node)
-{
-    uint8_t mac[6];
-    bridge_mac(mac, node);
-    uint64_t v = 0;
-    for (int i = 0; i < 6; i++) v = v << 8 | mac[i];
-    return v;
-}
 static const uint8_t HOST_MAC[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x42};
 
 struct BridgeMsg {

@@ -40,7 +40,6 @@ struct Tb {
     {
         Vtg_bridge &v = *m;
         v.rst = cyc < 4;
-        v.cfg_mac = bridge_mac48(0);
         // samples come with gaps, as from the node's receive crossing
         bool valid = rng.chance(85);
         uint8_t dv = 0, er = 0, d = 0;

@@ -73,7 +73,6 @@ struct Tb {
             Node &n = *ns[i], &o = *ns[1 - i];
             NodeTop &v = *n.m;
             v.cfg_node_id = n.id;
-            v.cfg_bridge_mac = bridge_mac48(0);   // each node has its own host link
             v.rst = cyc < 64;
             if (n.net_inj.busy()) {
                 uint8_t dv, er, d;
@@ -120,7 +119,7 @@ struct Tb {
     {
         BridgeMsg q;
         q.op = op, q.seq = n.seq++, q.addr = addr, q.data = data, q.strb = strb;
-        // both nodes' bridges answer to 02:54:47:01:00:00 (tick)
+        // BRIDGE_MAC is the node's default: 02:54:47:01:00:00
         return call(n, bridge_request(0, q), r);
     }
     bool call(Node &n, const Bytes &req, BridgeMsg &r)
