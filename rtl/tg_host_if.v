@@ -180,35 +180,44 @@ reg         resp_valid_reg, resp_valid_next;
 reg [63:0]  resp_data_reg,  resp_data_next;
 
 // per-context registers
-// (arrays span the whole 4-bit index; entries past NUM_CTX stay zero)
+// (the status arrays span the whole 4-bit index; entries past NUM_CTX
+// stay zero)
 reg [7:0]   ctx_status_reg [0:15];
 reg [7:0]   ctx_status_next[0:15];
 reg [7:0]   ctx_last_reg   [0:15];   // status of the context's last blocking load
 reg [7:0]   ctx_last_next  [0:15];
-reg [31:0]  ctx_laddr_reg  [0:15];
-reg [31:0]  ctx_laddr_next [0:15];
-reg [31:0]  ctx_cpl_reg    [0:15];
-reg [31:0]  ctx_cpl_next   [0:15];
-reg [63:0]  ctx_operand_reg[0:15];
-reg [63:0]  ctx_operand_next[0:15];
-reg [63:0]  ctx_compare_reg[0:15];
-reg [63:0]  ctx_compare_next[0:15];
-reg [63:0]  ctx_key_reg    [0:15];   // key carried by the context's requests
-reg [63:0]  ctx_key_next   [0:15];
+// A context's other registers are arrays of NUM_CTX rows written by
+// index, one row a cycle (a host store to its page, or to an atomic
+// window for its operand), and cleared by a reset; a context past
+// NUM_CTX reads as zeros.
+localparam CW = (NUM_CTX > 1) ? $clog2(NUM_CTX) : 1;
+reg [31:0]  ctx_laddr_mem  [0:NUM_CTX-1];
+reg [31:0]  ctx_cpl_mem    [0:NUM_CTX-1];
+reg [63:0]  ctx_operand_mem[0:NUM_CTX-1];
+reg [63:0]  ctx_compare_mem[0:NUM_CTX-1];
+reg [63:0]  ctx_key_mem    [0:NUM_CTX-1];   // key carried by the context's requests
+// the context row written this cycle, and which of its registers
+reg [3:0]   ctxw_idx;
+reg [63:0]  ctxw_data;
+reg         ctxw_laddr, ctxw_cpl, ctxw_operand, ctxw_compare, ctxw_key;
 
 // fetch table (entries past MAX_READS are never allocated and stay zero)
 reg [15:0]  ft_valid_reg, ft_valid_next;
 reg [15:0]  ft_late_reg,  ft_late_next;   // overdue: completed with PEER_GONE, answer ignored
 reg [31:0]  ft_age_reg   [0:15];
 reg [31:0]  ft_age_next  [0:15];
-reg [15:0]  ft_node_reg  [0:15];
-reg [15:0]  ft_node_next [0:15];
-reg [31:0]  ft_laddr_reg [0:15];
-reg [31:0]  ft_laddr_next[0:15];
-reg [31:0]  ft_cpl_reg   [0:15];
-reg [31:0]  ft_cpl_next  [0:15];
-reg [63:0]  ft_mask_reg  [0:15];
-reg [63:0]  ft_mask_next [0:15];
+// An entry's request (node, local address, completion word, byte mask)
+// is an array of MAX_READS rows, written by index when the entry is
+// allocated; an index past MAX_READS reads as zeros.
+localparam FW = (MAX_READS > 1) ? $clog2(MAX_READS) : 1;
+reg [15:0]  ft_node_mem  [0:MAX_READS-1];
+reg [31:0]  ft_laddr_mem [0:MAX_READS-1];
+reg [31:0]  ft_cpl_mem   [0:MAX_READS-1];
+reg [63:0]  ft_mask_mem  [0:MAX_READS-1];
+// the entry allocated this cycle (at ft_free_idx), and its request
+reg         ftw_en;
+reg [31:0]  ftw_laddr;
+reg [63:0]  ftw_mask;
 
 // ---------------------------------------------------------------- outputs
 assign m_host_resp_valid = resp_valid_reg;
@@ -228,19 +237,34 @@ assign m_txd_payload = txd_data_reg;
 assign csr_addr  = req_off[11:0];
 assign csr_wdata = s_host_req_wdata;
 
+wire          fl_ok  = ({1'b0, fetch_lookup_idx} < MAX_READS[4:0]);
+wire [FW-1:0] fl_row = fetch_lookup_idx[FW-1:0];
 assign fetch_lookup_valid = ft_valid_reg[fetch_lookup_idx] && !ft_late_reg[fetch_lookup_idx];
-assign fetch_lookup_node  = ft_node_reg[fetch_lookup_idx];
-assign fetch_lookup_laddr = ft_laddr_reg[fetch_lookup_idx];
-assign fetch_lookup_cpl   = ft_cpl_reg[fetch_lookup_idx];
-assign fetch_lookup_mask  = ft_mask_reg[fetch_lookup_idx];
+assign fetch_lookup_node  = fl_ok ? ft_node_mem[fl_row]  : 16'd0;
+assign fetch_lookup_laddr = fl_ok ? ft_laddr_mem[fl_row] : 32'd0;
+assign fetch_lookup_cpl   = fl_ok ? ft_cpl_mem[fl_row]   : 32'd0;
+assign fetch_lookup_mask  = fl_ok ? ft_mask_mem[fl_row]  : 64'd0;
+
+// a context's registers as its page (pg_ctx) and its windows (req_ctx)
+// read them
+wire          pg_ok   = ({1'b0, pg_ctx} < NUM_CTX[4:0]);
+wire [CW-1:0] pg_row  = pg_ctx[CW-1:0];
+wire [CW-1:0] req_row = req_ctx[CW-1:0];
+wire [31:0]   pg_laddr   = pg_ok ? ctx_laddr_mem[pg_row]   : 32'd0;
+wire [31:0]   pg_cpl     = pg_ok ? ctx_cpl_mem[pg_row]     : 32'd0;
+wire [63:0]   pg_operand = pg_ok ? ctx_operand_mem[pg_row] : 64'd0;
+wire [63:0]   pg_compare = pg_ok ? ctx_compare_mem[pg_row] : 64'd0;
+wire [63:0]   pg_key     = pg_ok ? ctx_key_mem[pg_row]     : 64'd0;
+wire [63:0]   req_operand = req_ctx_ok ? ctx_operand_mem[req_row] : 64'd0;
+wire [63:0]   req_compare = req_ctx_ok ? ctx_compare_mem[req_row] : 64'd0;
 
 // ---------------------------------------------------------------- fetch decode
 // FETCH_GO and WCHECK data: [31:0] remote paddr, [47:32] node, [55:48] length
 wire [31:0] go_paddr = s_host_req_wdata[31:0];
 wire [15:0] go_node  = s_host_req_wdata[47:32];
 wire [7:0]  go_len   = s_host_req_wdata[55:48];
-wire [31:0] go_laddr = ctx_laddr_reg[pg_ctx];
-wire [31:0] go_cpl   = ctx_cpl_reg[pg_ctx];
+wire [31:0] go_laddr = pg_laddr;
+wire [31:0] go_cpl   = pg_cpl;
 wire [6:0]  go_blk_end   = {1'b0, go_paddr[5:0] & {BLK_WMAX, 3'b111}} + go_len[6:0];
 wire        go_bad_len   = (go_len == 8'd0) || (go_len > {1'b0, BLK_LEN});
 wire        go_bad_align = (go_blk_end > BLK_LEN) || (go_paddr[2:0] != go_laddr[2:0]) ||
@@ -293,12 +317,12 @@ wire        ago_bad_range = (ago_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b
 wire [7:0]  ago_op       = (ago_fn == `TG_AOP_FAA)  ? `TG_OP_FAA :
                            (ago_fn == `TG_AOP_SWAP) ? `TG_OP_SWAP : `TG_OP_CAS;
 // an atomic request's payload: word 0 operand, word 1 compare
-wire [511:0] ago_payload = {384'd0, ctx_compare_reg[pg_ctx], ctx_operand_reg[pg_ctx]};
+wire [511:0] ago_payload = {384'd0, pg_compare, pg_operand};
 // a blocking atomic from a window load
 wire [7:0]   win_aop     = (req_win == `TG_WIN_SWAP) ? `TG_OP_SWAP :
                            (req_win == `TG_WIN_CAS)  ? `TG_OP_CAS  : `TG_OP_FAA;
-wire [63:0]  win_operand = is_finc ? 64'd1 : ctx_operand_reg[req_ctx];
-wire [511:0] win_payload = {384'd0, ctx_compare_reg[req_ctx], win_operand};
+wire [63:0]  win_operand = is_finc ? 64'd1 : req_operand;
+wire [511:0] win_payload = {384'd0, req_compare, win_operand};
 
 // first free fetch-table entry
 reg        ft_free_found;
@@ -348,11 +372,7 @@ task send_txd;
         txd_len_next   = len;
         txd_ctx_next   = ctx;
         txd_tag_next   = tag;
-`ifdef TG_TESTBUG_010
-        txd_key_next   = ctx_key_reg[4'd0];   // deliberate bug: context 0's key on every request
-`else
-        txd_key_next   = ctx_key_reg[ctx[3:0]];
-`endif
+        txd_load       = 1'b1;   // the key of context ctx follows (below)
         txd_data_next  = data;
     end
 endtask
@@ -404,7 +424,7 @@ always @* begin
     txd_len_next   = txd_len_reg;
     txd_ctx_next   = txd_ctx_reg;
     txd_tag_next   = txd_tag_reg;
-    txd_key_next   = txd_key_reg;
+    txd_load       = 1'b0;
     txd_data_next  = txd_data_reg;
 
     rd_wait_next = rd_wait_reg;
@@ -420,12 +440,17 @@ always @* begin
     for (c = 0; c < 16; c = c + 1) begin
         ctx_status_next[c]  = ctx_status_reg[c];
         ctx_last_next[c]    = ctx_last_reg[c];
-        ctx_laddr_next[c]   = ctx_laddr_reg[c];
-        ctx_cpl_next[c]     = ctx_cpl_reg[c];
-        ctx_operand_next[c] = ctx_operand_reg[c];
-        ctx_compare_next[c] = ctx_compare_reg[c];
-        ctx_key_next[c]     = ctx_key_reg[c];
     end
+    ctxw_idx     = pg_ctx;
+    ctxw_data    = s_host_req_wdata;
+    ctxw_laddr   = 1'b0;
+    ctxw_cpl     = 1'b0;
+    ctxw_operand = 1'b0;
+    ctxw_compare = 1'b0;
+    ctxw_key     = 1'b0;
+    ftw_en       = 1'b0;
+    ftw_laddr    = go_laddr;
+    ftw_mask     = go_mask;
     ft_valid_next = ft_valid_reg;
     ft_late_next  = ft_late_reg;
     if (m_fto_valid && m_fto_ready) begin
@@ -433,10 +458,6 @@ always @* begin
     end
     for (f = 0; f < 16; f = f + 1) begin
         ft_age_next[f] = (ft_valid_reg[f] && !ft_late_reg[f]) ? ft_age_reg[f] + 32'd1 : 32'd0;
-        ft_node_next[f]  = ft_node_reg[f];
-        ft_laddr_next[f] = ft_laddr_reg[f];
-        ft_cpl_next[f]   = ft_cpl_reg[f];
-        ft_mask_next[f]  = ft_mask_reg[f];
     end
 
     // transmitter took the descriptor
@@ -563,7 +584,8 @@ always @* begin
             // a store to an atomic window sets the operand of its context
             s_host_req_ready = 1'b1;
             if (s_host_req_wstrb == 8'hFF) begin
-                ctx_operand_next[req_ctx] = s_host_req_wdata;
+                ctxw_idx     = req_ctx;
+                ctxw_operand = 1'b1;
             end else begin
                 ev_host_error = 1'b1;
                 note_failure(req_ctx, `TG_ST_MISALIGNED);
@@ -610,10 +632,8 @@ always @* begin
                                  {1'b0, go_words, 3'd0}, {4'd0, pg_ctx},
                                  `TG_TAG_FETCH | {12'd0, ft_free_idx}, 512'd0);
                         ft_valid_next[ft_free_idx] = 1'b1;
-                        ft_node_next[ft_free_idx]  = go_node;
-                        ft_laddr_next[ft_free_idx] = {go_laddr[31:3], 3'd0};
-                        ft_cpl_next[ft_free_idx]   = go_cpl;
-                        ft_mask_next[ft_free_idx]  = go_mask;
+                        ftw_en    = 1'b1;
+                        ftw_laddr = {go_laddr[31:3], 3'd0};
                     end
                 end else if (req_reg == `TG_CTX_REG_WCHECK / 8) begin
                     // a write of no bytes over the words of the range: the
@@ -641,20 +661,18 @@ always @* begin
                         send_txd(ago_op, go_node, go_paddr, 64'h00000000000000FF, 8'd`TG_ATOMIC_LEN,
                                  {4'd0, pg_ctx}, `TG_TAG_FETCH | {12'd0, ft_free_idx}, ago_payload);
                         ft_valid_next[ft_free_idx] = 1'b1;
-                        ft_node_next[ft_free_idx]  = go_node;
-                        ft_laddr_next[ft_free_idx] = go_laddr;
-                        ft_cpl_next[ft_free_idx]   = go_cpl;
-                        ft_mask_next[ft_free_idx]  = 64'h00000000000000FF;
+                        ftw_en    = 1'b1;
+                        ftw_mask  = 64'h00000000000000FF;
                     end
                 end else begin
                     s_host_req_ready = 1'b1;
                     case (req_reg)
                         `TG_CTX_REG_STATUS / 8:      ctx_status_next[pg_ctx]  = `TG_ST_OK;
-                        `TG_CTX_REG_FETCH_LADDR / 8: ctx_laddr_next[pg_ctx]   = s_host_req_wdata[31:0];
-                        `TG_CTX_REG_FETCH_CPL / 8:   ctx_cpl_next[pg_ctx]     = s_host_req_wdata[31:0];
-                        `TG_CTX_REG_OPERAND / 8:     ctx_operand_next[pg_ctx] = s_host_req_wdata;
-                        `TG_CTX_REG_COMPARE / 8:     ctx_compare_next[pg_ctx] = s_host_req_wdata;
-                        `TG_CTX_REG_KEY / 8:         ctx_key_next[pg_ctx]     = s_host_req_wdata;
+                        `TG_CTX_REG_FETCH_LADDR / 8: ctxw_laddr   = 1'b1;
+                        `TG_CTX_REG_FETCH_CPL / 8:   ctxw_cpl     = 1'b1;
+                        `TG_CTX_REG_OPERAND / 8:     ctxw_operand = 1'b1;
+                        `TG_CTX_REG_COMPARE / 8:     ctxw_compare = 1'b1;
+                        `TG_CTX_REG_KEY / 8:         ctxw_key     = 1'b1;
                         default:                     ev_host_error = 1'b1;
                     endcase
                 end
@@ -663,12 +681,12 @@ always @* begin
                 resp_valid_next  = 1'b1;
                 case (req_reg)
                     `TG_CTX_REG_STATUS / 8:      resp_data_next = {56'd0, ctx_status_reg[pg_ctx]};
-                    `TG_CTX_REG_FETCH_LADDR / 8: resp_data_next = {32'd0, ctx_laddr_reg[pg_ctx]};
-                    `TG_CTX_REG_FETCH_CPL / 8:   resp_data_next = {32'd0, ctx_cpl_reg[pg_ctx]};
-                    `TG_CTX_REG_OPERAND / 8:     resp_data_next = ctx_operand_reg[pg_ctx];
-                    `TG_CTX_REG_COMPARE / 8:     resp_data_next = ctx_compare_reg[pg_ctx];
+                    `TG_CTX_REG_FETCH_LADDR / 8: resp_data_next = {32'd0, pg_laddr};
+                    `TG_CTX_REG_FETCH_CPL / 8:   resp_data_next = {32'd0, pg_cpl};
+                    `TG_CTX_REG_OPERAND / 8:     resp_data_next = pg_operand;
+                    `TG_CTX_REG_COMPARE / 8:     resp_data_next = pg_compare;
                     `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, ctx_last_reg[pg_ctx]};
-                    `TG_CTX_REG_KEY / 8:         resp_data_next = ctx_key_reg[pg_ctx];
+                    `TG_CTX_REG_KEY / 8:         resp_data_next = pg_key;
                     default:                     resp_data_next = 64'd0;
                 endcase
             end
@@ -699,20 +717,11 @@ always @* begin
     for (c = NUM_CTX; c < 16; c = c + 1) begin
         ctx_status_next[c]  = 8'd0;
         ctx_last_next[c]    = 8'd0;
-        ctx_laddr_next[c]   = 32'd0;
-        ctx_cpl_next[c]     = 32'd0;
-        ctx_operand_next[c] = 64'd0;
-        ctx_compare_next[c] = 64'd0;
-        ctx_key_next[c]     = 64'd0;
     end
     for (f = MAX_READS; f < 16; f = f + 1) begin
         ft_valid_next[f] = 1'b0;
         ft_late_next[f]  = 1'b0;
         ft_age_next[f]   = 32'd0;
-        ft_node_next[f]  = 16'd0;
-        ft_laddr_next[f] = 32'd0;
-        ft_cpl_next[f]   = 32'd0;
-        ft_mask_next[f]  = 64'd0;
     end
 end
 
@@ -751,20 +760,11 @@ always @(posedge clk) begin
     for (c = 0; c < 16; c = c + 1) begin
         ctx_status_reg[c]  <= ctx_status_next[c];
         ctx_last_reg[c]    <= ctx_last_next[c];
-        ctx_laddr_reg[c]   <= ctx_laddr_next[c];
-        ctx_cpl_reg[c]     <= ctx_cpl_next[c];
-        ctx_operand_reg[c] <= ctx_operand_next[c];
-        ctx_compare_reg[c] <= ctx_compare_next[c];
-        ctx_key_reg[c]     <= ctx_key_next[c];
     end
     ft_valid_reg <= ft_valid_next;
     ft_late_reg  <= ft_late_next;
     for (f = 0; f < 16; f = f + 1) begin
-        ft_node_reg[f]  <= ft_node_next[f];
         ft_age_reg[f]   <= ft_age_next[f];
-        ft_laddr_reg[f] <= ft_laddr_next[f];
-        ft_cpl_reg[f]   <= ft_cpl_next[f];
-        ft_mask_reg[f]  <= ft_mask_next[f];
     end
 
     if (rst) begin
@@ -778,11 +778,60 @@ always @(posedge clk) begin
         for (c = 0; c < 16; c = c + 1) begin
             ctx_status_reg[c] <= 8'd0;
             ctx_last_reg[c]   <= 8'd0;
-            ctx_laddr_reg[c]  <= 32'd0;
-            ctx_cpl_reg[c]    <= 32'd0;
-            ctx_operand_reg[c] <= 64'd0;
-            ctx_compare_reg[c] <= 64'd0;
-            ctx_key_reg[c]     <= 64'd0;
+        end
+    end
+end
+
+// ---------------------------------------------------------------- context and fetch arrays
+// The descriptor loaded this cycle carries its context's key: the row of
+// txd_ctx_next, read here after the request path chose it.
+reg  txd_load;
+wire txd_key_ok = ({1'b0, txd_ctx_next} < {1'b0, NUM_CTX[7:0]});
+`ifdef TG_TESTBUG_010
+wire [63:0] txd_key_row = ctx_key_mem[0];   // deliberate bug: context 0's key on every request
+`else
+wire [63:0] txd_key_row = txd_key_ok ? ctx_key_mem[txd_ctx_next[CW-1:0]] : 64'd0;
+`endif
+always @* begin
+    txd_key_next = txd_load ? txd_key_row : txd_key_reg;
+end
+
+// one context row and one fetch row written a cycle, by index; a reset
+// clears the contexts' registers
+wire          ctxw_ok  = ({1'b0, ctxw_idx} < NUM_CTX[4:0]);
+wire [CW-1:0] ctxw_row = ctxw_idx[CW-1:0];
+wire [FW-1:0] ftw_row  = ft_free_idx[FW-1:0];
+always @(posedge clk) begin
+    if (ctxw_ok) begin
+        if (ctxw_laddr) begin
+            ctx_laddr_mem[ctxw_row] <= ctxw_data[31:0];
+        end
+        if (ctxw_cpl) begin
+            ctx_cpl_mem[ctxw_row] <= ctxw_data[31:0];
+        end
+        if (ctxw_operand) begin
+            ctx_operand_mem[ctxw_row] <= ctxw_data;
+        end
+        if (ctxw_compare) begin
+            ctx_compare_mem[ctxw_row] <= ctxw_data;
+        end
+        if (ctxw_key) begin
+            ctx_key_mem[ctxw_row] <= ctxw_data;
+        end
+    end
+    if (ftw_en) begin
+        ft_node_mem[ftw_row]  <= go_node;
+        ft_laddr_mem[ftw_row] <= ftw_laddr;
+        ft_cpl_mem[ftw_row]   <= go_cpl;
+        ft_mask_mem[ftw_row]  <= ftw_mask;
+    end
+    if (rst) begin
+        for (c = 0; c < NUM_CTX; c = c + 1) begin
+            ctx_laddr_mem[c]   <= 32'd0;
+            ctx_cpl_mem[c]     <= 32'd0;
+            ctx_operand_mem[c] <= 64'd0;
+            ctx_compare_mem[c] <= 64'd0;
+            ctx_key_mem[c]     <= 64'd0;
         end
     end
 end
@@ -813,7 +862,7 @@ always @(posedge clk) begin
     if (!txd_valid_reg && txd_valid_next) begin
         // loaded with this cycle's access, or with the burst assembled so far
         f_txd_ctx <= f_load_ctx;
-        f_txd_key <= ctx_key_reg[f_load_ctx];
+        f_txd_key <= ({1'b0, f_load_ctx} < NUM_CTX[4:0]) ? ctx_key_mem[f_load_ctx[CW-1:0]] : 64'd0;
     end
 end
 

@@ -39,6 +39,8 @@ module tg_prot #(
 
 localparam IDX_W = `TG_KEY_IDX_BITS;
 localparam ROWS  = 1 << IDX_W;
+// row address of the entries' memories
+localparam AW    = (NUM_REGIONS > 1) ? $clog2(NUM_REGIONS) : 1;
 
 initial begin
     if (NUM_REGIONS < 1 || NUM_REGIONS > ROWS) begin
@@ -47,63 +49,40 @@ initial begin
 end
 
 // ---------------------------------------------------------------- state
-// (arrays span the index; entries past NUM_REGIONS stay invalid)
-reg             enable_reg, enable_next;
-reg             busy_reg,   busy_next;    // a change waits for the engine to be idle
-reg [IDX_W-1:0] sel_reg,    sel_next;
-reg             valid_reg  [0:ROWS-1];
-reg             valid_next [0:ROWS-1];
-reg [31:0]      base_reg   [0:ROWS-1];
-reg [31:0]      base_next  [0:ROWS-1];
-reg [32:0]      len_reg    [0:ROWS-1];
-reg [32:0]      len_next   [0:ROWS-1];
-reg [3:0]       rights_reg [0:ROWS-1];
-reg [3:0]       rights_next[0:ROWS-1];
-reg [63:0]      key_reg    [0:ROWS-1];
-reg [63:0]      key_next   [0:ROWS-1];
+// An entry's fields live in memories of NUM_REGIONS rows, written by
+// index (one row a cycle, from the CSR port) and read by key (the
+// lookup) and by RSEL (CSR reads). Only the valid bits are flip-flops,
+// so that a reset invalidates every entry at once; the fields of an
+// invalid entry keep what was last written to them.
+reg                   enable_reg, enable_next;
+reg                   busy_reg,   busy_next;    // a change waits for the engine to be idle
+reg [IDX_W-1:0]       sel_reg,    sel_next;
+reg [NUM_REGIONS-1:0] valid_reg,  valid_next;
+reg [31:0]            base_mem   [0:NUM_REGIONS-1];
+reg [32:0]            len_mem    [0:NUM_REGIONS-1];
+reg [3:0]             rights_mem [0:NUM_REGIONS-1];
+reg [63:0]            key_mem    [0:NUM_REGIONS-1];
 
 // ---------------------------------------------------------------- lookup
-// Both reads (by key, by RSEL) select among the NUM_REGIONS rows only.
+// A key or RSEL past the last entry names no row: it reads as an
+// invalid entry of zeros.
 wire [IDX_W-1:0] lk_idx = lk_key[IDX_W-1:0];
-reg              lk_valid;
-reg [63:0]       lk_row_key;
-reg [31:0]       lk_row_base;
-reg [32:0]       lk_row_len;
-reg [3:0]        lk_row_rights;
-reg              sel_valid;
-reg [31:0]       sel_base;
-reg [32:0]       sel_len;
-reg [3:0]        sel_rights;
-reg [63:0]       sel_key;
-integer          q;
-always @* begin
-    lk_valid      = 1'b0;
-    lk_row_key    = 64'd0;
-    lk_row_base   = 32'd0;
-    lk_row_len    = 33'd0;
-    lk_row_rights = 4'd0;
-    sel_valid     = 1'b0;
-    sel_base      = 32'd0;
-    sel_len       = 33'd0;
-    sel_rights    = 4'd0;
-    sel_key       = 64'd0;
-    for (q = 0; q < NUM_REGIONS; q = q + 1) begin
-        if (lk_idx == q[IDX_W-1:0]) begin
-            lk_valid      = valid_reg[q];
-            lk_row_key    = key_reg[q];
-            lk_row_base   = base_reg[q];
-            lk_row_len    = len_reg[q];
-            lk_row_rights = rights_reg[q];
-        end
-        if (sel_reg == q[IDX_W-1:0]) begin
-            sel_valid  = valid_reg[q];
-            sel_base   = base_reg[q];
-            sel_len    = len_reg[q];
-            sel_rights = rights_reg[q];
-            sel_key    = key_reg[q];
-        end
-    end
-end
+wire             lk_ok  = ({1'b0, lk_idx} < NUM_REGIONS[IDX_W:0]);
+wire             sel_ok = ({1'b0, sel_reg} < NUM_REGIONS[IDX_W:0]);
+wire [AW-1:0]    lk_row  = lk_idx[AW-1:0];
+wire [AW-1:0]    sel_row = sel_reg[AW-1:0];
+
+wire        lk_valid      = lk_ok && valid_reg[lk_row];
+wire [63:0] lk_row_key    = lk_ok ? key_mem[lk_row]    : 64'd0;
+wire [31:0] lk_row_base   = lk_ok ? base_mem[lk_row]   : 32'd0;
+wire [32:0] lk_row_len    = lk_ok ? len_mem[lk_row]    : 33'd0;
+wire [3:0]  lk_row_rights = lk_ok ? rights_mem[lk_row] : 4'd0;
+wire        sel_valid     = sel_ok && valid_reg[sel_row];
+wire [63:0] sel_key       = sel_ok ? key_mem[sel_row]    : 64'd0;
+wire [31:0] sel_base      = sel_ok ? base_mem[sel_row]   : 32'd0;
+wire [32:0] sel_len       = sel_ok ? len_mem[sel_row]    : 33'd0;
+wire [3:0]  sel_rights    = sel_ok ? rights_mem[sel_row] : 4'd0;
+
 assign lk_hit    = lk_valid && (lk_row_key == lk_key);
 assign lk_base   = lk_row_base;
 assign lk_end    = {1'b0, lk_row_base} + lk_row_len;
@@ -118,8 +97,6 @@ wire is_len  = (csr_addr == `TG_CSR_REG_RLEN);
 wire is_key  = (csr_addr == `TG_CSR_REG_RKEY);
 wire is_rcfg = (csr_addr == `TG_CSR_REG_RCFG);
 assign csr_hit = is_cfg || is_sel || is_base || is_len || is_key || is_rcfg;
-
-wire sel_ok = ({1'b0, sel_reg} < NUM_REGIONS[IDX_W:0]);
 
 always @* begin
     csr_rdata = 64'd0;
@@ -139,11 +116,21 @@ always @* begin
     end
 end
 
-integer r;
+// An entry's fields change only while it is invalid, so a lookup never
+// sees half of an update; RCFG makes it valid or revokes it. A key that
+// names another entry never matches: RCFG refuses to validate it.
+wire wr_row    = csr_wr_en && sel_ok;
+wire wr_fields = wr_row && !valid_reg[sel_row];
+wire wr_base   = wr_fields && is_base;
+wire wr_len    = wr_fields && is_len;
+wire wr_key    = wr_fields && is_key;
+wire wr_rcfg   = wr_row && is_rcfg;
+
 always @* begin
     enable_next = enable_reg;
     sel_next    = sel_reg;
     busy_next   = busy_reg && !in_rx_idle;
+    valid_next  = valid_reg;
     if (csr_wr_en && is_cfg) begin
         enable_next = csr_wdata[0];
         busy_next   = 1'b1;
@@ -151,45 +138,9 @@ always @* begin
     if (csr_wr_en && is_sel) begin
         sel_next = csr_wdata[IDX_W-1:0];
     end
-    if (csr_wr_en && is_rcfg && sel_ok) begin
-        busy_next = 1'b1;
-    end
-    for (r = 0; r < ROWS; r = r + 1) begin
-        valid_next[r]  = valid_reg[r];
-        base_next[r]   = base_reg[r];
-        len_next[r]    = len_reg[r];
-        rights_next[r] = rights_reg[r];
-        key_next[r]    = key_reg[r];
-        if (r >= NUM_REGIONS) begin
-            // rows past NUM_REGIONS are never used: constant, so
-            // synthesis keeps no state or logic for them
-            valid_next[r]  = 1'b0;
-            base_next[r]   = 32'd0;
-            len_next[r]    = 33'd0;
-            rights_next[r] = 4'd0;
-            key_next[r]    = 64'd0;
-        end else if (csr_wr_en && sel_reg == r[IDX_W-1:0]) begin
-            // an entry's fields change only while it is invalid, so a
-            // lookup never sees half of an update; RCFG makes it valid
-            // or revokes it
-            if (!valid_reg[r]) begin
-                if (is_base) begin
-                    base_next[r] = csr_wdata[31:0];
-                end
-                if (is_len) begin
-                    len_next[r] = (csr_wdata[63:32] != 32'd0) ? 33'h100000000 : {1'b0, csr_wdata[31:0]};
-                end
-                if (is_key) begin
-                    key_next[r] = csr_wdata;
-                end
-            end
-            if (is_rcfg) begin
-                // a key that names another entry never matches: refuse
-                // to validate it
-                valid_next[r]  = csr_wdata[8] && (key_reg[r][IDX_W-1:0] == sel_reg);
-                rights_next[r] = csr_wdata[3:0];
-            end
-        end
+    if (wr_rcfg) begin
+        busy_next           = 1'b1;
+        valid_next[sel_row] = csr_wdata[8] && (sel_key[IDX_W-1:0] == sel_reg);
     end
 end
 
@@ -197,24 +148,28 @@ always @(posedge clk) begin
     enable_reg <= enable_next;
     busy_reg   <= busy_next;
     sel_reg    <= sel_next;
-    for (r = 0; r < ROWS; r = r + 1) begin
-        valid_reg[r]  <= valid_next[r];
-        base_reg[r]   <= base_next[r];
-        len_reg[r]    <= len_next[r];
-        rights_reg[r] <= rights_next[r];
-        key_reg[r]    <= key_next[r];
-    end
+    valid_reg  <= valid_next;
     if (rst) begin
         enable_reg <= 1'b0;
         busy_reg   <= 1'b0;
         sel_reg    <= {IDX_W{1'b0}};
-        for (r = 0; r < ROWS; r = r + 1) begin
-            valid_reg[r]  <= 1'b0;
-            base_reg[r]   <= 32'd0;
-            len_reg[r]    <= 33'd0;
-            rights_reg[r] <= 4'd0;
-            key_reg[r]    <= 64'd0;
-        end
+        valid_reg  <= {NUM_REGIONS{1'b0}};
+    end
+end
+
+// the memories: one row written a cycle, by index
+always @(posedge clk) begin
+    if (wr_base) begin
+        base_mem[sel_row] <= csr_wdata[31:0];
+    end
+    if (wr_len) begin
+        len_mem[sel_row] <= (csr_wdata[63:32] != 32'd0) ? 33'h100000000 : {1'b0, csr_wdata[31:0]};
+    end
+    if (wr_key) begin
+        key_mem[sel_row] <= csr_wdata;
+    end
+    if (wr_rcfg) begin
+        rights_mem[sel_row] <= csr_wdata[3:0];
     end
 end
 

@@ -50,19 +50,21 @@ initial begin
     end
 end
 
+// row address of the entries' arrays
+localparam QW = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
+
 // ---------------------------------------------------------------- state
-// (arrays span the 4-bit index; entries past NUM_QUEUES stay disabled)
+// The entries' fields are arrays of NUM_QUEUES rows written by index (the
+// driver's CSR writes at QSEL, the enqueue engine's updates at its
+// entry): no whole-array copy. The bases stay in registers, since every
+// lookup compares all of them; the flag vectors are registers with
+// their _next values.
 reg [3:0]  sel_reg,     sel_next;
-reg [31:0] base_reg    [0:15];
-reg [31:0] base_next   [0:15];
-reg [4:0]  size_reg    [0:15];
-reg [4:0]  size_next   [0:15];
-reg [2:0]  esize_reg   [0:15];
-reg [2:0]  esize_next  [0:15];
-reg [23:0] tail_reg    [0:15];
-reg [23:0] tail_next   [0:15];
-reg [23:0] head_reg    [0:15];
-reg [23:0] head_next   [0:15];
+reg [31:0] base_reg    [0:NUM_QUEUES-1];
+reg [4:0]  size_reg    [0:NUM_QUEUES-1];
+reg [2:0]  esize_reg   [0:NUM_QUEUES-1];
+reg [23:0] tail_reg    [0:NUM_QUEUES-1];
+reg [23:0] head_reg    [0:NUM_QUEUES-1];
 reg [15:0] hv_reg,      hv_next;       // head_reg[i] is valid
 reg [15:0] en_reg,      en_next;
 reg [15:0] full_reg,    full_next;
@@ -85,16 +87,18 @@ always @* begin
     end
 end
 
-assign lk_size_log2  = size_reg[lk_idx];
-assign lk_esize_log2 = esize_reg[lk_idx];
-assign lk_tail       = tail_reg[lk_idx];
+// lk_idx names an entry (the loop above finds none past NUM_QUEUES)
+wire [QW-1:0] lk_row = lk_idx[QW-1:0];
+assign lk_size_log2  = size_reg[lk_row];
+assign lk_esize_log2 = esize_reg[lk_row];
+assign lk_tail       = tail_reg[lk_row];
 assign lk_full       = full_reg[lk_idx];
 // The consumer only moves the head forward, towards the tail, so a head
 // read earlier is a safe bound: if the next tail is not that head, it is
 // not the current head either and the buffer has room.  The driver's
 // writes to an entry (it resets buffers when it grows a queue) forget it.
 assign lk_head_valid = hv_reg[lk_idx];
-assign lk_head       = head_reg[lk_idx];
+assign lk_head       = head_reg[lk_row];
 
 // ---------------------------------------------------------------- CSR reads
 wire [7:0] num_queues = NUM_QUEUES;
@@ -112,14 +116,30 @@ assign csr_hit = (csr_addr == `TG_CSR_REG_QSEL) || (csr_addr == `TG_CSR_REG_QBAS
                  (csr_addr == `TG_CSR_REG_IRQ_STATUS) || (csr_addr == `TG_CSR_REG_IRQ_MASK) ||
                  (csr_addr == `TG_CSR_REG_QARM) || qv_hit;
 
+// An entry's fields as the CSR reads see them, at QSEL and at the view's
+// index; an index past NUM_QUEUES names no entry and reads as zeros.
+wire          sel_ok  = ({1'b0, sel_reg} < NUM_QUEUES[4:0]);
+wire          qv_ok   = ({1'b0, qv_idx} < NUM_QUEUES[4:0]);
+wire [QW-1:0] sel_row = sel_reg[QW-1:0];
+wire [QW-1:0] qv_row  = qv_idx[QW-1:0];
+wire [31:0]   sel_base  = sel_ok ? base_reg[sel_row]  : 32'd0;
+wire [4:0]    sel_size  = sel_ok ? size_reg[sel_row]  : 5'd0;
+wire [2:0]    sel_esize = sel_ok ? esize_reg[sel_row] : 3'd0;
+wire [23:0]   sel_tail  = sel_ok ? tail_reg[sel_row]  : 24'd0;
+wire [31:0]   qv_base   = qv_ok ? base_reg[qv_row]  : 32'd0;
+wire [4:0]    qv_size   = qv_ok ? size_reg[qv_row]  : 5'd0;
+wire [2:0]    qv_esize  = qv_ok ? esize_reg[qv_row] : 3'd0;
+wire [23:0]   qv_tail   = qv_ok ? tail_reg[qv_row]  : 24'd0;
+wire [23:0]   qv_head   = qv_ok ? head_reg[qv_row]  : 24'd0;
+
 reg [63:0] qv_rdata;
 always @* begin
     case (qv_field)
-        `TG_QVIEW_QBASE: qv_rdata = {32'd0, base_reg[qv_idx]};
+        `TG_QVIEW_QBASE: qv_rdata = {32'd0, qv_base};
         `TG_QVIEW_QCFG:  qv_rdata = {46'd0, full_reg[qv_idx], en_reg[qv_idx],
-                                     5'd0, esize_reg[qv_idx], 3'd0, size_reg[qv_idx]};
-        `TG_QVIEW_QTAIL: qv_rdata = {40'd0, tail_reg[qv_idx]};
-        `TG_QVIEW_QHEAD: qv_rdata = hv_reg[qv_idx] ? {1'b1, 39'd0, head_reg[qv_idx]} : 64'd0;
+                                     5'd0, qv_esize, 3'd0, qv_size};
+        `TG_QVIEW_QTAIL: qv_rdata = {40'd0, qv_tail};
+        `TG_QVIEW_QHEAD: qv_rdata = hv_reg[qv_idx] ? {1'b1, 39'd0, qv_head} : 64'd0;
         default:         qv_rdata = 64'd0;
     endcase
 end
@@ -127,10 +147,10 @@ end
 always @* begin
     case (csr_addr)
         `TG_CSR_REG_QSEL:       csr_rdata = {48'd0, num_queues, 4'd0, sel_reg};
-        `TG_CSR_REG_QBASE:      csr_rdata = {32'd0, base_reg[sel_reg]};
+        `TG_CSR_REG_QBASE:      csr_rdata = {32'd0, sel_base};
         `TG_CSR_REG_QCFG:       csr_rdata = {46'd0, full_reg[sel_reg], en_reg[sel_reg],
-                                             5'd0, esize_reg[sel_reg], 3'd0, size_reg[sel_reg]};
-        `TG_CSR_REG_QTAIL:      csr_rdata = {40'd0, tail_reg[sel_reg]};
+                                             5'd0, sel_esize, 3'd0, sel_size};
+        `TG_CSR_REG_QTAIL:      csr_rdata = {40'd0, sel_tail};
         `TG_CSR_REG_IRQ_STATUS: csr_rdata = {32'd0, irq_st_reg};
         `TG_CSR_REG_IRQ_MASK:   csr_rdata = {32'd0, irq_mask_reg};
         `TG_CSR_REG_QARM:       csr_rdata = {48'd0, arm_reg};
@@ -141,7 +161,14 @@ end
 // ---------------------------------------------------------------- next state
 wire [15:0] idx_bit = 16'd1 << upd_idx;
 wire [15:0] queue_mask = (NUM_QUEUES == 16) ? 16'hFFFF : ((16'd1 << NUM_QUEUES) - 16'd1);
-integer i;
+
+// the rows written this cycle: the engine's at upd_idx, the driver's at
+// QSEL (the driver's write goes last: it wins on the same row)
+wire          upd_ok    = ({1'b0, upd_idx} < NUM_QUEUES[4:0]);
+wire [QW-1:0] upd_row   = upd_idx[QW-1:0];
+wire          wr_base   = csr_wr_en && sel_ok && (csr_addr == `TG_CSR_REG_QBASE);
+wire          wr_cfg    = csr_wr_en && sel_ok && (csr_addr == `TG_CSR_REG_QCFG);
+wire          wr_tail   = csr_wr_en && sel_ok && (csr_addr == `TG_CSR_REG_QTAIL);
 
 always @* begin
     sel_next      = sel_reg;
@@ -151,17 +178,9 @@ always @* begin
     arm_next      = arm_reg;
     irq_st_next   = irq_st_reg;
     irq_mask_next = irq_mask_reg;
-    for (i = 0; i < 16; i = i + 1) begin
-        base_next[i]  = base_reg[i];
-        size_next[i]  = size_reg[i];
-        esize_next[i] = esize_reg[i];
-        tail_next[i]  = tail_reg[i];
-        head_next[i]  = head_reg[i];
-    end
 
     // the enqueue engine
     if (upd_tail_valid) begin
-        tail_next[upd_idx] = upd_tail;
         if (arm_reg[upd_idx]) begin
             arm_next = arm_reg & ~idx_bit;
             irq_st_next[31:16] = irq_st_next[31:16] | idx_bit;
@@ -172,7 +191,6 @@ always @* begin
         irq_st_next[15:0] = irq_st_next[15:0] | idx_bit;
     end
     if (upd_head_valid) begin
-        head_next[upd_idx] = upd_head;
         hv_next = hv_reg | idx_bit;
     end
 
@@ -181,18 +199,14 @@ always @* begin
         case (csr_addr)
             `TG_CSR_REG_QSEL: sel_next = csr_wdata[3:0];
             `TG_CSR_REG_QBASE: begin
-                base_next[sel_reg] = csr_wdata[31:0];
                 hv_next[sel_reg]   = 1'b0;
             end
             `TG_CSR_REG_QCFG: begin
                 hv_next[sel_reg]    = 1'b0;
-                size_next[sel_reg]  = csr_wdata[4:0];
-                esize_next[sel_reg] = csr_wdata[10:8];
-                en_next[sel_reg]    = csr_wdata[16] && ({1'b0, sel_reg} < NUM_QUEUES[4:0]);
+                en_next[sel_reg]    = csr_wdata[16] && sel_ok;
                 full_next[sel_reg]  = csr_wdata[17];
             end
             `TG_CSR_REG_QTAIL: begin
-                tail_next[sel_reg] = csr_wdata[23:0];
                 hv_next[sel_reg]   = 1'b0;
             end
             `TG_CSR_REG_IRQ_STATUS: irq_st_next = irq_st_next & ~csr_wdata[31:0];
@@ -207,13 +221,6 @@ always @* begin
     en_next   = en_next & queue_mask;
     full_next = full_next & queue_mask;
     hv_next   = hv_next & queue_mask;
-    for (i = NUM_QUEUES; i < 16; i = i + 1) begin
-        base_next[i]  = 32'd0;
-        size_next[i]  = 5'd0;
-        esize_next[i] = 3'd0;
-        tail_next[i]  = 24'd0;
-        head_next[i]  = 24'd0;
-    end
 end
 
 always @(posedge clk) begin
@@ -224,13 +231,6 @@ always @(posedge clk) begin
     arm_reg      <= arm_next;
     irq_st_reg   <= irq_st_next;
     irq_mask_reg <= irq_mask_next;
-    for (i = 0; i < 16; i = i + 1) begin
-        base_reg[i]  <= base_next[i];
-        size_reg[i]  <= size_next[i];
-        esize_reg[i] <= esize_next[i];
-        tail_reg[i]  <= tail_next[i];
-        head_reg[i]  <= head_next[i];
-    end
     if (rst) begin
         sel_reg      <= 4'd0;
         en_reg       <= 16'd0;
@@ -239,7 +239,31 @@ always @(posedge clk) begin
         arm_reg      <= 16'd0;
         irq_st_reg   <= 32'd0;
         irq_mask_reg <= 32'd0;
-        for (i = 0; i < 16; i = i + 1) begin
+    end
+end
+
+// the entries' fields, written by index; a reset clears what the driver
+// sets (the head is valid only with its flag, which the reset clears)
+integer i;
+always @(posedge clk) begin
+    if (upd_tail_valid && upd_ok) begin
+        tail_reg[upd_row] <= upd_tail;
+    end
+    if (upd_head_valid && upd_ok) begin
+        head_reg[upd_row] <= upd_head;
+    end
+    if (wr_base) begin
+        base_reg[sel_row] <= csr_wdata[31:0];
+    end
+    if (wr_cfg) begin
+        size_reg[sel_row]  <= csr_wdata[4:0];
+        esize_reg[sel_row] <= csr_wdata[10:8];
+    end
+    if (wr_tail) begin
+        tail_reg[sel_row] <= csr_wdata[23:0];
+    end
+    if (rst) begin
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             base_reg[i]  <= 32'd0;
             size_reg[i]  <= 5'd0;
             esize_reg[i] <= 3'd0;

@@ -67,8 +67,14 @@ initial begin
 end
 
 localparam [1:0] E_FREE = 2'd0, E_SENT = 2'd1, E_REFUSED = 2'd2;
+// row address of the slots' memories
+localparam SW = (MAX_REQS > 1) ? $clog2(MAX_REQS) : 1;
 
 // ---------------------------------------------------------------- state
+// What the slots' bookkeeping compares every cycle (state, order,
+// generation, queue, age) is in registers; what only a resend or an
+// error reads (mask, length, context, key, payload) is in memories of
+// MAX_REQS rows, one row written a cycle when a REQ is kept.
 reg [1:0]   st_reg    [0:15];
 reg [1:0]   st_next   [0:15];
 reg [31:0]  seq_reg   [0:15];
@@ -79,16 +85,11 @@ reg [15:0]  dst_reg   [0:15];
 reg [15:0]  dst_next  [0:15];
 reg [31:0]  addr_reg  [0:15];
 reg [31:0]  addr_next [0:15];
-reg [63:0]  mask_reg  [0:15];
-reg [63:0]  mask_next [0:15];
-reg [7:0]   len_reg   [0:15];
-reg [7:0]   len_next  [0:15];
-reg [7:0]   ctx_reg   [0:15];
-reg [7:0]   ctx_next  [0:15];
-reg [63:0]  key_reg   [0:15];
-reg [63:0]  key_next  [0:15];
-reg [511:0] data_reg  [0:15];
-reg [511:0] data_next [0:15];
+reg [63:0]  mask_mem  [0:MAX_REQS-1];
+reg [7:0]   len_mem   [0:MAX_REQS-1];
+reg [7:0]   ctx_mem   [0:MAX_REQS-1];
+reg [63:0]  key_mem   [0:MAX_REQS-1];
+reg [511:0] data_mem  [0:MAX_REQS-1];
 reg [31:0]  age_reg   [0:15];
 reg [31:0]  age_next  [0:15];
 
@@ -221,12 +222,12 @@ always @* begin
         m_txd_flags   = (lock_reg ? flags_lock_reg : pick_first) ? `TG_FLAG_RETRY : 8'd0;
         m_txd_dst     = dst_reg[rs_idx];
         m_txd_addr    = addr_reg[rs_idx];
-        m_txd_mask    = mask_reg[rs_idx];
-        m_txd_len     = len_reg[rs_idx];
-        m_txd_ctx     = ctx_reg[rs_idx];
-        m_txd_key     = key_reg[rs_idx];
+        m_txd_mask    = mask_mem[rs_idx[SW-1:0]];
+        m_txd_len     = len_mem[rs_idx[SW-1:0]];
+        m_txd_ctx     = ctx_mem[rs_idx[SW-1:0]];
+        m_txd_key     = key_mem[rs_idx[SW-1:0]];
         m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
-        m_txd_payload = data_reg[rs_idx];
+        m_txd_payload = data_mem[rs_idx[SW-1:0]];
     end else if (s_txd_valid && (!is_req || lock_reg || (!new_held && free_found))) begin
         m_txd_valid = 1'b1;
         s_txd_ready = m_txd_ready;
@@ -239,7 +240,15 @@ end
 
 
 // ---------------------------------------------------------------- next state
+// the slot a REQ is kept in this cycle: a new REQ that goes out, or one
+// parked during recovery (never both in one cycle)
+wire       keep_sent   = m_txd_valid && m_txd_ready && !use_rs && is_req;
+wire       keep_parked = s_txd_valid && s_txd_ready && !m_txd_valid;
+wire [SW-1:0] keep_idx = keep_sent ? lock_idx_next[SW-1:0] : free_idx[SW-1:0];
+
 wire [3:0] resp_idx   = s_qresp_tag[3:0];
+wire [3:0] resp_ctx   = ctx_mem[resp_idx[SW-1:0]][3:0];
+wire [3:0] to_ctx     = ctx_mem[to_idx[SW-1:0]][3:0];
 wire       resp_match = s_qresp_valid && ((s_qresp_tag & `TG_TAG_REQ) != 16'd0) &&
                         ({1'b0, resp_idx} < MAX_REQS[4:0]) &&
                         (st_reg[resp_idx] == E_SENT) && (dst_reg[resp_idx] == s_qresp_src) &&
@@ -265,40 +274,25 @@ always @* begin
         gen_next[e]  = gen_reg[e];
         dst_next[e]  = dst_reg[e];
         addr_next[e] = addr_reg[e];
-        mask_next[e] = mask_reg[e];
-        len_next[e]  = len_reg[e];
-        ctx_next[e]  = ctx_reg[e];
-        key_next[e]  = key_reg[e];
-        data_next[e] = data_reg[e];
         age_next[e]  = (st_reg[e] == E_SENT) ? age_reg[e] + 32'd1 : 32'd0;
     end
 
     // a new REQ goes out: keep it
-    if (m_txd_valid && m_txd_ready && !use_rs && is_req) begin
+    if (keep_sent) begin
         st_next[lock_idx_next]   = E_SENT;
         seq_next[lock_idx_next]  = seq_ctr_reg;
         dst_next[lock_idx_next]  = s_txd_dst;
         addr_next[lock_idx_next] = s_txd_addr;
-        mask_next[lock_idx_next] = s_txd_mask;
-        len_next[lock_idx_next]  = s_txd_len;
-        ctx_next[lock_idx_next]  = s_txd_ctx;
-        key_next[lock_idx_next]  = s_txd_key;
-        data_next[lock_idx_next] = s_txd_payload;
         age_next[lock_idx_next]  = 32'd0;
         resent_next[lock_idx_next] = 1'b0;
         seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a new REQ parked during recovery
-    if (s_txd_valid && s_txd_ready && !m_txd_valid) begin
+    if (keep_parked) begin
         st_next[free_idx]   = E_REFUSED;
         seq_next[free_idx]  = seq_ctr_reg;
         dst_next[free_idx]  = s_txd_dst;
         addr_next[free_idx] = s_txd_addr;
-        mask_next[free_idx] = s_txd_mask;
-        len_next[free_idx]  = s_txd_len;
-        ctx_next[free_idx]  = s_txd_ctx;
-        key_next[free_idx]  = s_txd_key;
-        data_next[free_idx] = s_txd_payload;
         resent_next[free_idx] = 1'b0;
         seq_ctr_next = seq_ctr_reg + 32'd1;
     end
@@ -322,7 +316,7 @@ always @* begin
             gen_next[resp_idx] = gen_reg[resp_idx] + 8'd1;
             if (s_qresp_status != `TG_ST_OK) begin
                 m_err_valid  = 1'b1;
-                m_err_ctx    = ctx_reg[resp_idx][3:0];
+                m_err_ctx    = resp_ctx;
                 m_err_status = s_qresp_status;
             end
         end
@@ -331,7 +325,7 @@ always @* begin
         st_next[to_idx]  = E_FREE;
         gen_next[to_idx] = gen_reg[to_idx] + 8'd1;
         m_err_valid      = 1'b1;
-        m_err_ctx        = ctx_reg[to_idx][3:0];
+        m_err_ctx        = to_ctx;
         m_err_status     = `TG_ST_PEER_GONE;
     end
 
@@ -361,11 +355,6 @@ always @* begin
         gen_next[e]  = 8'd0;
         dst_next[e]  = 16'd0;
         addr_next[e] = 32'd0;
-        mask_next[e] = 64'd0;
-        len_next[e]  = 8'd0;
-        ctx_next[e]  = 8'd0;
-        key_next[e]  = 64'd0;
-        data_next[e] = 512'd0;
         age_next[e]  = 32'd0;
     end
 end
@@ -385,11 +374,6 @@ always @(posedge clk) begin
         gen_reg[e]  <= gen_next[e];
         dst_reg[e]  <= dst_next[e];
         addr_reg[e] <= addr_next[e];
-        mask_reg[e] <= mask_next[e];
-        len_reg[e]  <= len_next[e];
-        ctx_reg[e]  <= ctx_next[e];
-        key_reg[e]  <= key_next[e];
-        data_reg[e] <= data_next[e];
         age_reg[e]  <= age_next[e];
     end
     if (rst) begin
@@ -402,6 +386,17 @@ always @(posedge clk) begin
             st_reg[e]  <= E_FREE;
             gen_reg[e] <= 8'd0;
         end
+    end
+end
+
+// the slots' memories: the kept REQ's fields, one row a cycle
+always @(posedge clk) begin
+    if (keep_sent || keep_parked) begin
+        mask_mem[keep_idx] <= s_txd_mask;
+        len_mem[keep_idx]  <= s_txd_len;
+        ctx_mem[keep_idx]  <= s_txd_ctx;
+        key_mem[keep_idx]  <= s_txd_key;
+        data_mem[keep_idx] <= s_txd_payload;
     end
 end
 

@@ -26,13 +26,17 @@ RTL_NIC8_BINS  := $(BUILD)/tests/rtl/tg_nic/test_tg_nic8 $(BUILD)/tests/rtl/tg_n
 RTL_VARIANT_BINS := $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8_nofetch \
                     $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one
 
-TEST_PROGS     += $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
-TEST_RTL_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
+# the region table with 5 of its 32 rows built (rows past the last are
+# no entry: the guards of a table smaller than its key index)
+RTL_PROT5_BIN := $(BUILD)/tests/rtl/tg_prot/test_tg_prot5
+
+TEST_PROGS     += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
+TEST_RTL_PROGS += $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
 ICE40_PROGS    += $(RTL_ICE40_BINS) $(RTL_NIC8_BINS) $(RTL_VARIANT_BINS)
 
 .PHONY: test-rtl
-test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
-	scripts/run_tests.sh -j $(JOBS) $(RTL_TEST_BINS) $(RTL_NARROW_BIN)
+test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
+	scripts/run_tests.sh -j $(JOBS) $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
 
 RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
 # in a bench's recipe: its own Verilog top, if it has one, and the top module
@@ -103,3 +107,13 @@ $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one: tests/rtl/tg_rx_engine8
 		-Mdir $(dir $@)obj_one $(RTL_SRCS) tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v \
 		$(abspath tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp) -o $(abspath $@) > $(dir $@)build_one.log 2>&1 \
 		|| { cat $(dir $@)build_one.log; exit 1; }
+
+# tg_prot's bench with NUM_REGIONS 5
+$(RTL_PROT5_BIN): tests/rtl/tg_prot/test_tg_prot.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
+		include/tg/tg_hw.h tests/rtl/tests.mk
+	@mkdir -p $(dir $@)
+	@echo "verilating $(notdir $@)"
+	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -GNUM_REGIONS=5 \
+		-CFLAGS "-DTB_NUM_REGIONS=5" --top-module tg_prot -Mdir $(dir $@)obj5 $(RTL_SRCS) \
+		$(abspath tests/rtl/tg_prot/test_tg_prot.cpp) -o $(abspath $@) > $(dir $@)build5.log 2>&1 \
+		|| { cat $(dir $@)build5.log; exit 1; }
