@@ -38,6 +38,16 @@ VL_MAKEFLAGS = -MAKEFLAGS OPT_FAST=$(1) $(if $(CCACHE),-MAKEFLAGS OBJCACHE=$(CCA
 # wall time of one build or proof, for make test's table (scripts/timed.sh)
 TIMING    := $(BUILD)/timing
 JOBTIME   := scripts/timed.sh $(TIMING)/jobs.tsv
+# In a bench's recipe, $(call verilate_bench,ARGS): Verilator builds $@
+# from ARGS (flags, sources, the C++ bench), timed for make test's table,
+# its objects in obj_NAME beside it and its output in NAME.log, shown when
+# the build fails
+define verilate_bench
+@mkdir -p $(dir $@)
+@echo "verilating $(notdir $@)"
+@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(1) -Mdir $(dir $@)obj_$(notdir $@) \
+	-o $(abspath $@) > $@.log 2>&1 || { cat $@.log; exit 1; }
+endef
 
 RTL_SRCS  := $(sort $(wildcard rtl/*.v))
 RTL_INCS  := rtl/tg_hw_defs.vh rtl/tg_payload_word.vh

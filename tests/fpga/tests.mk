@@ -8,8 +8,8 @@
 
 # the byte-serial node's modules and its iCE40 top serve only the iCE40
 # study: their benches join ICE40_PROGS (make test-ice40)
-FPGA_ICE40_MODS := tg_gmii_mac8 tg_net_port8 tg_ice40_hx8k
 FPGA_ALL_MODS  := $(patsubst tests/fpga/%/,%,$(sort $(dir $(wildcard tests/fpga/*/test_*.cpp))))
+FPGA_ICE40_MODS := $(filter %8 tg_ice40_%,$(FPGA_ALL_MODS))
 FPGA_TEST_MODS := $(filter-out $(FPGA_ICE40_MODS),$(FPGA_ALL_MODS))
 FPGA_TEST_BINS := $(foreach m,$(FPGA_TEST_MODS),$(BUILD)/tests/fpga/$(m)/test_$(m))
 FPGA_ICE40_BINS := $(foreach m,$(filter $(FPGA_ICE40_MODS),$(FPGA_ALL_MODS)),$(BUILD)/tests/fpga/$(m)/test_$(m))
@@ -40,11 +40,8 @@ test-fpga: $(FPGA_TEST_BINS) $(FPGA_ONECLK_BIN)
 
 $(FPGA_TEST_BINS) $(FPGA_ICE40_BINS): $(BUILD)/tests/fpga/%: tests/fpga/%.cpp $(RTL_SRCS) $(RTL_INCS) $(FPGA_LINT_SRCS) \
 		tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/fpga/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(FPGA_TB_PARAMS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
-		-Mdir $(dir $@)obj $(FPGA_LINT_SRCS) $(abspath tests/fpga/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
-		|| { cat $(dir $@)build.log; exit 1; }
+	$(call verilate_bench,$(FPGA_TB_FLAGS) $(FPGA_TB_PARAMS) --top-module $(notdir $(patsubst %/,%,$(dir $*))) \
+		$(FPGA_LINT_SRCS) $(abspath tests/fpga/$*.cpp))
 
 # the node bench's variants: one rule, the top and its flags per binary
 FPGA_NODE_VARIANTS := $(FPGA_ONECLK_BIN) $(FPGA_NODE8_BIN)
@@ -55,11 +52,8 @@ $(FPGA_NODE8_BIN):  NODE_FLAGS := -GBLOCK_BYTES=64 -GMEM_LOG2=14 -CFLAGS -DTB_NO
 $(FPGA_NODE_VARIANTS): $(BUILD)/tests/fpga/tg_fpga_node/%: tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) \
 		$(RTL_INCS) $(FPGA_LINT_SRCS) tests/rtl/common/tb.hpp tests/fpga/common/gmii.hpp include/tg/tg_frame.h \
 		include/tg/tg_hw.h tests/fpga/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(FPGA_TB_FLAGS) $(NODE_FLAGS) --top-module $(NODE_TOP) \
-		-Mdir $(dir $@)obj_$* $(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp) \
-		-o $(abspath $@) > $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
+	$(call verilate_bench,$(FPGA_TB_FLAGS) $(NODE_FLAGS) --top-module $(NODE_TOP) $(FPGA_LINT_SRCS) \
+		$(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp))
 
 # how long each kind of bridge request takes on the node (clk cycles, the
 # wire's byte times included), the core clock 4 times slower as on the

@@ -6,7 +6,6 @@
 # $(BUILD)/tests/rtl/<module>/test_<module> and joins TEST_PROGS, or
 # ICE40_PROGS for the byte-serial twin's modules (make test-ice40).
 
-RTL_ICE40_MODS := tg_csr8 tg_eth_rx8 tg_eth_tx8 tg_rx_engine8 tg_txd8
 RTL_ALL_MODS  := $(patsubst tests/rtl/%/,%,$(sort $(dir $(wildcard tests/rtl/*/test_*.cpp))))
 RTL_TEST_MODS := $(filter-out $(RTL_ICE40_MODS),$(RTL_ALL_MODS))
 RTL_TEST_BINS := $(foreach m,$(RTL_TEST_MODS),$(BUILD)/tests/rtl/$(m)/test_$(m))
@@ -44,11 +43,7 @@ rtl_tb_top = $(wildcard tests/rtl/$(dir $*)tb_*.v)
 rtl_tb_mod = $(if $(rtl_tb_top),$(basename $(notdir $(rtl_tb_top))),$(notdir $(patsubst %/,%,$(dir $*))))
 
 $(RTL_TEST_BINS) $(RTL_ICE40_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) \
-		-Mdir $(dir $@)obj $(RTL_SRCS) $(rtl_tb_top) $(abspath tests/rtl/$*.cpp) -o $(abspath $@) > $(dir $@)build.log 2>&1 \
-		|| { cat $(dir $@)build.log; exit 1; }
+	$(call verilate_bench,$(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) $(RTL_SRCS) $(rtl_tb_top) $(abspath tests/rtl/$*.cpp))
 
 # tg_nic's bench built again, one rule, the top and its flags per binary:
 # tg_nic with 16-byte blocks (BLOCK_BYTES=16) and no REQ spill ring
@@ -71,49 +66,31 @@ $(BUILD)/tests/rtl/tg_nic/test_tg_nic8_lite: NIC_FLAGS := -CFLAGS "-DTB_NIC8=1 -
 	-GNUM_CTX=16 -GMAX_READS=0 -GNUM_QUEUES=16 -GNUM_REGIONS=0 -GCNT_W=64 -GMAX_REQS=1 -GBLOCK_BYTES=64
 $(RTL_NIC_VARIANTS): $(BUILD)/tests/rtl/tg_nic/%: tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) $(NIC_FLAGS) --top-module $(NIC_TOP) \
-		-Mdir $(dir $@)obj_$* $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp) -o $(abspath $@) \
-		> $(dir $@)build_$*.log 2>&1 || { cat $(dir $@)build_$*.log; exit 1; }
+	$(call verilate_bench,$(RTL_TB_FLAGS) $(NIC_FLAGS) --top-module $(NIC_TOP) $(RTL_SRCS) \
+		$(abspath tests/rtl/tg_nic/test_tg_nic.cpp))
 
 # tg_host_if's bench on tg_host_if8, at tg_host_if's defaults (the bench's
 # sizes), its class named as tg_host_if's
 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8: tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) $(RTL_INCS) \
 		tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if \
-		--top-module tg_host_if8 -Mdir $(dir $@)obj8 $(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) \
-		-o $(abspath $@) > $(dir $@)build8.log 2>&1 || { cat $(dir $@)build8.log; exit 1; }
+	$(call verilate_bench,$(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1" --prefix Vtg_host_if --top-module tg_host_if8 \
+		$(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp))
 
 # the same with MAX_READS = 0: no fetch table, FETCH_GO and ATOMIC_GO refused
 $(BUILD)/tests/rtl/tg_host_if/test_tg_host_if8_nofetch: tests/rtl/tg_host_if/test_tg_host_if.cpp $(RTL_SRCS) \
 		$(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1 -DTB_MAX_READS=0" -GMAX_READS=0 \
-		--prefix Vtg_host_if --top-module tg_host_if8 -Mdir $(dir $@)obj8nf $(RTL_SRCS) \
-		$(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp) -o $(abspath $@) > $(dir $@)build8nf.log 2>&1 \
-		|| { cat $(dir $@)build8nf.log; exit 1; }
+	$(call verilate_bench,$(RTL_TB_FLAGS) -CFLAGS "-DTB_HOST_IF8=1 -DTB_MAX_READS=0" -GMAX_READS=0 \
+		--prefix Vtg_host_if --top-module tg_host_if8 $(RTL_SRCS) $(abspath tests/rtl/tg_host_if/test_tg_host_if.cpp))
 
 # tg_rx_engine8's bench with the engine's ONE_ENTRY set
 $(BUILD)/tests/rtl/tg_rx_engine8/test_tg_rx_engine8_one: tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp \
 		tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
 		include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -GONE_ENTRY=1 --top-module tb_rx_engine8_pair \
-		-Mdir $(dir $@)obj_one $(RTL_SRCS) tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v \
-		$(abspath tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp) -o $(abspath $@) > $(dir $@)build_one.log 2>&1 \
-		|| { cat $(dir $@)build_one.log; exit 1; }
+	$(call verilate_bench,$(RTL_TB_FLAGS) -GONE_ENTRY=1 --top-module tb_rx_engine8_pair $(RTL_SRCS) \
+		tests/rtl/tg_rx_engine8/tb_rx_engine8_pair.v $(abspath tests/rtl/tg_rx_engine8/test_tg_rx_engine8.cpp))
 
 # tg_prot's bench with NUM_REGIONS 5
 $(RTL_PROT5_BIN): tests/rtl/tg_prot/test_tg_prot.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
 		include/tg/tg_hw.h tests/rtl/tests.mk
-	@mkdir -p $(dir $@)
-	@echo "verilating $(notdir $@)"
-	@$(JOBTIME) model $(notdir $@) $(VERILATOR) --cc --exe --build $(RTL_TB_FLAGS) -GNUM_REGIONS=5 \
-		-CFLAGS "-DTB_NUM_REGIONS=5" --top-module tg_prot -Mdir $(dir $@)obj5 $(RTL_SRCS) \
-		$(abspath tests/rtl/tg_prot/test_tg_prot.cpp) -o $(abspath $@) > $(dir $@)build5.log 2>&1 \
-		|| { cat $(dir $@)build5.log; exit 1; }
+	$(call verilate_bench,$(RTL_TB_FLAGS) -GNUM_REGIONS=5 -CFLAGS "-DTB_NUM_REGIONS=5" --top-module tg_prot \
+		$(RTL_SRCS) $(abspath tests/rtl/tg_prot/test_tg_prot.cpp))
