@@ -103,8 +103,12 @@ if [ "${1:-}" = --list ]; then
 	exit 0
 fi
 
-pydir=$(${PYTHON:-python3} -c 'import sysconfig; print(sysconfig.get_path("scripts"))' 2>/dev/null || true)
-[ -n "$pydir" ] && PATH=$PATH:$pydir
+# pip puts yices-smt2 in the interpreter's scripts folder, or the user's
+# when it installs with --user: both join PATH
+while read -r d; do
+	[ -n "$d" ] && PATH=$PATH:$d
+done < <(${PYTHON:-python3} -c 'import os, sysconfig
+print(sysconfig.get_path("scripts")); print(sysconfig.get_path("scripts", os.name + "_user"))' 2> /dev/null || true)
 if [ -n "${FORMAL_SOLVER:-}" ]; then
 	solver=$FORMAL_SOLVER
 elif command -v yices-smt2 > /dev/null; then
