@@ -96,10 +96,10 @@ reg [4:0]       splog2_reg,   splog2_next;
 reg [31:0]      lcfg_reg,     lcfg_next;
 reg [31:0]      lrto_reg,     lrto_next;
 reg [31:0]      lwait_reg,    lwait_next;
+// counters and timestamps: arrays written by index (an event steps its
+// counter or stamps its timestamp; nothing else is copied)
 reg [CNT_W-1:0] cnt_reg  [0:NCNT-1];
-reg [CNT_W-1:0] cnt_next [0:NCNT-1];
 reg [63:0]      ts_reg   [0:NTS-1];
-reg [63:0]      ts_next  [0:NTS-1];
 
 wire [NCNT-1:0] cnt_ev = {ev_prot_refused, ev_link_gone_drop, ev_link_ack_sent, ev_link_nak_sent, ev_link_busy_drop,
                           ev_link_ooo_drop, ev_link_dup_drop, ev_link_retx, ev_spill, ev_atomic, ev_req_retry, ev_req_refused, ev_req_accepted, ev_stray, ev_host_error, ev_refused, ev_drop_malformed,
@@ -201,12 +201,6 @@ always @* begin
     lcfg_next     = lcfg_reg;
     lrto_next     = lrto_reg;
     lwait_next    = lwait_reg;
-    for (i = 0; i < NCNT; i = i + 1) begin
-        cnt_next[i] = cnt_reg[i] + {{(CNT_W-1){1'b0}}, cnt_ev[i]};
-    end
-    for (i = 0; i < NTS; i = i + 1) begin
-        ts_next[i] = ts_ev[i] ? cycles_reg : ts_reg[i];
-    end
     if (csr_wr_en) begin
         if (csr_addr == `TG_CSR_REG_MEM_SIZE) begin
             mem_size_next = csr_wdata[31:0];
@@ -251,10 +245,14 @@ always @(posedge clk) begin
     lrto_reg     <= lrto_next;
     lwait_reg    <= lwait_next;
     for (i = 0; i < NCNT; i = i + 1) begin
-        cnt_reg[i] <= cnt_next[i];
+        if (cnt_ev[i]) begin
+            cnt_reg[i] <= cnt_reg[i] + {{(CNT_W-1){1'b0}}, 1'b1};
+        end
     end
     for (i = 0; i < NTS; i = i + 1) begin
-        ts_reg[i] <= ts_next[i];
+        if (ts_ev[i]) begin
+            ts_reg[i] <= cycles_reg;
+        end
     end
     if (rst) begin
         cycles_reg   <= 64'd0;

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Frame receiver: buffers one Ethernet frame from a 64-bit AXI-Stream,
-// checks FCS, EtherType, destination, version, length and opcode, and
-// presents an accepted frame as a request descriptor (others are dropped
-// and counted by reason).
+// Frame receiver: takes one Ethernet frame from a 64-bit AXI-Stream, keeps
+// its header beats in registers and writes its payload words, a word a
+// beat, into a slot of the payload buffer (tg_pay_buf); checks FCS,
+// EtherType, destination, version, length and opcode, and presents an
+// accepted frame as a request descriptor naming its slot (others are
+// dropped and counted by reason, their slot reused).
 `default_nettype none
 `include "tg_hw_defs.vh"
 
-module tg_eth_rx (
+module tg_eth_rx #(
+    parameter BLOCK_BYTES = 64, // payload bytes kept per frame: 16, 32 or 64 (the rest is not stored)
+    parameter SLOT_W      = 2   // bits of a payload-buffer slot number (1..4)
+) (
     input  wire         clk,
     input  wire         rst,
 
@@ -20,6 +25,15 @@ module tg_eth_rx (
     input  wire         s_axis_rx_tvalid,
     output wire         s_axis_rx_tready,
     input  wire         s_axis_rx_tlast,
+
+    // payload buffer: a free slot (a frame starts only with one), and the
+    // payload words written into it as they arrive
+    input  wire         s_slot_valid,
+    input  wire [SLOT_W-1:0] s_slot_idx,
+    output wire         m_pay_we,
+    output wire [SLOT_W-1:0] m_pay_slot,
+    output wire [2:0]   m_pay_word,      // word of the slot (0..BLOCK_BYTES/8-1)
+    output wire [63:0]  m_pay_wdata,
 
     // accepted frame out (held until ready)
     output wire         m_rxd_valid,
@@ -35,7 +49,8 @@ module tg_eth_rx (
     output wire [7:0]   m_rxd_ctx,
     output wire [15:0]  m_rxd_tag,
     output wire [63:0]  m_rxd_key,
-    output wire [511:0] m_rxd_payload,
+    output wire [SLOT_W-1:0] m_rxd_slot,  // payload-buffer slot of the frame's payload
+    output wire [SLOT_W-1:0] m_rxd_slot_next, // ... of the frame on offer in the next cycle
     output wire [31:0]  m_rxd_seq,
     output wire [31:0]  m_rxd_ack,
 
@@ -48,8 +63,27 @@ module tg_eth_rx (
 );
 
 localparam MAX_BEATS = 17;               // 130-byte largest frame, rounded up
-localparam FRAME_W   = MAX_BEATS * 64;
 localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;  // register after data + a good FCS
+// The payload starts in lane PAY_LANE of beat PAY_BEAT; its word k is the
+// rest of beat PAY_BEAT+k and the start of the next beat, so it is
+// written as beat PAY_BEAT+k+1 arrives. The beats up to PAY_BEAT hold the
+// header and stay in registers.
+localparam PAY_BEAT   = `TG_PAYLOAD_OFF / 8;
+localparam PAY_LANE   = `TG_PAYLOAD_OFF % 8;
+localparam HDR_W      = (PAY_BEAT + 1) * 64;
+localparam PAY_WORDS  = BLOCK_BYTES / 8;
+
+initial begin
+    if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
+        $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
+    if (SLOT_W < 1 || SLOT_W > 4) begin
+        $error("%m: SLOT_W must be in 1..4");
+    end
+    if (PAY_LANE == 0) begin
+        $error("%m: the payload must not start on a beat boundary");
+    end
+end
 
 localparam [1:0] S_RECV  = 2'd0,
                  S_CHECK = 2'd1,
@@ -57,7 +91,9 @@ localparam [1:0] S_RECV  = 2'd0,
 
 // ---------------------------------------------------------------- state
 reg [1:0]          state_reg,  state_next;
-reg [FRAME_W-1:0]  frame_reg,  frame_next;
+reg [HDR_W-1:0]    hdr_reg,    hdr_next;      // the header beats
+reg [63:0]         prev_reg,   prev_next;     // the beat before (its payload lanes)
+reg [SLOT_W-1:0]   slot_reg,   slot_next;     // payload-buffer slot of this frame
 reg [4:0]          beat_reg,   beat_next;     // beats stored so far
 reg                over_reg,   over_next;     // more beats than MAX_BEATS
 reg [7:0]          bytes_reg,  bytes_next;    // bytes received (saturating)
@@ -92,12 +128,20 @@ always @* begin
     end
 end
 
-assign s_axis_rx_tready = (state_reg == S_RECV);
-wire beat_fire = s_axis_rx_tvalid && (state_reg == S_RECV);
+// a frame starts only with a free slot for its payload
+assign s_axis_rx_tready = (state_reg == S_RECV) && (beat_reg != 5'd0 || s_slot_valid);
+wire beat_fire = s_axis_rx_tvalid && s_axis_rx_tready;
+
+// payload word beat_reg - PAY_BEAT - 1, from the beat arriving and the one before
+wire [4:0] pay_idx   = beat_reg - PAY_BEAT[4:0] - 5'd1;
+assign m_pay_we      = beat_fire && (beat_reg > PAY_BEAT[4:0]) && (pay_idx < PAY_WORDS[4:0]);
+assign m_pay_slot    = slot_reg;
+assign m_pay_word    = pay_idx[2:0];
+assign m_pay_wdata   = {keep_data[PAY_LANE*8-1:0], prev_reg[63:PAY_LANE*8]};
 
 // ---------------------------------------------------------------- frame fields
 function [7:0] fbyte;
-    input [FRAME_W-1:0] f;
+    input [HDR_W-1:0] f;
     input integer       off;
     begin
         fbyte = f[off*8 +: 8];
@@ -105,7 +149,7 @@ function [7:0] fbyte;
 endfunction
 
 function [15:0] fbe16;
-    input [FRAME_W-1:0] f;
+    input [HDR_W-1:0] f;
     input integer       off;
     begin
         fbe16 = {f[off*8 +: 8], f[(off+1)*8 +: 8]};
@@ -113,7 +157,7 @@ function [15:0] fbe16;
 endfunction
 
 function [63:0] fbe64;
-    input [FRAME_W-1:0] f;
+    input [HDR_W-1:0] f;
     input integer       off;
     integer             i;
     begin
@@ -125,22 +169,22 @@ endfunction
 
 localparam H = `TG_HDR_OFF;
 
-wire [47:0] f_dst_mac   = {fbe16(frame_reg, 0), fbe16(frame_reg, 2), fbe16(frame_reg, 4)};
-wire [15:0] f_ethertype = fbe16(frame_reg, 12);
-wire [7:0]  f_ver       = fbyte(frame_reg, H + `TG_H_VER);
-wire [7:0]  f_op        = fbyte(frame_reg, H + `TG_H_OP);
-wire [7:0]  f_flags     = fbyte(frame_reg, H + `TG_H_FLAGS);
-wire [7:0]  f_status    = fbyte(frame_reg, H + `TG_H_STATUS);
-wire [15:0] f_src       = fbe16(frame_reg, H + `TG_H_SRC);
-wire [15:0] f_dst       = fbe16(frame_reg, H + `TG_H_DST);
-wire [31:0] f_seq       = {fbe16(frame_reg, H + `TG_H_SEQ), fbe16(frame_reg, H + `TG_H_SEQ + 2)};
-wire [31:0] f_ack       = {fbe16(frame_reg, H + `TG_H_ACK), fbe16(frame_reg, H + `TG_H_ACK + 2)};
-wire [63:0] f_addr      = fbe64(frame_reg, H + `TG_H_ADDR);
-wire [63:0] f_mask      = fbe64(frame_reg, H + `TG_H_MASK);
-wire [7:0]  f_len       = fbyte(frame_reg, H + `TG_H_LEN);
-wire [7:0]  f_ctx       = fbyte(frame_reg, H + `TG_H_CTX);
-wire [15:0] f_tag       = fbe16(frame_reg, H + `TG_H_TAG);
-wire [63:0] f_key       = fbe64(frame_reg, H + `TG_H_KEY);
+wire [47:0] f_dst_mac   = {fbe16(hdr_reg, 0), fbe16(hdr_reg, 2), fbe16(hdr_reg, 4)};
+wire [15:0] f_ethertype = fbe16(hdr_reg, 12);
+wire [7:0]  f_ver       = fbyte(hdr_reg, H + `TG_H_VER);
+wire [7:0]  f_op        = fbyte(hdr_reg, H + `TG_H_OP);
+wire [7:0]  f_flags     = fbyte(hdr_reg, H + `TG_H_FLAGS);
+wire [7:0]  f_status    = fbyte(hdr_reg, H + `TG_H_STATUS);
+wire [15:0] f_src       = fbe16(hdr_reg, H + `TG_H_SRC);
+wire [15:0] f_dst       = fbe16(hdr_reg, H + `TG_H_DST);
+wire [31:0] f_seq       = {fbe16(hdr_reg, H + `TG_H_SEQ), fbe16(hdr_reg, H + `TG_H_SEQ + 2)};
+wire [31:0] f_ack       = {fbe16(hdr_reg, H + `TG_H_ACK), fbe16(hdr_reg, H + `TG_H_ACK + 2)};
+wire [63:0] f_addr      = fbe64(hdr_reg, H + `TG_H_ADDR);
+wire [63:0] f_mask      = fbe64(hdr_reg, H + `TG_H_MASK);
+wire [7:0]  f_len       = fbyte(hdr_reg, H + `TG_H_LEN);
+wire [7:0]  f_ctx       = fbyte(hdr_reg, H + `TG_H_CTX);
+wire [15:0] f_tag       = fbe16(hdr_reg, H + `TG_H_TAG);
+wire [63:0] f_key       = fbe64(hdr_reg, H + `TG_H_KEY);
 
 wire [23:0] mac_oui = `TG_MAC_OUI;
 wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
@@ -187,7 +231,8 @@ assign m_rxd_len     = f_len;
 assign m_rxd_ctx     = f_ctx;
 assign m_rxd_tag     = f_tag;
 assign m_rxd_key     = f_key;
-assign m_rxd_payload = frame_reg[`TG_PAYLOAD_OFF*8 +: 512];
+assign m_rxd_slot    = slot_reg;
+assign m_rxd_slot_next = slot_next;
 assign m_rxd_seq     = f_seq;
 assign m_rxd_ack     = f_ack;
 
@@ -195,7 +240,9 @@ assign m_rxd_ack     = f_ack;
 integer bw;
 always @* begin
     state_next = state_reg;
-    frame_next = frame_reg;
+    hdr_next   = hdr_reg;
+    prev_next  = prev_reg;
+    slot_next  = slot_reg;
     beat_next  = beat_reg;
     over_next  = over_reg;
     bytes_next = bytes_reg;
@@ -204,12 +251,16 @@ always @* begin
     case (state_reg)
         S_RECV: begin
             if (beat_fire) begin
-                crc_next = crc_beat;
+                crc_next  = crc_beat;
+                prev_next = keep_data;
+                if (beat_reg == 5'd0) begin
+                    slot_next = s_slot_idx;
+                end
                 if (beat_reg < MAX_BEATS[4:0]) begin
-                    // a plain write enable per beat (no shifter on the frame)
-                    for (bw = 0; bw < MAX_BEATS; bw = bw + 1) begin
+                    // a plain write enable per header beat (no shifter)
+                    for (bw = 0; bw <= PAY_BEAT; bw = bw + 1) begin
                         if (beat_reg == bw[4:0]) begin
-                            frame_next[bw*64 +: 64] = keep_data;
+                            hdr_next[bw*64 +: 64] = keep_data;
                         end
                     end
                     beat_next = beat_reg + 5'd1;
@@ -241,9 +292,9 @@ always @* begin
         default: state_next = S_RECV;
     endcase
 
-    // a new frame starts from a clean buffer
+    // a new frame starts from a clean header
     if (state_next == S_RECV && state_reg != S_RECV) begin
-        frame_next = {FRAME_W{1'b0}};
+        hdr_next   = {HDR_W{1'b0}};
         beat_next  = 5'd0;
         over_next  = 1'b0;
         bytes_next = 8'd0;
@@ -253,14 +304,18 @@ end
 
 always @(posedge clk) begin
     state_reg <= state_next;
-    frame_reg <= frame_next;
+    hdr_reg   <= hdr_next;
+    prev_reg  <= prev_next;
+    slot_reg  <= slot_next;
     beat_reg  <= beat_next;
     over_reg  <= over_next;
     bytes_reg <= bytes_next;
     crc_reg   <= crc_next;
     if (rst) begin
         state_reg <= S_RECV;
-        frame_reg <= {FRAME_W{1'b0}};
+        hdr_reg   <= {HDR_W{1'b0}};
+        prev_reg  <= 64'd0;
+        slot_reg  <= {SLOT_W{1'b0}};
         beat_reg  <= 5'd0;
         over_reg  <= 1'b0;
         bytes_reg <= 8'd0;
@@ -283,14 +338,16 @@ reg               f_mid;      // beats of a frame transferred, its last not yet
 reg               f_ended;    // the last cycle transferred a frame's last beat
 reg               f_held;     // an accepted frame not yet taken
 reg  [31:0]       f_crc;
-reg  [FRAME_W-1:0] f_frame;   // the buffer one cycle ago
+reg  [HDR_W-1:0]  f_hdr;     // the header one cycle ago
+reg  [SLOT_W-1:0] f_slot;    // the slot one cycle ago
 wire              f_fcs_ok = (f_crc == CRC_RESIDUE);
 wire [2:0]        f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} +
                                {2'd0, ev_drop_type} + {2'd0, ev_drop_malformed};
 
 always @(posedge clk) begin
     f_ended <= f_xfer && s_axis_rx_tlast;
-    f_frame <= frame_reg;
+    f_hdr   <= hdr_reg;
+    f_slot  <= slot_reg;
     if (f_xfer) begin
         f_mid <= !s_axis_rx_tlast;
         f_crc <= crc_beat;
@@ -333,8 +390,9 @@ always @* begin
         // it is not the residue, so every such frame is counted
         assert(ev_drop_fcs == (f_ended && !f_fcs_ok));
         // R4: a frame is accepted and offered only with the residue, and
-        // the offer is the accepted frame's buffer, unchanged and held
-        // until taken, with no beat taken meanwhile
+        // the offer is the accepted frame's header and slot, unchanged and
+        // held until taken, with no beat taken and no payload word written
+        // meanwhile
         if (ev_rx_frame) begin
             assert(f_fcs_ok);
         end
@@ -342,7 +400,18 @@ always @* begin
         if (m_rxd_valid) begin
             assert(f_fcs_ok);
             assert(!s_axis_rx_tready);
-            assert(frame_reg == f_frame);
+            assert(hdr_reg == f_hdr);
+            assert(slot_reg == f_slot);
+            assert(!m_pay_we);
+        end
+        // R5: payload words are written only mid-frame, after its first
+        // beat chose the slot, into that slot, never past the block
+        if (state_reg == S_RECV) begin
+            assert(f_mid == (beat_reg != 5'd0));
+        end
+        if (m_pay_we) begin
+            assert(f_mid && f_xfer);
+            assert(m_pay_word < PAY_WORDS[2:0] || PAY_WORDS == 8);
         end
     end
 end

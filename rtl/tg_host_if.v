@@ -556,8 +556,14 @@ always @* begin
                         cnt   = 4'd0;
                         first = req_paddr;
                     end
-                    data[cnt[2:0]*64 +: 64] = s_host_req_wdata & wbits;
-                    mask[cnt[2:0]*8 +: 8]   = s_host_req_wstrb;
+                    // the beat goes to word cnt: a compare per word (a
+                    // part-select at a computed offset would be a shifter)
+                    for (f = 0; f < 8; f = f + 1) begin
+                        if (cnt[2:0] == f[2:0]) begin
+                            data[f*64 +: 64] = s_host_req_wdata & wbits;
+                            mask[f*8 +: 8]   = s_host_req_wstrb;
+                        end
+                    end
                     cnt = cnt + 4'd1;
                     if (s_host_req_last || (((first[5:3] + cnt[2:0]) & BLK_WMAX) == 3'd0)) begin
                         if (txd_free) begin

@@ -10,7 +10,8 @@
 module tg_link_rx #(
     parameter PEER_BITS = 8,  // node ids 0 .. 2^PEER_BITS-1 are sequenced (1..12)
     parameter SEQ_W     = 16, // sequence number bits, compared modulo 2^SEQ_W (4..32)
-    parameter FIFO_LOG2 = 1   // log2 of the FIFO entries towards the receive engine (1..4)
+    parameter FIFO_LOG2 = 1,  // log2 of the FIFO entries towards the receive engine (1..4)
+    parameter SLOT_W    = 2   // bits of a payload-buffer slot number (1..4)
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -33,7 +34,7 @@ module tg_link_rx #(
     input  wire [7:0]           s_rxd_ctx,
     input  wire [15:0]          s_rxd_tag,
     input  wire [63:0]          s_rxd_key,
-    input  wire [511:0]         s_rxd_payload,
+    input  wire [SLOT_W-1:0]    s_rxd_slot,    // payload-buffer slot (tg_pay_buf)
     input  wire [31:0]          s_rxd_seq,
     input  wire [31:0]          s_rxd_ack,
 
@@ -51,7 +52,13 @@ module tg_link_rx #(
     output wire [7:0]           m_rxd_ctx,
     output wire [15:0]          m_rxd_tag,
     output wire [63:0]          m_rxd_key,
-    output wire [511:0]         m_rxd_payload,
+    output wire [SLOT_W-1:0]    m_rxd_slot,
+    output wire [SLOT_W-1:0]    m_rxd_slot_next, // slot on offer in the next cycle (for a
+                                                 // registered payload read), given this cycle's transfers
+
+    // a frame taken and not passed on (ACK, NAK, dropped): its slot is free
+    output wire                 m_free_valid,
+    output wire [SLOT_W-1:0]    m_free_slot,
 
     // acknowledgement received (to tg_link_tx; one pulse per sequenced frame)
     output wire                 m_lack_valid,
@@ -82,7 +89,7 @@ module tg_link_rx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam DEPTH = 1 << FIFO_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 1 + 64 + 8 + 8 + 16 + 64 + 512;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 1 + 64 + 8 + 8 + 16 + 64;
 
 initial begin
     if (PEER_BITS < 1 || PEER_BITS > 12) begin
@@ -93,6 +100,9 @@ initial begin
     end
     if (FIFO_LOG2 < 1 || FIFO_LOG2 > 4) begin
         $error("%m: FIFO_LOG2 must be in 1..4");
+    end
+    if (SLOT_W < 1 || SLOT_W > 4) begin
+        $error("%m: SLOT_W must be in 1..4");
     end
 end
 
@@ -116,8 +126,10 @@ reg                  exp_we;
 reg [PEER_BITS-1:0]  exp_waddr;
 reg [SEQ_W-1:0]      exp_wdata;
 
-// FIFO storage (one write port)
+// FIFO storage (one write port); the payload slots apart, read at the
+// head and at the head of the next cycle
 reg [DW-1:0]         fifo_mem [0:DEPTH-1];
+reg [SLOT_W-1:0]     slot_mem [0:DEPTH-1];
 reg                  fifo_we;
 
 // ---------------------------------------------------------------- classification
@@ -148,11 +160,12 @@ wire                 no_slot   = sequenced && !fifo_full;                // ... 
 
 wire [DW-1:0] s_entry = {s_rxd_op, s_rxd_flags, s_rxd_status, s_rxd_src, s_rxd_addr,
                          s_rxd_addr_hi, s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
-                         s_rxd_key, s_rxd_payload};
+                         s_rxd_key};
 
 assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr, m_rxd_addr_hi,
-        m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_key, m_rxd_payload} =
+        m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_key} =
        fifo_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
+assign m_rxd_slot  = slot_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_valid = !fifo_empty;
 
 // ---------------------------------------------------------------- decisions
@@ -206,6 +219,11 @@ always @* begin
 end
 
 assign s_rxd_ready  = accept;
+assign m_free_valid = accept && !push;
+// the head of the next cycle: the entry after a popped one, or the frame
+// entering an empty FIFO
+assign m_rxd_slot_next = (wr_ptr_reg == rd_ptr_next) ? s_rxd_slot : slot_mem[rd_ptr_next[FIFO_LOG2-1:0]];
+assign m_free_slot  = s_rxd_slot;
 
 assign m_lack_valid = present && sequenced && !hdr_done_reg;
 assign m_lack_nak   = (s_rxd_op == `TG_OP_NAK);
@@ -302,6 +320,7 @@ always @(posedge clk) begin
     end
     if (fifo_we) begin
         fifo_mem[wr_ptr_reg[FIFO_LOG2-1:0]] <= s_entry;
+        slot_mem[wr_ptr_reg[FIFO_LOG2-1:0]] <= s_rxd_slot;
     end
     if (rst) begin
         init_reg     <= 1'b1;

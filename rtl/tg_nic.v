@@ -80,6 +80,8 @@ end
 // for them.
 localparam [511:0] PAY_MASK = {512{1'b1}} >> (512 - 8 * BLOCK_BYTES);
 localparam [63:0]  MSK_MASK = {64{1'b1}} >> (64 - BLOCK_BYTES);
+localparam BLOCK_WORDS_LOG2 = (BLOCK_BYTES == 16) ? 1 : (BLOCK_BYTES == 32) ? 2 : 3;
+localparam RX_SLOT_W = 2;   // payload-buffer slots for received frames: 4
 
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
@@ -352,8 +354,7 @@ wire [31:0]  erx_addr, erx_seq, erx_ack;
 wire         erx_addr_hi;
 wire [63:0]  erx_mask_w, erx_mask, erx_key;
 assign erx_mask = erx_mask_w & MSK_MASK;
-wire [511:0] erx_payload_w, erx_payload;
-assign erx_payload = erx_payload_w & PAY_MASK;
+wire [RX_SLOT_W-1:0] erx_slot;
 
 wire                      lack_valid, lack_nak, lowe_valid, lnak_valid;
 wire [LINK_PEER_BITS-1:0] lack_peer, lowe_peer, lnak_peer;
@@ -368,8 +369,9 @@ wire [31:0]  lrx_addr;
 wire         lrx_addr_hi;
 wire [63:0]  lrx_mask_w, lrx_mask, lrx_key;
 assign lrx_mask = lrx_mask_w & MSK_MASK;
-wire [511:0] lrx_payload_w, lrx_payload;
-assign lrx_payload = lrx_payload_w & PAY_MASK;
+wire [RX_SLOT_W-1:0] lrx_slot;
+wire         lrx_free_valid;
+wire [RX_SLOT_W-1:0] lrx_free_slot;
 
 wire         rxd_valid, rxd_ready;
 wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
@@ -377,12 +379,63 @@ wire [15:0]  rxd_src, rxd_tag;
 wire [31:0]  rxd_addr;
 wire         rxd_addr_hi;
 wire [63:0]  rxd_mask, rxd_key;
-wire [511:0] rxd_payload;
+wire [RX_SLOT_W-1:0] rxd_slot, rxd_slot_next;
+wire [RX_SLOT_W-1:0] erx_slot_next, lrx_slot_next;
 
-tg_eth_rx tg_eth_rx_inst (
+// Received payloads: in the payload buffer, a slot per frame from its
+// first beat until the receive engine is done with it (or the frame is
+// dropped or was an ACK or NAK). Slots: the link layer's FIFO, the frame
+// tg_eth_rx holds and the one it receives.
+wire                 pay_alloc_valid;
+wire [RX_SLOT_W-1:0] pay_alloc_slot;
+wire                 pay_we;
+wire [RX_SLOT_W-1:0] pay_wr_slot;
+wire [2:0]           pay_wr_word;
+wire [63:0]          pay_wr_data;
+wire [RX_SLOT_W-1:0] pay_rd_slot;
+wire [2:0]           pay_rd_word;
+wire [63:0]          pay_rd_data;
+wire                 pay_free0_valid, pay_free1_valid;
+wire [RX_SLOT_W-1:0] pay_free1_slot;
+wire [(1<<RX_SLOT_W)-1:0] pay_busy;
+
+tg_pay_buf #(
+    .SLOTS_LOG2 (RX_SLOT_W),
+    .WORDS_LOG2 (BLOCK_WORDS_LOG2)
+) tg_rx_pay_inst (
+    .clk           (clk),
+    .rst           (rst),
+    .m_alloc_valid (pay_alloc_valid),
+    .m_alloc_slot  (pay_alloc_slot),
+    .s_take_valid  (ev_rx_frame),
+    .s_take_slot   (erx_slot),
+    .s_free0_valid (pay_free0_valid),
+    .s_free0_slot  (rxd_slot),
+    .s_free1_valid (pay_free1_valid),
+    .s_free1_slot  (pay_free1_slot),
+    .s_wr_en       (pay_we),
+    .s_wr_slot     (pay_wr_slot),
+    .s_wr_word     (pay_wr_word),
+    .s_wr_data     (pay_wr_data),
+    .s_rd_slot     (pay_rd_slot),
+    .s_rd_word     (pay_rd_word),
+    .m_rd_data     (pay_rd_data),
+    .st_busy       (pay_busy)
+);
+
+tg_eth_rx #(
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .SLOT_W      (RX_SLOT_W)
+) tg_eth_rx_inst (
     .clk               (clk),
     .rst               (rst),
     .cfg_node_id       (cfg_node_id),
+    .s_slot_valid      (pay_alloc_valid),
+    .s_slot_idx        (pay_alloc_slot),
+    .m_pay_we          (pay_we),
+    .m_pay_slot        (pay_wr_slot),
+    .m_pay_word        (pay_wr_word),
+    .m_pay_wdata       (pay_wr_data),
     .s_axis_rx_tdata   (s_axis_rx_tdata),
     .s_axis_rx_tkeep   (s_axis_rx_tkeep),
     .s_axis_rx_tvalid  (s_axis_rx_tvalid),
@@ -401,7 +454,8 @@ tg_eth_rx tg_eth_rx_inst (
     .m_rxd_ctx         (erx_ctx),
     .m_rxd_tag         (erx_tag),
     .m_rxd_key         (erx_key),
-    .m_rxd_payload     (erx_payload_w),
+    .m_rxd_slot        (erx_slot),
+    .m_rxd_slot_next   (erx_slot_next),
     .m_rxd_seq         (erx_seq),
     .m_rxd_ack         (erx_ack),
     .ev_rx_frame       (ev_rx_frame),
@@ -415,7 +469,8 @@ generate
 if (LINK_LAYER != 0) begin : g_link_rx
     tg_link_rx #(
         .PEER_BITS (LINK_PEER_BITS),
-        .SEQ_W     (LINK_SEQ_W)
+        .SEQ_W     (LINK_SEQ_W),
+        .SLOT_W    (RX_SLOT_W)
     ) tg_link_rx_inst (
         .clk           (clk),
         .rst           (rst),
@@ -434,7 +489,7 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .s_rxd_ctx     (erx_ctx),
         .s_rxd_tag     (erx_tag),
         .s_rxd_key     (erx_key),
-        .s_rxd_payload (erx_payload),
+        .s_rxd_slot    (erx_slot),
         .s_rxd_seq     (erx_seq),
         .s_rxd_ack     (erx_ack),
         .m_rxd_valid   (lrx_valid),
@@ -450,7 +505,10 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_rxd_ctx     (lrx_ctx),
         .m_rxd_tag     (lrx_tag),
         .m_rxd_key     (lrx_key),
-        .m_rxd_payload (lrx_payload_w),
+        .m_rxd_slot    (lrx_slot),
+        .m_rxd_slot_next (lrx_slot_next),
+        .m_free_valid  (lrx_free_valid),
+        .m_free_slot   (lrx_free_slot),
         .m_lack_valid  (lack_valid),
         .m_lack_nak    (lack_nak),
         .m_lack_peer   (lack_peer),
@@ -483,7 +541,10 @@ end else begin : g_no_link_rx
     assign lrx_ctx        = 8'd0;
     assign lrx_tag        = 16'd0;
     assign lrx_key        = 64'd0;
-    assign lrx_payload_w  = 512'd0;
+    assign lrx_slot       = {RX_SLOT_W{1'b0}};
+    assign lrx_slot_next  = {RX_SLOT_W{1'b0}};
+    assign lrx_free_valid = 1'b0;
+    assign lrx_free_slot  = {RX_SLOT_W{1'b0}};
     assign lack_valid     = 1'b0;
     assign lack_nak       = 1'b0;
     assign lack_peer      = {LINK_PEER_BITS{1'b0}};
@@ -521,7 +582,15 @@ assign rxd_len     = link_on_reg ? lrx_len     : erx_len;
 assign rxd_ctx     = link_on_reg ? lrx_ctx     : erx_ctx;
 assign rxd_tag     = link_on_reg ? lrx_tag     : erx_tag;
 assign rxd_key     = link_on_reg ? lrx_key     : erx_key;
-assign rxd_payload = link_on_reg ? lrx_payload : erx_payload;
+assign rxd_slot    = link_on_reg ? lrx_slot    : erx_slot;
+assign rxd_slot_next = link_on_reg ? lrx_slot_next : erx_slot_next;
+
+// a slot is free again once the engine is done with its frame, or when a
+// frame is taken without being executed (the link layer dropped it, or
+// an ACK or NAK)
+assign pay_free0_valid = rxd_valid && rxd_ready;
+assign pay_free1_valid = link_on_reg ? lrx_free_valid : (erx_valid && erx_ready && erx_is_link);
+assign pay_free1_slot  = link_on_reg ? lrx_free_slot  : erx_slot;
 
 wire         rsp_txd_valid, rsp_txd_ready;
 wire [7:0]   rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_len, rsp_txd_ctx;
@@ -542,7 +611,8 @@ wire [63:0]  rxe_mem_req_wdata, rxe_mem_resp_rdata;
 wire [7:0]   rxe_mem_req_wstrb;
 
 tg_rx_engine #(
-    .BLOCK_BYTES (BLOCK_BYTES)
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .SLOT_W      (RX_SLOT_W)
 ) tg_rx_engine_inst (
     .clk                (clk),
     .rst                (rst),
@@ -567,7 +637,10 @@ tg_rx_engine #(
     .prot_end           (prot_end),
     .prot_rights        (prot_rights),
     .st_idle            (rxe_idle),
-    .s_rxd_payload      (rxd_payload),
+    .s_rxd_slot_next    (rxd_slot_next),
+    .m_pay_rd_slot      (pay_rd_slot),
+    .m_pay_rd_word      (pay_rd_word),
+    .s_pay_rd_data      (pay_rd_data),
     .m_mem_req_valid    (rxe_mem_req_valid),
     .m_mem_req_ready    (rxe_mem_req_ready),
     .m_mem_req_write    (rxe_mem_req_write),
@@ -1046,6 +1119,7 @@ tg_eth_tx tg_eth_tx_inst (
 // data frames only, not every frame's start
 /* verilator lint_off UNUSEDSIGNAL */
 wire [63:0] unused_cycles = cycles;
+wire [(1<<RX_SLOT_W)-1:0] unused_pay_busy = pay_busy;
 wire        unused_tx_start = ev_tx_start;
 /* verilator lint_on UNUSEDSIGNAL */
 

@@ -13,7 +13,8 @@
 
 module tg_rx_engine #(
     parameter BLK_SRC_BITS = 8, // low bits of the source node that select a block-table row (1..8)
-    parameter BLOCK_BYTES  = 64 // largest payload this node takes or sends: 16, 32 or 64 bytes
+    parameter BLOCK_BYTES  = 64, // largest payload this node takes or sends: 16, 32 or 64 bytes
+    parameter SLOT_W       = 2   // bits of a payload-buffer slot number (1..4)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -34,7 +35,13 @@ module tg_rx_engine #(
     input  wire [7:0]   s_rxd_ctx,
     input  wire [15:0]  s_rxd_tag,
     input  wire [63:0]  s_rxd_key,
-    input  wire [511:0] s_rxd_payload,
+    input  wire [SLOT_W-1:0] s_rxd_slot_next, // payload-buffer slot of the frame on offer in the next cycle
+
+    // payload buffer read port (tg_pay_buf, synchronous): the word of the
+    // frame's payload the next cycle uses
+    output wire [SLOT_W-1:0] m_pay_rd_slot,
+    output wire [2:0]   m_pay_rd_word,
+    input  wire [63:0]  s_pay_rd_data,
 
     // protection: the region the frame's key names (tg_prot, combinational)
     input  wire         cfg_prot_enable,
@@ -130,6 +137,9 @@ initial begin
     end
     if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
         $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
+    if (SLOT_W < 1 || SLOT_W > 4) begin
+        $error("%m: SLOT_W must be in 1..4");
     end
 end
 
@@ -244,9 +254,21 @@ always @(posedge clk) begin
     wst_rdata_reg <= wst_mem[blk_src];
 end
 
-// Word i of a frame's payload, and the write strobes of word i, as plain
-// multiplexers (no shifter on the wide vectors).
-`include "tg_payload_word.vh"
+// The payload word a state uses, read from the payload buffer: word
+// idx_reg while writing, the compare value (word 1) while an atomic waits
+// for its old value, word 0 otherwise (an atomic's operand, a blocking
+// read's answer). The buffer answers a cycle after it is asked, so it is
+// asked for the word the next cycle uses, in the slot on offer next
+// cycle: while writing, the next index; while an atomic reads or waits
+// (word 1), word 0 in the cycle the wait ends (the write that follows
+// takes the operand); else word 0, which is what the states that lead
+// into writing, and a blocking read's answer, take first. Words past the
+// frame's length read as zero.
+wire [3:0]  pay_word = (state_reg == S_WRITE) ? idx_reg : (state_reg == S_AWAIT) ? 4'd1 : 4'd0;
+wire [63:0] pay_data = (pay_word < words) ? s_pay_rd_data : 64'd0;
+
+// The write strobes of word i, as a plain multiplexer (no shifter on the
+// mask).
 function [7:0] mask_byte;
     input [63:0] v;
     input [2:0]  i;
@@ -266,8 +288,8 @@ endfunction
 // is kept in rdata_reg[63:0], which the response carries
 wire [32:0] a_end      = {1'b0, s_rxd_addr} + 33'd8;
 wire        a_bad_range = s_rxd_addr_hi || (a_end > {1'b0, cfg_mem_size});
-wire [63:0] a_operand  = s_rxd_payload[63:0];
-wire [63:0] a_compare  = s_rxd_payload[127:64];
+wire [63:0] a_operand  = pay_data;   // (word 0, in S_AWRITE)
+wire [63:0] a_compare  = pay_data;   // (word 1, in S_AWAIT)
 wire [63:0] a_old      = rdata_reg[63:0];
 wire        a_cas_miss = (s_rxd_op == `TG_OP_CAS) && (a_old != a_compare);
 reg  [63:0] a_new;
@@ -329,7 +351,7 @@ assign fetch_free_idx   = fidx_reg;
 assign m_hrd_src    = s_rxd_src;
 assign m_hrd_tag    = s_rxd_tag;
 assign m_hrd_status = s_rxd_status;
-assign m_hrd_data   = s_rxd_payload[63:0];
+assign m_hrd_data   = pay_data;     // (word 0, in S_IDLE)
 
 assign st_idle       = (state_reg == S_IDLE);
 assign prot_key      = s_rxd_key;
@@ -394,7 +416,7 @@ always @* begin
     m_mem_req_write  = 1'b0;
     m_mem_req_addr   = base_reg + {25'd0, idx_reg, 3'd0};
     // words past the frame's payload (a short REQ entry) are written as zero
-    m_mem_req_wdata  = (idx_reg < words) ? payload_word(s_rxd_payload, idx_reg[2:0]) : 64'd0;
+    m_mem_req_wdata  = pay_data;
     m_mem_req_wstrb  = mask_byte(wmask_reg, idx_reg[2:0]);
     m_hrd_valid      = 1'b0;
     fetch_free_valid = 1'b0;
@@ -792,6 +814,15 @@ always @* begin
     // requests issued this cycle minus answers received
     pend_next = pend_reg + {4'd0, m_mem_req_valid && m_mem_req_ready} - {4'd0, s_mem_resp_valid};
 end
+
+/* verilator lint_off UNUSEDSIGNAL */ // [3]: an index past the last word is not read
+wire       wr_step       = !(wchk_reg && wst_cur != `TG_ST_OK) && (idx_reg < nw_reg) &&
+                           (mask_byte(wmask_reg, idx_reg[2:0]) == 8'd0 || m_mem_req_ready);
+wire [3:0] pay_word_next = (state_reg == S_WRITE) ? idx_reg + {3'd0, wr_step} :
+                           (state_reg == S_AREAD || (state_reg == S_AWAIT && pend_reg != 5'd0)) ? 4'd1 : 4'd0;
+/* verilator lint_on UNUSEDSIGNAL */
+assign m_pay_rd_slot = s_rxd_slot_next;
+assign m_pay_rd_word = pay_word_next[2:0];
 
 // ---------------------------------------------------------------- registers
 always @(posedge clk) begin

@@ -5,7 +5,7 @@
 // until taken; every kind of bad
 // frame is dropped and counted under exactly one reason, and the next good
 // frame still gets through, under random stream gaps and descriptor stalls.
-#include "Vtg_eth_rx.h"
+#include "Vtb_eth_rx.h"
 #include "verilated.h"
 #include "tb.hpp"
 
@@ -50,11 +50,16 @@ static Bytes encode(const tg_frame_hdr &h, const uint8_t *payload)
 }
 
 struct Tb {
-    std::unique_ptr<Vtg_eth_rx> m;
+    std::unique_ptr<Vtb_eth_rx> m;
     TbRng rng;
     uint16_t node = 0;
     AxisSource src;
     unsigned ready_stall_pct = 0;
+    unsigned slot_block_pct = 0;   // cycles the payload buffer shows no free slot
+    bool mid = false;              // beats of a frame taken, its last not yet
+    bool told = false;             // told_slot: the slot told as on offer in this cycle
+    unsigned told_slot = 0;
+    uint64_t n_told = 0;
     std::deque<Want> expect;    // outcome of each frame sent, in order
     std::deque<Want> present;   // accepted, descriptor not yet taken
     uint64_t cyc = 0, held_cycles = 0;
@@ -69,7 +74,7 @@ struct Tb {
     uint32_t prev_payload[16];
     uint8_t payload_buf[256];
 
-    explicit Tb(uint64_t seed) : m(new Vtg_eth_rx), rng(seed)
+    explicit Tb(uint64_t seed) : m(new Vtb_eth_rx), rng(seed)
     {
         for (auto &b : payload_buf) b = (uint8_t)rng.next();
     }
@@ -142,7 +147,7 @@ struct Tb {
         good();   // no state leaks into the next frame
     }
 
-    void check_desc(Vtg_eth_rx &r, const Want &w)
+    void check_desc(Vtb_eth_rx &r, const Want &w)
     {
         const tg_frame_hdr &h = w.h;
         bool hi = (h.addr >> 32) != 0;
@@ -170,7 +175,7 @@ struct Tb {
 
     void tick(bool rst = false)
     {
-        Vtg_eth_rx &r = *m;
+        Vtb_eth_rx &r = *m;
         r.rst = rst;
         r.cfg_node_id = node;
         if (rst) r.s_axis_rx_tvalid = 0;
@@ -181,6 +186,7 @@ struct Tb {
             r.s_axis_rx_tlast = rng.below(2);
         }
         r.m_rxd_ready = !rng.chance(ready_stall_pct);
+        r.tb_slot_block = rng.chance(slot_block_pct);
         r.clk = 0;
         r.eval();
 
@@ -205,8 +211,20 @@ struct Tb {
                     expect.pop_front();
                 }
             }
+            // a frame starts only with a slot for its payload, and the
+            // slot of a held frame stays taken
+            TB_CHECK(!(r.tb_slot_block && !mid && r.s_axis_rx_tready),
+                     "cycle %llu: a frame starts with no free slot", (unsigned long long)cyc);
+            TB_CHECK(__builtin_popcount(r.st_busy) <= 1, "cycle %llu: slots %x busy, one frame held at most",
+                     (unsigned long long)cyc, r.st_busy);
+            TB_CHECK(!(r.m_rxd_valid && told) || r.m_rxd_slot == told_slot,
+                     "cycle %llu: slot %u on offer, %u told the cycle before", (unsigned long long)cyc,
+                     r.m_rxd_slot, told_slot);
+            n_told += r.m_rxd_valid && told;
             if (r.m_rxd_valid) {
                 held_cycles++;
+                TB_CHECK((r.st_busy >> r.m_rxd_slot) & 1, "cycle %llu: held frame's slot %u not taken",
+                         (unsigned long long)cyc, r.m_rxd_slot);
                 TB_CHECK(!r.s_axis_rx_tready, "cycle %llu: tready while a descriptor is held", (unsigned long long)cyc);
                 TB_CHECK(!present.empty(), "cycle %llu: descriptor presented with no frame accepted",
                          (unsigned long long)cyc);
@@ -228,8 +246,11 @@ struct Tb {
             prev_tag = r.m_rxd_tag; prev_addr = r.m_rxd_addr; prev_mask = r.m_rxd_mask;
             std::memcpy(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload);
             if (r.m_rxd_valid && r.m_rxd_ready && !present.empty()) present.pop_front();
+            if (r.s_axis_rx_tvalid && r.s_axis_rx_tready) mid = !r.s_axis_rx_tlast;
             src.advance(r.s_axis_rx_tvalid && r.s_axis_rx_tready);
         }
+        told = !rst;
+        told_slot = r.m_rxd_slot_next;
         r.clk = 1;
         r.eval();
         cyc++;
@@ -256,6 +277,7 @@ struct Tb {
         expect.clear();
         present.clear();
         prev_held = false;
+        mid = false;
     }
 };
 
@@ -464,7 +486,7 @@ int main(int argc, char **argv)
     Verilated::commandArgs(argc, argv);
     const unsigned gaps[] = {0, 30, 80};
     const unsigned stalls[] = {0, 50, 90};
-    uint64_t seed = 1, held = 0;
+    uint64_t seed = 1, held = 0, told = 0;
     for (unsigned gp : gaps) {
         for (unsigned st : stalls) {
             Tb tb(seed * 0xBB67AE85u);
@@ -472,6 +494,7 @@ int main(int argc, char **argv)
             seed++;
             tb.src.gap_pct = gp;
             tb.ready_stall_pct = st;
+            tb.slot_block_pct = gp == 30 ? 40 : 0;
             tb.reset();
 
             good_frames(tb);
@@ -494,8 +517,10 @@ int main(int argc, char **argv)
                 mixed(tb, 20);
             }
             held += tb.held_cycles;
+            told += tb.n_told;
         }
     }
     TB_CHECK(held > 1000, "descriptors held only %llu cycles", (unsigned long long)held);
+    TB_CHECK(told > 1000, "next slot checked only %llu times", (unsigned long long)told);
     return tb_finish("tg_eth_rx");
 }

@@ -29,6 +29,7 @@ static bool answered(uint8_t op)
 }
 
 static const unsigned FIFO_DEPTH = 2;   // tg_link_rx FIFO_LOG2 = 1
+static const unsigned SLOT_MASK = 3;    // tg_link_rx SLOT_W = 2
 
 struct Tb {
     std::unique_ptr<Vtg_link_rx> m;
@@ -49,8 +50,10 @@ struct Tb {
     unsigned claim_peer = 0;
     uint32_t claim_age = 0;
     unsigned occ = 0;            // frames in the module's FIFO
-    uint64_t n_pass = 0, n_dup = 0, n_ooo = 0, n_busy = 0, n_nak = 0, n_link = 0, n_rsv = 0;
+    uint64_t n_told = 0, n_free = 0, n_pass = 0, n_dup = 0, n_ooo = 0, n_busy = 0, n_nak = 0, n_link = 0, n_rsv = 0;
     uint32_t next_id = 1;
+    bool told_next = false;      // told_slot is the slot on offer in this cycle, if any
+    unsigned told_slot = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_link_rx), rng(seed) {}
 
@@ -77,7 +80,7 @@ struct Tb {
             t.s_rxd_len = (uint8_t)f.id;
             t.s_rxd_ctx = (uint8_t)(f.id >> 8);
             t.s_rxd_tag = f.tag;
-            for (unsigned w = 0; w < 16; w++) t.s_rxd_payload[w] = f.id * 0x9E3779B9u + w;
+            t.s_rxd_slot = f.id & SLOT_MASK;
             t.s_rxd_seq = f.seq;
             t.s_rxd_ack = f.ack;
         } else {
@@ -87,6 +90,11 @@ struct Tb {
         t.eval();
 
         if (!rst) {
+            // the slot told last cycle as next on offer is the one on offer
+            TB_CHECK(!(t.m_rxd_valid && told_next) || t.m_rxd_slot == told_slot,
+                     "cycle %llu: slot %u on offer, %u told the cycle before", (unsigned long long)cyc,
+                     t.m_rxd_slot, told_slot);
+            n_told += t.m_rxd_valid && told_next;
             // output side
             if (t.m_rxd_valid && t.m_rxd_ready) {
                 TB_CHECK(!passed.empty(), "cycle %llu: frame passed on that the model did not pass",
@@ -97,7 +105,7 @@ struct Tb {
                               t.m_rxd_tag == w.tag && t.m_rxd_addr == w.id && t.m_rxd_addr_hi == (w.id & 1) &&
                               t.m_rxd_mask == (((uint64_t)w.id << 32) | w.tag) && t.m_rxd_len == (uint8_t)w.id &&
                               t.m_rxd_ctx == (uint8_t)(w.id >> 8);
-                    for (unsigned k = 0; k < 16; k++) ok = ok && t.m_rxd_payload[k] == w.id * 0x9E3779B9u + k;
+                    ok = ok && t.m_rxd_slot == (w.id & SLOT_MASK);
                     TB_CHECK(ok, "cycle %llu: frame out op %u src %04x tag %04x addr %08x, want op %u src %04x "
                              "tag %04x id %08x", (unsigned long long)cyc, t.m_rxd_op, t.m_rxd_src, t.m_rxd_tag,
                              t.m_rxd_addr, w.op, w.src, w.tag, w.id);
@@ -106,6 +114,7 @@ struct Tb {
             }
             bool popped = t.m_rxd_valid && t.m_rxd_ready;
             bool claim_set = false;
+            bool pushed = false;
             // input side
             unsigned nev = t.ev_dup_drop + t.ev_ooo_drop + t.ev_busy_drop;
             TB_CHECK(nev <= 1, "cycle %llu: %u drop events", (unsigned long long)cyc, nev);
@@ -194,11 +203,18 @@ struct Tb {
                     occ++;
                     n_rsv += t.m_rsv_valid;
                     passed.push_back(f);
+                    pushed = true;
                     n_pass++;
                 } else {
                     TB_CHECK(!t.m_lowe_valid && !t.m_lnak_valid && !t.m_rsv_valid && nev == 0,
                              "cycle %llu: events for a waiting frame", (unsigned long long)cyc);
                 }
+                // a frame taken and not passed on frees its payload slot
+                TB_CHECK(t.m_free_valid == (t.s_rxd_ready && !pushed) &&
+                             (!t.m_free_valid || t.m_free_slot == (f.id & SLOT_MASK)),
+                         "cycle %llu: slot freed %u (slot %u), frame taken %u, passed on %u",
+                         (unsigned long long)cyc, t.m_free_valid, t.m_free_slot, t.s_rxd_ready, pushed);
+                n_free += t.m_free_valid;
                 if (t.s_rxd_ready) {
                     in.pop_front();
                     first = true;
@@ -209,7 +225,8 @@ struct Tb {
                 }
 
             } else {
-                TB_CHECK(!t.m_lack_valid && !t.m_lowe_valid && !t.m_lnak_valid && !t.m_rsv_valid && nev == 0,
+                TB_CHECK(!t.m_lack_valid && !t.m_lowe_valid && !t.m_lnak_valid && !t.m_rsv_valid && nev == 0 &&
+                             !t.m_free_valid,
                          "cycle %llu: events without a frame", (unsigned long long)cyc);
             }
             if (popped)
@@ -223,6 +240,8 @@ struct Tb {
                 claim_age = (claim_age + 1) & 0xFFFFF;
             }
         }
+        told_next = !rst;
+        told_slot = t.m_rxd_slot_next;
         t.clk = 1;
         t.eval();
         cyc++;
@@ -329,6 +348,11 @@ int main(int argc, char **argv)
             tb.run(2000000);
         }
         TB_CHECK(tb.n_busy == busy0 && tb.n_dup == dup0 && tb.n_ooo == ooo0, "drops with the layer disabled");
+        TB_CHECK(tb.n_told > 1000, "next slot checked only %llu times", (unsigned long long)tb.n_told);
+        // every frame taken is passed on or frees its slot, never both
+        TB_CHECK(tb.n_free == tb.n_dup + tb.n_ooo + tb.n_busy + tb.n_link,
+                 "%llu slots freed for %llu frames dropped or ACK/NAK", (unsigned long long)tb.n_free,
+                 (unsigned long long)(tb.n_dup + tb.n_ooo + tb.n_busy + tb.n_link));
         tot_pass += tb.n_pass; tot_dup += tb.n_dup; tot_ooo += tb.n_ooo; tot_busy += tb.n_busy;
         tot_nak += tb.n_nak; tot_rsv += tb.n_rsv;
     }

@@ -35,6 +35,7 @@ struct Rxd {
     uint64_t key = 0;
     bool key_set = false;   // the protection phase gave it a key (else one is drawn)
     uint8_t payload[TG_MAX_PAYLOAD];
+    int slot = -1;      // payload-buffer slot, given as the frame comes up (ensure_slots)
     int want_st = -1;   // a REQ: the outcome the generator meant (checks the bench's model)
 };
 
@@ -104,6 +105,9 @@ struct Exec {
 
 struct Tb {
     std::unique_ptr<Vtg_rx_engine> m;
+    unsigned next_slot = 0;     // slots handed out in turn: the next two frames differ
+    uint64_t pay_reg = 0;       // the payload buffer's read register
+    int announced = -1;         // the slot told as on offer in this cycle
     TbRng rng;
     MemModel mem;
     Bytes ref;
@@ -552,11 +556,35 @@ struct Tb {
         r.prot_base = g.base;
         r.prot_end = g.end;
         r.prot_rights = g.rights;
-        for (unsigned w = 0; w < 16; w++) {
-            uint32_t v = 0;
-            for (unsigned b = 0; b < 4; b++) v |= (uint32_t)d.payload[4 * w + b] << (8 * b);
-            r.s_rxd_payload[w] = v;
+    }
+
+    // The payload sits in a slot of the payload buffer (tg_pay_buf), read
+    // through a register: the engine names the slot and word it needs
+    // next cycle. The bench gives the frame on offer and the one after it
+    // distinct slots, tells the engine which is on offer next cycle (after
+    // this cycle's transfer), and answers from the frame in that slot.
+    void ensure_slots()
+    {
+        for (size_t i = 0; i < q.size() && i < 2; i++)
+            if (q[i].slot < 0) q[i].slot = (int)(next_slot++ & 3);
+    }
+    uint64_t pay_read()
+    {
+        Vtg_rx_engine &r = *m;
+        ensure_slots();
+        int nxt = -1;
+        if (!q.empty()) {
+            if (r.s_rxd_valid && r.s_rxd_ready)
+                nxt = q.size() > 1 ? q[1].slot : -1;
+            else
+                nxt = q[0].slot;
         }
+        r.s_rxd_slot_next = nxt >= 0 ? (unsigned)nxt : (unsigned)rng.below(4);
+        announced = nxt;
+        r.eval();
+        for (size_t i = 0; i < q.size() && i < 2; i++)
+            if (q[i].slot == (int)r.m_pay_rd_slot) return payload_word(q[i], r.m_pay_rd_word & 7);
+        return rng.next();   // no frame there: junk
     }
 
     bool all_writes_done() const
@@ -742,7 +770,10 @@ struct Tb {
         r.cfg_mem_size = mem_size;
         r.cfg_prot_enable = prot_on;
         bool starting = false;
-        if (!showing && !rst && !q.empty() && !rng.chance(gap_pct)) {
+        // a frame comes up only once the cycle before told its slot, as
+        // tg_eth_rx and tg_link_rx do
+        if (!showing && !rst && !q.empty() && !rng.chance(gap_pct) && q.front().slot >= 0 &&
+            q.front().slot == announced) {
             showing = true;
             starting = true;
         }
@@ -773,6 +804,7 @@ struct Tb {
         r.s_mem_resp_rdata = resp ? rdata : rng.next();
         r.m_mem_req_ready = mem.pick_ready(rng);
         r.m_txd_ready = !rng.chance(txd_stall_pct);
+        r.s_pay_rd_data = pay_reg;
         r.clk = 0;
         r.eval();
         // the fetch table answers the index the engine looks up
@@ -804,6 +836,7 @@ struct Tb {
             r.q_lk_full = rng.below(2);
         }
         r.eval();
+        const uint64_t pay_next = pay_read();
 
         if (!rst) {
             bool active = r.s_rxd_valid;
@@ -852,7 +885,7 @@ struct Tb {
                 if (active) {
                     const Rxd &d = q.front();
                     TB_CHECK(r.m_hrd_src == d.src && r.m_hrd_tag == d.tag && r.m_hrd_status == d.status &&
-                                 r.m_hrd_data == payload_word(d, 0),
+                                 r.m_hrd_data == (d.len >= 8 ? payload_word(d, 0) : 0),   // zero past the length
                              "cycle %llu: host answer src %04x tag %04x status %u data %016llx", (unsigned long long)cyc,
                              r.m_hrd_src, r.m_hrd_tag, r.m_hrd_status, (unsigned long long)r.m_hrd_data);
                 }
@@ -975,6 +1008,7 @@ struct Tb {
             mem.request(cyc, r.m_mem_req_valid, r.m_mem_req_write, r.m_mem_req_addr, r.m_mem_req_wdata,
                         r.m_mem_req_wstrb, rng);
         }
+        pay_reg = pay_next;
         r.clk = 1;
         r.eval();
         cyc++;

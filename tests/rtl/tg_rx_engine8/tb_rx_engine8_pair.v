@@ -155,20 +155,30 @@ wire [15:0]  erx_src, erx_tag;
 wire [31:0]  erx_addr;
 wire         erx_addr_hi;
 wire [63:0]  erx_mask, erx_key;
-wire [511:0] erx_payload;
+wire [1:0]   erx_slot, erx_slot_next;
+wire         pay_alloc_valid, pay_we;
+wire [1:0]   pay_alloc_slot, pay_wr_slot, pay_rd_slot;
+wire [2:0]   pay_wr_word, pay_rd_word;
+wire [63:0]  pay_wr_data, pay_rd_data;
 /* verilator lint_off UNUSEDSIGNAL */
+wire [3:0]   pay_busy;
 wire [31:0]  erx_seq, erx_ack;
 wire         ref_ev_data_frame, ref_ev_tx_start, ref_ev_tx_data_start, ref_ev_tx_frame;
 /* verilator lint_on UNUSEDSIGNAL */
 
-tg_eth_rx ref_rx (
+tg_eth_rx #(
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .SLOT_W      (2)
+) ref_rx (
     .clk (clk), .rst (rst), .cfg_node_id (cfg_node_id),
+    .s_slot_valid (pay_alloc_valid), .s_slot_idx (pay_alloc_slot), .m_pay_we (pay_we),
+    .m_pay_slot (pay_wr_slot), .m_pay_word (pay_wr_word), .m_pay_wdata (pay_wr_data),
     .s_axis_rx_tdata (ref_rx_tdata), .s_axis_rx_tkeep (ref_rx_tkeep), .s_axis_rx_tvalid (ref_rx_tvalid),
     .s_axis_rx_tready (ref_rx_tready), .s_axis_rx_tlast (ref_rx_tlast),
     .m_rxd_valid (erx_valid), .m_rxd_ready (erx_ready), .m_rxd_op (erx_op), .m_rxd_flags (erx_flags),
     .m_rxd_status (erx_status), .m_rxd_src (erx_src), .m_rxd_addr (erx_addr), .m_rxd_addr_hi (erx_addr_hi),
     .m_rxd_mask (erx_mask), .m_rxd_len (erx_len), .m_rxd_ctx (erx_ctx), .m_rxd_tag (erx_tag),
-    .m_rxd_key (erx_key), .m_rxd_payload (erx_payload), .m_rxd_seq (erx_seq), .m_rxd_ack (erx_ack),
+    .m_rxd_key (erx_key), .m_rxd_slot (erx_slot), .m_rxd_slot_next (erx_slot_next), .m_rxd_seq (erx_seq), .m_rxd_ack (erx_ack),
     .ev_rx_frame (ref_rx_ev[0]), .ev_rx_data_frame (ref_ev_data_frame), .ev_drop_fcs (ref_rx_ev[1]),
     .ev_drop_type (ref_rx_ev[2]), .ev_drop_malformed (ref_rx_ev[3])
 );
@@ -178,6 +188,21 @@ wire erx_is_link = (erx_op == `TG_OP_ACK) || (erx_op == `TG_OP_NAK);
 wire rxd_valid = erx_valid && !erx_is_link;
 wire rxd_ready;
 assign erx_ready = erx_is_link || rxd_ready;
+
+// the received payloads, as tg_nic keeps them
+tg_pay_buf #(
+    .SLOTS_LOG2 (2),
+    .WORDS_LOG2 ((BLOCK_BYTES == 16) ? 1 : (BLOCK_BYTES == 32) ? 2 : 3)
+) ref_pay (
+    .clk (clk), .rst (rst),
+    .m_alloc_valid (pay_alloc_valid), .m_alloc_slot (pay_alloc_slot),
+    .s_take_valid (ref_rx_ev[0]), .s_take_slot (erx_slot),
+    .s_free0_valid (rxd_valid && rxd_ready), .s_free0_slot (erx_slot),
+    .s_free1_valid (erx_valid && erx_ready && erx_is_link), .s_free1_slot (erx_slot),
+    .s_wr_en (pay_we), .s_wr_slot (pay_wr_slot), .s_wr_word (pay_wr_word), .s_wr_data (pay_wr_data),
+    .s_rd_slot (pay_rd_slot), .s_rd_word (pay_rd_word), .m_rd_data (pay_rd_data),
+    .st_busy (pay_busy)
+);
 
 wire         rsp_valid, rsp_ready;
 wire [7:0]   rsp_op, rsp_flags, rsp_status, rsp_len, rsp_ctx;
@@ -202,13 +227,15 @@ wire         ref_eng_idle;
 
 tg_rx_engine #(
     .BLK_SRC_BITS (BLK_SRC_BITS),
-    .BLOCK_BYTES  (BLOCK_BYTES)
+    .BLOCK_BYTES  (BLOCK_BYTES),
+    .SLOT_W       (2)
 ) ref_eng (
     .clk (clk), .rst (rst), .cfg_mem_size (cfg_mem_size),
     .s_rxd_valid (rxd_valid), .s_rxd_ready (rxd_ready), .s_rxd_op (erx_op), .s_rxd_flags (erx_flags),
     .s_rxd_status (erx_status), .s_rxd_src (erx_src), .s_rxd_addr (erx_addr), .s_rxd_addr_hi (erx_addr_hi),
     .s_rxd_mask (erx_mask & MSK_MASK), .s_rxd_len (erx_len), .s_rxd_ctx (erx_ctx), .s_rxd_tag (erx_tag),
-    .s_rxd_key (erx_key), .s_rxd_payload (erx_payload & PAY_MASK),
+    .s_rxd_key (erx_key), .s_rxd_slot_next (erx_slot_next),
+    .m_pay_rd_slot (pay_rd_slot), .m_pay_rd_word (pay_rd_word), .s_pay_rd_data (pay_rd_data),
     .cfg_prot_enable (ref_prot_en), .prot_key (ref_prot_key), .prot_hit (ref_prot_hit),
     .prot_base (ref_prot_base), .prot_end (ref_prot_end), .prot_rights (ref_prot_rights), .st_idle (ref_eng_idle),
     .m_mem_req_valid (ref_mem_req_valid), .m_mem_req_ready (ref_mem_req_ready), .m_mem_req_write (ref_mem_req_write),
