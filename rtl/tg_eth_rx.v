@@ -232,7 +232,9 @@ assign m_rxd_ctx     = f_ctx;
 assign m_rxd_tag     = f_tag;
 assign m_rxd_key     = f_key;
 assign m_rxd_slot    = slot_reg;
-assign m_rxd_slot_next = slot_next;
+// (a frame is on offer next cycle only from S_CHECK or S_HOLD, where the
+// slot does not change)
+assign m_rxd_slot_next = slot_reg;
 assign m_rxd_seq     = f_seq;
 assign m_rxd_ack     = f_ack;
 
@@ -340,6 +342,7 @@ reg               f_held;     // an accepted frame not yet taken
 reg  [31:0]       f_crc;
 reg  [HDR_W-1:0]  f_hdr;     // the header one cycle ago
 reg  [SLOT_W-1:0] f_slot;    // the slot one cycle ago
+reg  [SLOT_W-1:0] f_slot0;   // the free slot offered at the frame's first beat
 wire              f_fcs_ok = (f_crc == CRC_RESIDUE);
 wire [2:0]        f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} +
                                {2'd0, ev_drop_type} + {2'd0, ev_drop_malformed};
@@ -348,6 +351,9 @@ always @(posedge clk) begin
     f_ended <= f_xfer && s_axis_rx_tlast;
     f_hdr   <= hdr_reg;
     f_slot  <= slot_reg;
+    if (f_xfer && !f_mid) begin
+        f_slot0 <= s_slot_idx;
+    end
     if (f_xfer) begin
         f_mid <= !s_axis_rx_tlast;
         f_crc <= crc_beat;
@@ -404,14 +410,27 @@ always @* begin
             assert(slot_reg == f_slot);
             assert(!m_pay_we);
         end
-        // R5: payload words are written only mid-frame, after its first
-        // beat chose the slot, into that slot, never past the block
+        // R5: a frame's first beat is taken only with a free slot; its
+        // payload words are written only mid-frame, into the slot offered
+        // at its first beat, never past the block; the frame on offer
+        // names that slot, and names it a cycle ahead
         if (state_reg == S_RECV) begin
             assert(f_mid == (beat_reg != 5'd0));
         end
+        if (f_xfer && !f_mid) begin
+            assert(s_slot_valid);
+        end
+        if (f_mid || state_reg != S_RECV) begin
+            assert(slot_reg == f_slot0);
+        end
         if (m_pay_we) begin
             assert(f_mid && f_xfer);
-            assert(m_pay_word < PAY_WORDS[2:0] || PAY_WORDS == 8);
+            assert(m_pay_slot == f_slot0);
+            assert(pay_idx < PAY_WORDS[4:0]);
+        end
+        if (m_rxd_valid || state_reg == S_CHECK) begin
+            assert(m_rxd_slot == f_slot0);
+            assert(m_rxd_slot_next == f_slot0);
         end
     end
 end

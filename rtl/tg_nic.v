@@ -384,8 +384,10 @@ wire [RX_SLOT_W-1:0] erx_slot_next, lrx_slot_next;
 
 // Received payloads: in the payload buffer, a slot per frame from its
 // first beat until the receive engine is done with it (or the frame is
-// dropped or was an ACK or NAK). Slots: the link layer's FIFO, the frame
-// tg_eth_rx holds and the one it receives.
+// dropped or was an ACK or NAK). At most three slots are in use: the two
+// of the link layer's FIFO (tg_link_rx's FIFO_LOG2 1) and the frame
+// tg_eth_rx receives or holds, so a frame never waits at the port for a
+// slot.
 wire                 pay_alloc_valid;
 wire [RX_SLOT_W-1:0] pay_alloc_slot;
 wire                 pay_we;

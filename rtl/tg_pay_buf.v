@@ -57,9 +57,11 @@ initial begin
 end
 
 // ---------------------------------------------------------------- storage
-// In block RAM (DP16KD, SB_RAM40_4K); a word is never read while it is
-// written (a frame's slot is read only once it is accepted), so no logic
-// is spent on what such a read would return.
+// In block RAM (DP16KD, SB_RAM40_4K). A word read in the cycle it is
+// written reads undefined data (no logic is spent on it): only a
+// look-ahead read does that (the receive engine asks for the slot
+// tg_eth_rx is filling while no frame is on offer), and its word is
+// read again before the frame comes up.
 (* ram_style = "block", no_rw_check *)
 reg [63:0] pay_mem [0:SLOTS*WORDS-1];
 reg [63:0] rd_data_reg;

@@ -263,7 +263,9 @@ end
 // (word 1), word 0 in the cycle the wait ends (the write that follows
 // takes the operand); else word 0, which is what the states that lead
 // into writing, and a blocking read's answer, take first. Words past the
-// frame's length read as zero.
+// frame's length read as zero; words past the block (a narrower node)
+// are never stored, and a frame that would use them is refused as too
+// long (a fetch's answer is cut by its mask).
 wire [3:0]  pay_word = (state_reg == S_WRITE) ? idx_reg : (state_reg == S_AWAIT) ? 4'd1 : 4'd0;
 wire [63:0] pay_data = (pay_word < words) ? s_pay_rd_data : 64'd0;
 

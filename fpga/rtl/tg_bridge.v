@@ -185,9 +185,16 @@ reg [3:0]  t_widx_reg, t_widx_next;  // the word to load next (8 and up: zeros)
 // Sending only starts at t_idx 0 and only stops at TX_BYTES, past the
 // fields, so "the next index is past the fields" is "this one is past the
 // field's last byte", taken from the register rather than after its adder.
+// Whether execution is out of X_IDLE next cycle is taken from registers
+// alone, not from x_state_next (whose inputs are the host port's and the
+// memory's handshakes): the FSM below leaves X_IDLE exactly on go_reg and
+// returns to it only at the end of X_SEND (or of an unused encoding).
 reg  busy_reg;
 wire busy = busy_reg;
-wire busy_next = (x_state_next != X_IDLE) &&
+wire x_active_next = (x_state_reg == X_IDLE) ? go_reg :
+                     (x_state_reg == X_SEND || x_state_reg == 3'd7) ?
+                         !(t_idx_reg == TX_BYTES && t_gap_reg == 4'd0) : 1'b1;
+wire busy_next = x_active_next &&
                  !(x_state_reg == X_SEND && t_idx_reg >= O_END + 7'd7);
 
 always @* begin

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Bench top of the receiver's test: tg_eth_rx with the payload buffer that
-// hands it slots (freed as the bench takes each descriptor, or held back
-// on the bench's command), and the payload of the slot on offer gathered
-// into one vector from a copy of every word written.
+// hands it slots (the bench frees each slot when it chooses, so several
+// are busy and the offered slot varies; it can also show none free), and
+// the payload of the slot on offer gathered into one vector from a copy
+// of every word written.
 `default_nettype none
 
 module tb_eth_rx (
@@ -11,6 +12,8 @@ module tb_eth_rx (
     input  wire         rst,
     input  wire [15:0]  cfg_node_id,
     input  wire         tb_slot_block,   // 1: no slot is free (frames must wait)
+    input  wire         tb_free_valid,   // the bench is done with this slot's frame
+    input  wire [1:0]   tb_free_slot,
 
     input  wire [63:0]  s_axis_rx_tdata,
     input  wire [7:0]   s_axis_rx_tkeep,
@@ -63,8 +66,8 @@ tg_pay_buf #(
     .m_alloc_slot  (alloc_slot),
     .s_take_valid  (ev_rx_frame),
     .s_take_slot   (m_rxd_slot),
-    .s_free0_valid (m_rxd_valid && m_rxd_ready),
-    .s_free0_slot  (m_rxd_slot),
+    .s_free0_valid (tb_free_valid),
+    .s_free0_slot  (tb_free_slot),
     .s_free1_valid (1'b0),
     .s_free1_slot  (2'd0),
     .s_wr_en       (pay_we),

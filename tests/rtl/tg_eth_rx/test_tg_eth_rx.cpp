@@ -57,9 +57,12 @@ struct Tb {
     unsigned ready_stall_pct = 0;
     unsigned slot_block_pct = 0;   // cycles the payload buffer shows no free slot
     bool mid = false;              // beats of a frame taken, its last not yet
+    std::vector<unsigned> done_slots;  // frames taken, slots not yet freed
+    unsigned model_busy = 0;       // slots the buffer must show busy
     bool told = false;             // told_slot: the slot told as on offer in this cycle
     unsigned told_slot = 0;
     uint64_t n_told = 0;
+    unsigned slots_used = 0;       // slots frames were accepted into
     std::deque<Want> expect;    // outcome of each frame sent, in order
     std::deque<Want> present;   // accepted, descriptor not yet taken
     uint64_t cyc = 0, held_cycles = 0;
@@ -187,6 +190,11 @@ struct Tb {
         }
         r.m_rxd_ready = !rng.chance(ready_stall_pct);
         r.tb_slot_block = rng.chance(slot_block_pct);
+        // free a taken frame's slot now and then, so that up to all four
+        // are busy and the buffer offers each of them
+        int fi = (!rst && !done_slots.empty() && rng.chance(4)) ? (int)rng.below((unsigned)done_slots.size()) : -1;
+        r.tb_free_valid = fi >= 0;
+        r.tb_free_slot = fi >= 0 ? done_slots[(size_t)fi] : (unsigned)rng.below(4);
         r.clk = 0;
         r.eval();
 
@@ -215,8 +223,18 @@ struct Tb {
             // slot of a held frame stays taken
             TB_CHECK(!(r.tb_slot_block && !mid && r.s_axis_rx_tready),
                      "cycle %llu: a frame starts with no free slot", (unsigned long long)cyc);
-            TB_CHECK(__builtin_popcount(r.st_busy) <= 1, "cycle %llu: slots %x busy, one frame held at most",
-                     (unsigned long long)cyc, r.st_busy);
+            TB_CHECK(r.st_busy == model_busy, "cycle %llu: slots %x busy, want %x", (unsigned long long)cyc,
+                     r.st_busy, model_busy);
+            if (r.ev_rx_frame) {
+                TB_CHECK(!((model_busy >> r.m_rxd_slot) & 1), "cycle %llu: frame accepted into busy slot %u",
+                         (unsigned long long)cyc, r.m_rxd_slot);
+                model_busy |= 1u << r.m_rxd_slot;
+                slots_used |= 1u << r.m_rxd_slot;
+            }
+            if (fi >= 0) {
+                model_busy &= ~(1u << r.tb_free_slot);
+                done_slots.erase(done_slots.begin() + fi);
+            }
             TB_CHECK(!(r.m_rxd_valid && told) || r.m_rxd_slot == told_slot,
                      "cycle %llu: slot %u on offer, %u told the cycle before", (unsigned long long)cyc,
                      r.m_rxd_slot, told_slot);
@@ -245,6 +263,7 @@ struct Tb {
             prev_ctx = r.m_rxd_ctx; prev_addr_hi = r.m_rxd_addr_hi; prev_src = r.m_rxd_src;
             prev_tag = r.m_rxd_tag; prev_addr = r.m_rxd_addr; prev_mask = r.m_rxd_mask;
             std::memcpy(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload);
+            if (r.m_rxd_valid && r.m_rxd_ready) done_slots.push_back(r.m_rxd_slot);
             if (r.m_rxd_valid && r.m_rxd_ready && !present.empty()) present.pop_front();
             if (r.s_axis_rx_tvalid && r.s_axis_rx_tready) mid = !r.s_axis_rx_tlast;
             src.advance(r.s_axis_rx_tvalid && r.s_axis_rx_tready);
@@ -278,6 +297,8 @@ struct Tb {
         present.clear();
         prev_held = false;
         mid = false;
+        done_slots.clear();
+        model_busy = 0;
     }
 };
 
@@ -517,6 +538,7 @@ int main(int argc, char **argv)
                 mixed(tb, 20);
             }
             held += tb.held_cycles;
+            TB_CHECK(tb.slots_used == 0xF, "frames went into slots %x only", tb.slots_used);
             told += tb.n_told;
         }
     }
