@@ -10,8 +10,9 @@
 module tg_host_if #(
     parameter NUM_CTX   = 16,  // process contexts (1..16)
     parameter MAX_READS = 8,   // fetches in flight (1..16)
-    parameter BLOCK_BYTES = 64 // largest payload of a frame: 16, 32 or 64 bytes, an
-                               // aligned block that bursts and fetches stay inside
+    parameter BLOCK_BYTES = 64, // largest payload of a frame: 16, 32 or 64 bytes, an
+                                // aligned block that bursts and fetches stay inside
+    parameter PAY_SLOT_W  = 5   // payload-buffer slot number bits
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -50,7 +51,21 @@ module tg_host_if #(
     output wire [7:0]   m_txd_ctx,
     output wire [15:0]  m_txd_tag,
     output wire [63:0]  m_txd_key,       // protection key of the request's context
-    output wire [511:0] m_txd_payload,
+    output wire [1:0]   m_txd_pay_src,   // TG_PAY_REQ with a payload, else TG_PAY_NONE
+    output wire [PAY_SLOT_W-1:0] m_txd_pay_slot,
+
+    // the request buffer: the lowest free slot, the words written into it
+    // (a burst's beats, an atomic's operand and compare), and its taking
+    // (wire hold, and a REQ's hold) once the descriptor is offered
+    input  wire         s_pay_alloc_valid,
+    input  wire [PAY_SLOT_W-1:0] s_pay_alloc_slot,
+    output reg          m_pay_take_valid,
+    output reg  [PAY_SLOT_W-1:0] m_pay_take_slot,
+    output reg  [1:0]   m_pay_take_mask,
+    output reg          m_pay_we,
+    output reg  [PAY_SLOT_W-1:0] m_pay_wr_slot,
+    output reg  [2:0]   m_pay_wr_word,
+    output reg  [63:0]  m_pay_wr_data,
 
     // answer to a blocking read, from the receive engine
     input  wire         s_hrd_valid,
@@ -152,8 +167,13 @@ reg [3:0]   bst_ctx_reg,    bst_ctx_next;
 reg [7:0]   bst_node_reg,   bst_node_next;
 reg [31:0]  bst_addr_reg,   bst_addr_next;   // address of the first word
 reg [3:0]   bst_cnt_reg,    bst_cnt_next;    // words so far
-reg [511:0] bst_data_reg,   bst_data_next;
+reg [PAY_SLOT_W-1:0] bst_slot_reg, bst_slot_next; // request-buffer slot of its words
 reg [63:0]  bst_mask_reg,   bst_mask_next;
+// an atomic's compare word, written into its slot the cycle after the
+// operand (the write port is busy with it meanwhile)
+reg         aw2_reg,        aw2_next;
+reg [PAY_SLOT_W-1:0] aw2_slot_reg, aw2_slot_next;
+reg [63:0]  aw2_data_reg,   aw2_data_next;
 
 // descriptor offered to the transmitter
 reg         txd_valid_reg,  txd_valid_next;
@@ -165,7 +185,8 @@ reg [7:0]   txd_len_reg,    txd_len_next;
 reg [7:0]   txd_ctx_reg,    txd_ctx_next;
 reg [15:0]  txd_tag_reg,    txd_tag_next;
 reg [63:0]  txd_key_reg,    txd_key_next;
-reg [511:0] txd_data_reg,   txd_data_next;
+reg [1:0]   txd_src_reg,    txd_src_next;
+reg [PAY_SLOT_W-1:0] txd_slot_reg, txd_slot_next;
 
 // blocking read in flight
 reg         rd_wait_reg,    rd_wait_next;
@@ -232,7 +253,8 @@ assign m_txd_len     = txd_len_reg;
 assign m_txd_ctx     = txd_ctx_reg;
 assign m_txd_tag     = txd_tag_reg;
 assign m_txd_key     = txd_key_reg;
-assign m_txd_payload = txd_data_reg;
+assign m_txd_pay_src  = txd_src_reg;
+assign m_txd_pay_slot = txd_slot_reg;
 
 assign csr_addr  = req_off[11:0];
 assign csr_wdata = s_host_req_wdata;
@@ -316,13 +338,10 @@ wire [32:0] ago_lend     = {1'b0, go_laddr} + 33'd8;
 wire        ago_bad_range = (ago_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b0, cfg_mem_size});
 wire [7:0]  ago_op       = (ago_fn == `TG_AOP_FAA)  ? `TG_OP_FAA :
                            (ago_fn == `TG_AOP_SWAP) ? `TG_OP_SWAP : `TG_OP_CAS;
-// an atomic request's payload: word 0 operand, word 1 compare
-wire [511:0] ago_payload = {384'd0, pg_compare, pg_operand};
 // a blocking atomic from a window load
 wire [7:0]   win_aop     = (req_win == `TG_WIN_SWAP) ? `TG_OP_SWAP :
                            (req_win == `TG_WIN_CAS)  ? `TG_OP_CAS  : `TG_OP_FAA;
 wire [63:0]  win_operand = is_finc ? 64'd1 : req_operand;
-wire [511:0] win_payload = {384'd0, req_compare, win_operand};
 
 // first free fetch-table entry
 reg        ft_free_found;
@@ -362,7 +381,8 @@ task send_txd;
     input [7:0]   len;
     input [7:0]   ctx;
     input [15:0]  tag;
-    input [511:0] data;
+    input [1:0]   src;     // TG_PAY_REQ: the payload is in request-buffer slot slot
+    input [PAY_SLOT_W-1:0] slot;
     begin
         txd_valid_next = 1'b1;
         txd_op_next    = op;
@@ -373,7 +393,14 @@ task send_txd;
         txd_ctx_next   = ctx;
         txd_tag_next   = tag;
         txd_load       = 1'b1;   // the key of context ctx follows (below)
-        txd_data_next  = data;
+        txd_src_next   = src;
+        txd_slot_next  = slot;
+        // the slot is taken as the descriptor is loaded: the wire's hold,
+        // and a REQ's until its answer
+        m_pay_take_valid = (src != `TG_PAY_NONE);
+        m_pay_take_slot  = slot;
+        m_pay_take_mask  = (op == `TG_OP_REQ) ? 2'd`TG_PAY_HOLD_WIRE | 2'd`TG_PAY_HOLD_REQ :
+                                                2'd`TG_PAY_HOLD_WIRE;
     end
 endtask
 
@@ -381,8 +408,27 @@ endtask
 task send_burst;
     begin
         send_txd(bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, bst_node_reg}, bst_addr_reg,
-                 bst_mask_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0, bst_data_reg);
+                 bst_mask_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0,
+                 `TG_PAY_REQ, bst_slot_reg);
         bst_active_next = 1'b0;
+    end
+endtask
+
+// An atomic's payload into the slot just taken: the operand (word 0)
+// now, the compare value (word 1) next cycle, before any reader can get
+// to it (tg_eth_tx reads word 1 no sooner than 8 cycles after it takes
+// the descriptor).
+task write_atomic;
+    input [63:0] operand;
+    input [63:0] compare;
+    begin
+        m_pay_we      = 1'b1;
+        m_pay_wr_slot = s_pay_alloc_slot;
+        m_pay_wr_word = 3'd0;
+        m_pay_wr_data = operand;
+        aw2_next      = 1'b1;
+        aw2_slot_next = s_pay_alloc_slot;
+        aw2_data_next = compare;
     end
 endtask
 
@@ -413,7 +459,7 @@ always @* begin
     bst_node_next   = bst_node_reg;
     bst_addr_next   = bst_addr_reg;
     bst_cnt_next    = bst_cnt_reg;
-    bst_data_next   = bst_data_reg;
+    bst_slot_next   = bst_slot_reg;
     bst_mask_next   = bst_mask_reg;
 
     txd_valid_next = txd_valid_reg;
@@ -425,7 +471,20 @@ always @* begin
     txd_ctx_next   = txd_ctx_reg;
     txd_tag_next   = txd_tag_reg;
     txd_load       = 1'b0;
-    txd_data_next  = txd_data_reg;
+    txd_src_next   = txd_src_reg;
+    txd_slot_next  = txd_slot_reg;
+    m_pay_take_valid = 1'b0;
+    m_pay_take_slot  = txd_slot_reg;
+    m_pay_take_mask  = 2'd`TG_PAY_HOLD_WIRE;
+    // the write port: a burst's beat, an atomic's operand, or the compare
+    // word of the atomic offered last cycle
+    m_pay_we      = aw2_reg;
+    m_pay_wr_slot = aw2_slot_reg;
+    m_pay_wr_word = 3'd1;
+    m_pay_wr_data = aw2_data_reg;
+    aw2_next      = 1'b0;
+    aw2_slot_next = aw2_slot_reg;
+    aw2_data_next = aw2_data_reg;
 
     rd_wait_next = rd_wait_reg;
     rd_sync_next = rd_sync_reg;
@@ -534,41 +593,47 @@ always @* begin
                 end
             end
         end else if (is_burst) begin
-            // one beat of a write or REQ burst; the last beat sends the frame
-            if (!s_host_req_last || txd_free) begin
+            // one beat of a write or REQ burst, written into the burst's
+            // request-buffer slot (a free one for its first beat); the
+            // last beat sends the frame
+            if ((!s_host_req_last || txd_free) && !aw2_reg && (bst_active_reg || s_pay_alloc_valid)) begin
                 s_host_req_ready = 1'b1;
                 if (!bst_active_reg) begin
                     ev_host_req = 1'b1;
                 end
                 begin : append
-                    reg [511:0] data;
                     reg [63:0]  mask;
                     reg [3:0]   cnt;
                     reg [31:0]  first;
+                    reg [PAY_SLOT_W-1:0] slot;
                     if (bst_active_reg) begin
-                        data  = bst_data_reg;
                         mask  = bst_mask_reg;
                         cnt   = bst_cnt_reg;
                         first = bst_addr_reg;
+                        slot  = bst_slot_reg;
                     end else begin
-                        data  = 512'd0;
                         mask  = 64'd0;
                         cnt   = 4'd0;
                         first = req_paddr;
+                        slot  = s_pay_alloc_slot;
                     end
-                    // the beat goes to word cnt: a compare per word (a
-                    // part-select at a computed offset would be a shifter)
+                    // the beat goes to word cnt (the mask: a compare per
+                    // word; a part-select at a computed offset would be a
+                    // shifter)
+                    m_pay_we      = 1'b1;
+                    m_pay_wr_slot = slot;
+                    m_pay_wr_word = cnt[2:0];
+                    m_pay_wr_data = s_host_req_wdata & wbits;
                     for (f = 0; f < 8; f = f + 1) begin
                         if (cnt[2:0] == f[2:0]) begin
-                            data[f*64 +: 64] = s_host_req_wdata & wbits;
-                            mask[f*8 +: 8]   = s_host_req_wstrb;
+                            mask[f*8 +: 8] = s_host_req_wstrb;
                         end
                     end
                     cnt = cnt + 4'd1;
                     if (s_host_req_last || (((first[5:3] + cnt[2:0]) & BLK_WMAX) == 3'd0)) begin
                         if (txd_free) begin
                             send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, mask,
-                                     {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, data);
+                                     {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, `TG_PAY_REQ, slot);
                             bst_active_next = 1'b0;
                         end else begin
                             // block full but the transmitter is busy: keep it
@@ -582,7 +647,7 @@ always @* begin
                     bst_node_next = req_node;
                     bst_addr_next = first;
                     bst_cnt_next  = cnt;
-                    bst_data_next = data;
+                    bst_slot_next = slot;
                     bst_mask_next = mask;
                 end
             end
@@ -598,17 +663,20 @@ always @* begin
             end
         end else if ((is_remote || is_sync || is_atomwin && req_ctx_ok) && !s_host_req_write) begin
             // blocking load: a remote read, a fence (a read of nothing) or
-            // an atomic (the old value)
-            if (txd_free && resp_free && !rd_wait_reg) begin
+            // an atomic (the old value; its operand and compare go into a
+            // request-buffer slot)
+            if (txd_free && resp_free && !rd_wait_reg && (!is_atomwin || s_pay_alloc_valid && !aw2_reg)) begin
                 s_host_req_ready = 1'b1;
                 ev_host_req      = 1'b1;
                 if (is_atomwin) begin
                     send_txd(win_aop, {8'd0, req_node}, req_paddr, 64'h00000000000000FF,
-                             8'd`TG_ATOMIC_LEN, {4'd0, req_ctx}, {1'b0, rd_seq_reg}, win_payload);
+                             8'd`TG_ATOMIC_LEN, {4'd0, req_ctx}, {1'b0, rd_seq_reg},
+                             `TG_PAY_REQ, s_pay_alloc_slot);
+                    write_atomic(win_operand, req_compare);
                 end else begin
                     send_txd(`TG_OP_READ_REQ, {8'd0, req_node}, is_sync ? 32'd0 : req_paddr,
                              is_sync ? 64'd0 : 64'h00000000000000FF, is_sync ? 8'd0 : 8'd8,
-                             {4'd0, req_ctx}, {1'b0, rd_seq_reg}, 512'd0);
+                             {4'd0, req_ctx}, {1'b0, rd_seq_reg}, `TG_PAY_NONE, {PAY_SLOT_W{1'b0}});
                 end
                 rd_wait_next     = 1'b1;
                 rd_sync_next     = is_sync;
@@ -636,7 +704,7 @@ always @* begin
                         ev_host_req      = 1'b1;
                         send_txd(`TG_OP_READ_REQ, go_node, {go_paddr[31:3], 3'd0}, go_mask,
                                  {1'b0, go_words, 3'd0}, {4'd0, pg_ctx},
-                                 `TG_TAG_FETCH | {12'd0, ft_free_idx}, 512'd0);
+                                 `TG_TAG_FETCH | {12'd0, ft_free_idx}, `TG_PAY_NONE, {PAY_SLOT_W{1'b0}});
                         ft_valid_next[ft_free_idx] = 1'b1;
                         ftw_en    = 1'b1;
                         ftw_laddr = {go_laddr[31:3], 3'd0};
@@ -653,7 +721,8 @@ always @* begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
                         send_txd(`TG_OP_WRITE, go_node, {go_paddr[31:3], 3'd0}, 64'd0,
-                                 {1'b0, go_words, 3'd0}, {4'd0, pg_ctx}, 16'd0, 512'd0);
+                                 {1'b0, go_words, 3'd0}, {4'd0, pg_ctx}, 16'd0, `TG_PAY_NONE,
+                                 {PAY_SLOT_W{1'b0}});
                     end
                 end else if (req_reg == `TG_CTX_REG_ATOMIC_GO / 8) begin
                     if (ago_bad_fn || ago_bad_align || ago_bad_range) begin
@@ -661,11 +730,13 @@ always @* begin
                         ev_host_error    = 1'b1;
                         note_failure(pg_ctx, ago_bad_fn    ? `TG_ST_BAD_OP :
                                              ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
-                    end else if (txd_free && ft_free_found) begin
+                    end else if (txd_free && ft_free_found && s_pay_alloc_valid && !aw2_reg) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
                         send_txd(ago_op, go_node, go_paddr, 64'h00000000000000FF, 8'd`TG_ATOMIC_LEN,
-                                 {4'd0, pg_ctx}, `TG_TAG_FETCH | {12'd0, ft_free_idx}, ago_payload);
+                                 {4'd0, pg_ctx}, `TG_TAG_FETCH | {12'd0, ft_free_idx},
+                                 `TG_PAY_REQ, s_pay_alloc_slot);
+                        write_atomic(pg_operand, pg_compare);
                         ft_valid_next[ft_free_idx] = 1'b1;
                         ftw_en    = 1'b1;
                         ftw_mask  = 64'h00000000000000FF;
@@ -739,7 +810,10 @@ always @(posedge clk) begin
     bst_node_reg   <= bst_node_next;
     bst_addr_reg   <= bst_addr_next;
     bst_cnt_reg    <= bst_cnt_next;
-    bst_data_reg   <= bst_data_next;
+    bst_slot_reg   <= bst_slot_next;
+    aw2_reg        <= aw2_next;
+    aw2_slot_reg   <= aw2_slot_next;
+    aw2_data_reg   <= aw2_data_next;
     bst_mask_reg   <= bst_mask_next;
 
     txd_valid_reg <= txd_valid_next;
@@ -751,7 +825,8 @@ always @(posedge clk) begin
     txd_ctx_reg   <= txd_ctx_next;
     txd_tag_reg   <= txd_tag_next;
     txd_key_reg   <= txd_key_next;
-    txd_data_reg  <= txd_data_next;
+    txd_src_reg   <= txd_src_next;
+    txd_slot_reg  <= txd_slot_next;
 
     rd_wait_reg <= rd_wait_next;
     rd_sync_reg <= rd_sync_next;
@@ -775,6 +850,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         bst_active_reg <= 1'b0;
+        aw2_reg        <= 1'b0;
         txd_valid_reg  <= 1'b0;
         rd_wait_reg    <= 1'b0;
         rd_seq_reg     <= 15'd0;

@@ -208,6 +208,15 @@
 `define TG_FLAG_RETRY                   1  // flags bit 0: a REQ sent again after a refusal
 `define TG_FLAG_SEQ                     2  // flags bit 1: seq and ack are valid (link layer on at the sender)
 
+// Transmit payloads inside the core (docs/design.md, Storage): a descriptor names a buffer and a slot
+`define TG_PAY_NONE                     0  // no payload buffer: the frame's payload words are zeros
+`define TG_PAY_REQ                      1  // the request buffer: written by the host port
+`define TG_PAY_RSP                      2  // the response buffer: written by the receive engine
+`define TG_PAY_SPILL                    3  // the spill buffer: REQs read back from the spill ring
+`define TG_PAY_SLOT_BITS                5  // slot number bits at most: up to 32 slots of one block per buffer
+`define TG_PAY_HOLD_WIRE                1  // hold bit 0: the path to the wire (sender, link layer until acked)
+`define TG_PAY_HOLD_REQ                 2  // hold bit 1: the REQ sender, until the REQ is answered or fails
+
 // Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start
 `define TG_BRIDGE_ETHERTYPE             34998  // local experimental EtherType of bridge frames
 `define TG_BRIDGE_VERSION               1  // value of the ver byte

@@ -14,7 +14,8 @@ module tg_link_tx #(
     parameter SLOTS_LOG2  = 4,  // log2 of the retransmission buffer slots (1..5)
     parameter BACKOFF_MAX = 4,  // the timeout doubles per retry up to RTO << BACKOFF_MAX (0..8)
     parameter RSP_SLOTS   = 4,  // slots new requests leave free for responses (1..2^SLOTS_LOG2-1)
-    parameter PEER_WINDOW = 8   // unacknowledged frames per peer before its requests wait (1..2^SLOTS_LOG2)
+    parameter PEER_WINDOW = 8,  // unacknowledged frames per peer before its requests wait (1..2^SLOTS_LOG2)
+    parameter PAY_SLOT_W  = 5   // payload-buffer slot number bits
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -50,7 +51,8 @@ module tg_link_tx #(
     input  wire [7:0]           s_rsp_txd_ctx,
     input  wire [15:0]          s_rsp_txd_tag,
     input  wire [63:0]          s_rsp_txd_key,
-    input  wire [511:0]         s_rsp_txd_payload,
+    input  wire [1:0]           s_rsp_txd_pay_src,
+    input  wire [PAY_SLOT_W-1:0] s_rsp_txd_pay_slot,
 
     // requests in (from the host side): every other data opcode
     input  wire                 s_req_txd_valid,
@@ -65,7 +67,8 @@ module tg_link_tx #(
     input  wire [7:0]           s_req_txd_ctx,
     input  wire [15:0]          s_req_txd_tag,
     input  wire [63:0]          s_req_txd_key,
-    input  wire [511:0]         s_req_txd_payload,
+    input  wire [1:0]           s_req_txd_pay_src,
+    input  wire [PAY_SLOT_W-1:0] s_req_txd_pay_slot,
 
     // frame descriptor out (to tg_eth_tx), held until ready
     output wire                 m_txd_valid,
@@ -80,7 +83,9 @@ module tg_link_tx #(
     output wire [7:0]           m_txd_ctx,
     output wire [15:0]          m_txd_tag,
     output wire [63:0]          m_txd_key,
-    output wire [511:0]         m_txd_payload,
+    output wire [1:0]           m_txd_pay_src,
+    output wire [PAY_SLOT_W-1:0] m_txd_pay_slot,
+    output wire                 m_txd_pay_rel,    // the sender releases the wire hold (not kept here)
     output wire [31:0]          m_txd_seq,
     output wire [31:0]          m_txd_ack,
 
@@ -100,6 +105,12 @@ module tg_link_tx #(
     input  wire [PEER_BITS-1:0] s_lnak_peer,
     input  wire [SEQ_W-1:0]     s_lnak_seq,
 
+    // the wire hold of a payload slot released: its frame was acknowledged,
+    // purged or dropped (a frame kept here holds its slot until then)
+    output wire                 m_pay_rel_valid,
+    output wire [1:0]           m_pay_rel_src,
+    output wire [PAY_SLOT_W-1:0] m_pay_rel_slot,
+
     // events
     output wire                 ev_retx,          // a frame was sent again
     output wire                 ev_nak_sent,
@@ -109,7 +120,8 @@ module tg_link_tx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam W     = 1 << SLOTS_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + 512;
+localparam PW    = 2 + PAY_SLOT_W;   // payload buffer and slot
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + PW;
 localparam [SEQ_W-1:0] SEQ_ONE  = {{(SEQ_W-1){1'b0}}, 1'b1};
 localparam [SEQ_W-1:0] SEQ_HALF = {1'b1, {(SEQ_W-1){1'b0}}};
 localparam [3:0]       BACKOFF_SH = BACKOFF_MAX;
@@ -230,9 +242,21 @@ reg                  out_valid_reg, out_valid_next;
 reg [DW-1:0]         out_desc_reg,  out_desc_next;
 reg [31:0]           out_seq_reg,   out_seq_next;
 reg [31:0]           out_ack_reg,   out_ack_next;
+reg                  out_rel_reg,   out_rel_next;
+reg                  out_kept_reg,  out_kept_next;   // the output is a retransmission-buffer frame
+reg [SLOTS_LOG2-1:0] out_idx_reg,   out_idx_next;    // ... in this slot (whose payload hold
+                                                      // stays until the output is taken)
+
+// The payload slot of each retransmission-buffer frame, held (its wire
+// hold) until the frame is acknowledged or purged; then the slot waits
+// here, marked, until its hold is released, one slot a cycle.
+reg [PW-1:0]         slot_pay_mem     [0:W-1];
+reg                  rel_pend_reg     [0:W-1];
+reg                  rel_pend_next    [0:W-1];
 
 assign {m_txd_op, m_txd_flags, m_txd_status, m_txd_dst, m_txd_addr, m_txd_mask,
-        m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_payload} = out_desc_reg;
+        m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_pay_src, m_txd_pay_slot} = out_desc_reg;
+assign m_txd_pay_rel = out_rel_reg;
 assign m_txd_valid  = out_valid_reg;
 assign m_txd_seq    = out_seq_reg;
 assign m_txd_ack    = out_ack_reg;
@@ -271,7 +295,7 @@ always @* begin
     exp_found  = slot_valid_reg[scan_reg] && !gone_reg[slot_peer_reg[scan_reg]] &&
                  ({8'd0, now_reg - slot_time_reg[scan_reg]} >= slot_rto);
     for (i = W - 1; i >= 0; i = i - 1) begin
-        if (!slot_valid_reg[i]) begin
+        if (!slot_valid_reg[i] && !rel_pend_reg[i]) begin
             free_cnt   = free_cnt + {{SLOTS_LOG2{1'b0}}, 1'b1};
             free_found = 1'b1;
             free_idx   = i[SLOTS_LOG2-1:0];
@@ -286,6 +310,23 @@ always @* begin
         end
     end
 end
+
+// the lowest slot whose payload hold is to be released (not the one whose
+// frame waits in the output register: an ack can free a frame while its
+// resend waits there, and the resend must not name a slot handed out again)
+reg                  rel_found;
+reg [SLOTS_LOG2-1:0] rel_idx;
+always @* begin
+    rel_found = 1'b0;
+    rel_idx   = {SLOTS_LOG2{1'b0}};
+    for (i = W - 1; i >= 0; i = i - 1) begin
+        if (rel_pend_reg[i] && !(out_valid_reg && out_kept_reg && out_idx_reg == i[SLOTS_LOG2-1:0])) begin
+            rel_found = 1'b1;
+            rel_idx   = i[SLOTS_LOG2-1:0];
+        end
+    end
+end
+wire [PW-1:0] rel_pay = slot_pay_mem[rel_idx];
 
 // ---------------------------------------------------------------- acknowledgements in
 wire [SEQ_W-1:0] lack_una  = una_mem[s_lack_peer];
@@ -332,15 +373,18 @@ wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
 
 wire [DW-1:0] s_rsp_desc = {s_rsp_txd_op, s_rsp_txd_flags, s_rsp_txd_status, s_rsp_txd_dst,
                             s_rsp_txd_addr, s_rsp_txd_mask, s_rsp_txd_len, s_rsp_txd_ctx,
-                            s_rsp_txd_tag, s_rsp_txd_key, s_rsp_txd_payload};
+                            s_rsp_txd_tag, s_rsp_txd_key, s_rsp_txd_pay_src, s_rsp_txd_pay_slot};
 wire [DW-1:0] s_req_desc = {s_req_txd_op, s_req_txd_flags, s_req_txd_status, s_req_txd_dst,
                             s_req_txd_addr, s_req_txd_mask, s_req_txd_len, s_req_txd_ctx,
-                            s_req_txd_tag, s_req_txd_key, s_req_txd_payload};
+                            s_req_txd_tag, s_req_txd_key, s_req_txd_pay_src, s_req_txd_pay_slot};
 wire [7:0]    seq_flag = `TG_FLAG_SEQ;
 wire [7:0]    op_ack   = `TG_OP_ACK;
 wire [7:0]    op_nak   = `TG_OP_NAK;
 
 reg  ev_retx_r, ev_nak_r, ev_ack_r, ev_gone_r;
+reg  gone_rel;   // a new frame to a gone peer is dropped: its hold goes now
+reg  pay_rel_valid_r;
+reg  [PW-1:0] pay_rel_r;
 
 // what the state machine below will do
 wire nak_start  = !init_reg && !retx_reg && !purge_reg && lack_ok && s_lack_nak &&
@@ -358,6 +402,8 @@ assign ev_retx      = ev_retx_r;
 assign ev_nak_sent  = ev_nak_r;
 assign ev_ack_sent  = ev_ack_r;
 assign ev_gone_drop = ev_gone_r;
+assign m_pay_rel_valid = pay_rel_valid_r;
+assign {m_pay_rel_src, m_pay_rel_slot} = pay_rel_r;
 
 // ---------------------------------------------------------------- next state
 always @* begin
@@ -366,6 +412,7 @@ always @* begin
     init_idx_next  = init_idx_reg;
     for (i = 0; i < W; i = i + 1) begin
         slot_valid_next[i] = slot_valid_reg[i];
+        rel_pend_next[i]   = rel_pend_reg[i];
         slot_peer_next[i]  = slot_peer_reg[i];
         slot_seq_next[i]   = slot_seq_reg[i];
         slot_time_next[i]  = slot_time_reg[i];
@@ -409,6 +456,10 @@ always @* begin
     out_desc_next  = out_desc_reg;
     out_seq_next   = out_seq_reg;
     out_ack_next   = out_ack_reg;
+    out_rel_next   = out_rel_reg;
+    out_kept_next  = out_kept_reg;
+    out_idx_next   = out_idx_reg;
+    gone_rel       = 1'b0;
     ev_retx_r      = 1'b0;
     ev_nak_r       = 1'b0;
     ev_ack_r       = 1'b0;
@@ -463,6 +514,7 @@ always @* begin
                     if ((s_lack_seq - slot_seq_reg[i]) != {SEQ_W{1'b0}} &&
                         (s_lack_seq - slot_seq_reg[i]) < SEQ_HALF) begin
                         slot_valid_next[i] = 1'b0;
+                        rel_pend_next[i]   = 1'b1;
                     end else begin
                         slot_time_next[i]  = now_reg;
                         slot_retry_next[i] = 8'd0;
@@ -504,6 +556,7 @@ always @* begin
         if (purge_reg) begin
             if (slot_valid_reg[purge_idx_reg] && slot_peer_reg[purge_idx_reg] == purge_peer_reg) begin
                 slot_valid_next[purge_idx_reg] = 1'b0;
+                rel_pend_next[purge_idx_reg]   = 1'b1;
                 ev_gone_r = 1'b1;
             end
             purge_idx_next = purge_idx_reg + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
@@ -523,17 +576,21 @@ always @* begin
             if (nak_valid_reg) begin
                 out_valid_next = 1'b1;
                 out_desc_next  = {op_nak, seq_flag, 8'd0, node16(nak_peer_reg), 32'd0, 64'd0,
-                                  8'd0, 8'd0, 16'd0, 64'd0, 512'd0};
+                                  8'd0, 8'd0, 16'd0, 64'd0, {PW{1'b0}}};
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(nak_seq_reg);
+                out_rel_next   = 1'b0;
+                out_kept_next  = 1'b0;
                 nak_valid_next = 1'b0;
                 ev_nak_r       = 1'b1;
             end else if (ack_send) begin
                 out_valid_next = 1'b1;
                 out_desc_next  = {op_ack, seq_flag, 8'd0, node16(aq_head_peer), 32'd0, 64'd0,
-                                  8'd0, 8'd0, 16'd0, 64'd0, 512'd0};
+                                  8'd0, 8'd0, 16'd0, 64'd0, {PW{1'b0}}};
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(aq_head_ackv);
+                out_rel_next   = 1'b0;
+                out_kept_next  = 1'b0;
                 owed_next[aq_head_peer]   = 1'b0;
                 queued_next[aq_head_peer] = 1'b0;
                 aq_rd_next     = aq_rd_reg + {{PEER_BITS{1'b0}}, 1'b1};
@@ -549,6 +606,9 @@ always @* begin
                         out_desc_next[DW-9 -: 8] = retx_desc[DW-9 -: 8] | seq_flag;
                         out_seq_next   = seq32(retx_seq_reg);
                         out_ack_next   = seq32(retx_ackv);
+                        out_rel_next   = 1'b0;
+                        out_kept_next  = 1'b1;
+                        out_idx_next   = rtx_idx;
                         owed_next[retx_peer_reg] = 1'b0;
                         slot_time_next[rtx_idx]  = now_reg;
                         if (retx_tmo_reg && slot_retry_reg[rtx_idx] != 8'hFF) begin
@@ -566,14 +626,20 @@ always @* begin
                     out_desc_next[DW-9 -: 8] = in_flags & ~seq_flag;
                     out_seq_next   = 32'd0;
                     out_ack_next   = 32'd0;
+                    out_rel_next   = 1'b1;   // not kept: the sender releases it
+                    out_kept_next  = 1'b0;
                 end else if (gone_reg[new_peer]) begin
                     ev_gone_r = 1'b1;
+                    gone_rel  = 1'b1;
                 end else begin
                     out_valid_next = 1'b1;
                     out_desc_next  = new_desc;
                     out_desc_next[DW-9 -: 8] = in_flags | seq_flag;
                     out_seq_next   = seq32(new_nseq);
                     out_ack_next   = seq32(new_ackv);
+                    out_rel_next   = 1'b0;   // kept until acknowledged
+                    out_kept_next  = 1'b1;
+                    out_idx_next   = free_idx;
                     owed_next[new_peer] = 1'b0;
                     desc_we        = 1'b1;
                     slot_valid_next[free_idx] = 1'b1;
@@ -607,6 +673,18 @@ always @* begin
         end
     end
 
+    // -------- payload holds released: a dropped frame's now, else the
+    // lowest marked slot's (a slot without payload is only unmarked)
+    pay_rel_valid_r = 1'b0;
+    pay_rel_r       = new_desc[PW-1:0];
+    if (gone_rel) begin
+        pay_rel_valid_r = (new_desc[PW-1 -: 2] != `TG_PAY_NONE);
+    end else if (rel_found) begin
+        pay_rel_valid_r        = (rel_pay[PW-1 -: 2] != `TG_PAY_NONE);
+        pay_rel_r              = rel_pay;
+        rel_pend_next[rel_idx] = 1'b0;
+    end
+
     if (cfg_gone_clear) begin
         gone_next     = {NPEER{1'b0}};
         gone_any_next = 1'b0;
@@ -624,9 +702,11 @@ always @(posedge clk) begin
         slot_seq_reg[i]   <= slot_seq_next[i];
         slot_time_reg[i]  <= slot_time_next[i];
         slot_retry_reg[i] <= slot_retry_next[i];
+        rel_pend_reg[i]   <= rel_pend_next[i];
     end
     if (desc_we) begin
-        desc_mem[desc_waddr] <= new_desc;
+        desc_mem[desc_waddr]     <= new_desc;
+        slot_pay_mem[desc_waddr] <= new_desc[PW-1:0];
     end
     if (nseq_we) begin
         nseq_mem[nseq_waddr] <= nseq_wdata;
@@ -667,6 +747,9 @@ always @(posedge clk) begin
     out_desc_reg   <= out_desc_next;
     out_seq_reg    <= out_seq_next;
     out_ack_reg    <= out_ack_next;
+    out_rel_reg    <= out_rel_next;
+    out_kept_reg   <= out_kept_next;
+    out_idx_reg    <= out_idx_next;
     if (rst) begin
         now_reg       <= 32'd0;
         scan_reg      <= {SLOTS_LOG2{1'b0}};
@@ -674,6 +757,7 @@ always @(posedge clk) begin
         init_idx_reg  <= {PEER_BITS{1'b0}};
         for (i = 0; i < W; i = i + 1) begin
             slot_valid_reg[i] <= 1'b0;
+            rel_pend_reg[i]   <= 1'b0;
         end
         owed_reg      <= {NPEER{1'b0}};
         queued_reg    <= {NPEER{1'b0}};

@@ -75,13 +75,21 @@ initial begin
     end
 end
 
-// Payload words and byte-mask bits past the block are zero wherever a
-// payload or mask leaves a module, so synthesis keeps no state or logic
-// for them.
-localparam [511:0] PAY_MASK = {512{1'b1}} >> (512 - 8 * BLOCK_BYTES);
+// Byte-mask bits past the block are zero wherever a mask leaves a
+// module, so synthesis keeps no state or logic for them.
 localparam [63:0]  MSK_MASK = {64{1'b1}} >> (64 - BLOCK_BYTES);
-localparam BLOCK_WORDS_LOG2 = (BLOCK_BYTES == 16) ? 1 : (BLOCK_BYTES == 32) ? 2 : 3;
-localparam RX_SLOT_W = 2;   // payload-buffer slots for received frames: 4
+localparam RX_SLOT_W  = 2;                  // payload-buffer slots for received frames: 4
+// Slots per transmit payload buffer: with the link layer, a whole
+// retransmission buffer's worth (its frames keep their slots until
+// acknowledged); without it, the REQs kept for answers and four more, at
+// least 8 (a free slot is then always there when a frame needs one).
+localparam PAY_SLOTS_NEED = (MAX_REQS + 4 > 8) ? MAX_REQS + 4 : 8;
+localparam PAY_SLOT_W_MIN = (PAY_SLOTS_NEED > 16) ? 5 : (PAY_SLOTS_NEED > 8) ? 4 : 3;
+localparam PAY_SLOT_W = (LINK_LAYER != 0 && LINK_SLOTS_LOG2 > PAY_SLOT_W_MIN) ? LINK_SLOTS_LOG2 :
+                        PAY_SLOT_W_MIN;   // (at most `TG_PAY_SLOT_BITS)
+localparam [1:0] PAY_NONE = `TG_PAY_NONE, PAY_REQ = `TG_PAY_REQ, PAY_RSP = `TG_PAY_RSP,
+                 PAY_SPILL = `TG_PAY_SPILL;
+localparam [1:0] HOLD_WIRE = `TG_PAY_HOLD_WIRE, HOLD_REQ = `TG_PAY_HOLD_REQ;
 
 wire [31:0] cfg_mem_size;
 wire [31:0] cfg_read_timeout;
@@ -264,8 +272,16 @@ wire [7:0]   loc_txd_len;
 wire [7:0]   loc_txd_ctx;
 wire [15:0]  loc_txd_tag;
 wire [63:0]  loc_txd_key;
-wire [511:0] loc_txd_payload_w, loc_txd_payload;
-assign loc_txd_payload = loc_txd_payload_w & PAY_MASK;
+wire [1:0]   loc_txd_pay_src;
+wire [PAY_SLOT_W-1:0] loc_txd_pay_slot;
+
+// the transmit payload buffers (below): the request buffer's allocation,
+// taking and write port (the host port), its hold and release ports
+wire                  rqp_alloc_valid, rqp_take_valid, rqp_we;
+wire [PAY_SLOT_W-1:0] rqp_alloc_slot, rqp_take_slot, rqp_wr_slot;
+wire [1:0]            rqp_take_mask;
+wire [2:0]            rqp_wr_word;
+wire [63:0]           rqp_wr_data;
 
 wire         hrd_valid;
 wire [15:0]  hrd_src, hrd_tag;
@@ -290,7 +306,8 @@ wire [3:0]   fto_idx;
 tg_host_if #(
     .NUM_CTX     (NUM_CTX),
     .MAX_READS   (MAX_READS),
-    .BLOCK_BYTES (BLOCK_BYTES)
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .PAY_SLOT_W  (PAY_SLOT_W)
 ) tg_host_if_inst (
     .clk                (clk),
     .rst                (rst),
@@ -320,7 +337,17 @@ tg_host_if #(
     .m_txd_ctx          (loc_txd_ctx),
     .m_txd_tag          (loc_txd_tag),
     .m_txd_key          (loc_txd_key),
-    .m_txd_payload      (loc_txd_payload_w),
+    .m_txd_pay_src      (loc_txd_pay_src),
+    .m_txd_pay_slot     (loc_txd_pay_slot),
+    .s_pay_alloc_valid  (rqp_alloc_valid),
+    .s_pay_alloc_slot   (rqp_alloc_slot),
+    .m_pay_take_valid   (rqp_take_valid),
+    .m_pay_take_slot    (rqp_take_slot),
+    .m_pay_take_mask    (rqp_take_mask),
+    .m_pay_we           (rqp_we),
+    .m_pay_wr_slot      (rqp_wr_slot),
+    .m_pay_wr_word      (rqp_wr_word),
+    .m_pay_wr_data      (rqp_wr_data),
     .s_hrd_valid        (hrd_valid),
     .s_hrd_src          (hrd_src),
     .s_hrd_tag          (hrd_tag),
@@ -400,10 +427,14 @@ wire [63:0]          pay_rd_data;
 wire                 pay_free0_valid, pay_free1_valid;
 wire [RX_SLOT_W-1:0] pay_free1_slot;
 wire [(1<<RX_SLOT_W)-1:0] pay_busy;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [(1<<RX_SLOT_W)-1:0] unused_rx_held;   // (one hold: the same as pay_busy)
+/* verilator lint_on UNUSEDSIGNAL */
 
 tg_pay_buf #(
-    .SLOTS_LOG2 (RX_SLOT_W),
-    .WORDS_LOG2 (BLOCK_WORDS_LOG2)
+    .SLOTS_LOG2  (RX_SLOT_W),
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .HOLDERS     (1)
 ) tg_rx_pay_inst (
     .clk           (clk),
     .rst           (rst),
@@ -411,10 +442,24 @@ tg_pay_buf #(
     .m_alloc_slot  (pay_alloc_slot),
     .s_take_valid  (ev_rx_frame),
     .s_take_slot   (erx_slot),
+    .s_take_mask   (1'b1),
+    .s_hold_valid  (1'b0),
+    .s_hold_slot   ({RX_SLOT_W{1'b0}}),
+    .s_hold_mask   (1'b0),
     .s_free0_valid (pay_free0_valid),
     .s_free0_slot  (rxd_slot),
+    .s_free0_mask  (1'b1),
     .s_free1_valid (pay_free1_valid),
     .s_free1_slot  (pay_free1_slot),
+    .s_free1_mask  (1'b1),
+    .s_free2_valid (1'b0),
+    .s_free2_slot  ({RX_SLOT_W{1'b0}}),
+    .s_free2_mask  (1'b0),
+    .s_free3_valid (1'b0),
+    .s_free3_slot  ({RX_SLOT_W{1'b0}}),
+    .s_free3_mask  (1'b0),
+    .s_pin_valid   (1'b0),
+    .s_pin_slot    ({RX_SLOT_W{1'b0}}),
     .s_wr_en       (pay_we),
     .s_wr_slot     (pay_wr_slot),
     .s_wr_word     (pay_wr_word),
@@ -422,7 +467,8 @@ tg_pay_buf #(
     .s_rd_slot     (pay_rd_slot),
     .s_rd_word     (pay_rd_word),
     .m_rd_data     (pay_rd_data),
-    .st_busy       (pay_busy)
+    .st_busy       (pay_busy),
+    .st_held       (unused_rx_held)
 );
 
 tg_eth_rx #(
@@ -604,8 +650,13 @@ wire [15:0]  rsp_txd_dst, rsp_txd_tag;
 wire [31:0]  rsp_txd_addr;
 wire [63:0]  rsp_txd_mask_w, rsp_txd_mask;
 assign rsp_txd_mask = rsp_txd_mask_w & MSK_MASK;
-wire [511:0] rsp_txd_payload_w, rsp_txd_payload;
-assign rsp_txd_payload = rsp_txd_payload_w & PAY_MASK;
+wire [1:0]   rsp_txd_pay_src;
+wire [PAY_SLOT_W-1:0] rsp_txd_pay_slot;
+// the response buffer's allocation, taking and write port (the receive engine)
+wire                  rsp_alloc_valid, rsp_take_valid, rsp_we;
+wire [PAY_SLOT_W-1:0] rsp_alloc_slot, rsp_wr_slot;
+wire [2:0]            rsp_wr_word;
+wire [63:0]           rsp_wr_data;
 
 wire         rxe_mem_req_valid, rxe_mem_req_ready, rxe_mem_req_write, rxe_mem_resp_valid;
 wire [31:0]  rxe_mem_req_addr;
@@ -614,7 +665,8 @@ wire [7:0]   rxe_mem_req_wstrb;
 
 tg_rx_engine #(
     .BLOCK_BYTES (BLOCK_BYTES),
-    .SLOT_W      (RX_SLOT_W)
+    .SLOT_W      (RX_SLOT_W),
+    .PAY_SLOT_W  (PAY_SLOT_W)
 ) tg_rx_engine_inst (
     .clk                (clk),
     .rst                (rst),
@@ -662,7 +714,15 @@ tg_rx_engine #(
     .m_txd_len          (rsp_txd_len),
     .m_txd_ctx          (rsp_txd_ctx),
     .m_txd_tag          (rsp_txd_tag),
-    .m_txd_payload      (rsp_txd_payload_w),
+    .m_txd_pay_src      (rsp_txd_pay_src),
+    .m_txd_pay_slot     (rsp_txd_pay_slot),
+    .s_rsp_alloc_valid  (rsp_alloc_valid),
+    .s_rsp_alloc_slot   (rsp_alloc_slot),
+    .m_rsp_take_valid   (rsp_take_valid),
+    .m_rsp_we           (rsp_we),
+    .m_rsp_wr_slot      (rsp_wr_slot),
+    .m_rsp_wr_word      (rsp_wr_word),
+    .m_rsp_wr_data      (rsp_wr_data),
     .m_hrd_valid        (hrd_valid),
     .m_hrd_src          (hrd_src),
     .m_hrd_tag          (hrd_tag),
@@ -708,6 +768,129 @@ tg_rx_engine #(
     .ev_prot_refused    (ev_prot_refused)
 );
 
+// ---------------------------------------------------------------- transmit payload buffers
+// Three buffers of 2^PAY_SLOT_W slots, one writer each: requests (the host
+// port), responses (the receive engine) and REQs read back from the spill
+// ring. A descriptor names a buffer and a slot, and tg_eth_tx reads the
+// words as it sends them. A slot is held by the wire (released by
+// tg_eth_tx once the frame is out, or by tg_link_tx once it is
+// acknowledged) and by a REQ's sender (released by tg_req_tx once the REQ
+// is answered or has failed); it is free when neither holds it.
+wire                  etx_pay_rd_valid, etx_pay_pin_valid, etx_pay_rel_valid;
+wire [1:0]            etx_pay_src;
+wire [PAY_SLOT_W-1:0] etx_pay_rd_slot;
+wire [2:0]            etx_pay_rd_word;
+wire                  ltx_pay_rel_valid;
+wire [1:0]            ltx_pay_rel_src;
+wire [PAY_SLOT_W-1:0] ltx_pay_rel_slot;
+wire                  rqt_pay_hold_valid, rqt_pay_rel_valid;
+wire [1:0]            rqt_pay_hold_src, rqt_pay_rel_src;
+wire [PAY_SLOT_W-1:0] rqt_pay_hold_slot, rqt_pay_rel_slot;
+wire [63:0]           rqp_rd_data, rsp_rd_data, spp_rd_data;
+wire [(1<<PAY_SLOT_W)-1:0] rqp_wire_held, spp_wire_held;
+wire [(2<<PAY_SLOT_W)-1:0] rqp_held;
+// the spill ring reads a parked REQ's words through the request buffer's
+// read port while tg_eth_tx does not use it, and releases the slot
+/* verilator lint_off UNUSEDSIGNAL */ // (the port is the spill ring's whenever it is free)
+wire                  spl_pay_rd_valid;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                  spl_pay_rel_valid;
+wire [PAY_SLOT_W-1:0] spl_pay_rd_slot;
+wire [2:0]            spl_pay_rd_word;
+wire                  etx_reads_rqp    = etx_pay_rd_valid && (etx_pay_src == PAY_REQ);
+wire                  spl_pay_rd_grant = !etx_reads_rqp;
+wire                  etx_pin_rqp      = etx_pay_pin_valid && (etx_pay_src == PAY_REQ);
+wire                  etx_pin_rsp      = etx_pay_pin_valid && (etx_pay_src == PAY_RSP);
+wire                  etx_pin_spp      = etx_pay_pin_valid && (etx_pay_src == PAY_SPILL);
+wire [63:0]           etx_pay_rd_data  = (etx_pay_src == PAY_REQ) ? rqp_rd_data :
+                                         (etx_pay_src == PAY_RSP) ? rsp_rd_data : spp_rd_data;
+
+tg_pay_buf #(
+    .SLOTS_LOG2  (PAY_SLOT_W),
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .HOLDERS     (2)
+) tg_req_pay_inst (
+    .clk           (clk),
+    .rst           (rst),
+    .m_alloc_valid (rqp_alloc_valid),
+    .m_alloc_slot  (rqp_alloc_slot),
+    .s_take_valid  (rqp_take_valid),
+    .s_take_slot   (rqp_take_slot),
+    .s_take_mask   (rqp_take_mask),
+    .s_hold_valid  (rqt_pay_hold_valid && rqt_pay_hold_src == PAY_REQ),
+    .s_hold_slot   (rqt_pay_hold_slot),
+    .s_hold_mask   (HOLD_WIRE),
+    .s_free0_valid (etx_pay_rel_valid && etx_pay_src == PAY_REQ),
+    .s_free0_slot  (etx_pay_rd_slot),
+    .s_free0_mask  (HOLD_WIRE),
+    .s_free1_valid (ltx_pay_rel_valid && ltx_pay_rel_src == PAY_REQ),
+    .s_free1_slot  (ltx_pay_rel_slot),
+    .s_free1_mask  (HOLD_WIRE),
+    .s_free2_valid (rqt_pay_rel_valid && rqt_pay_rel_src == PAY_REQ),
+    .s_free2_slot  (rqt_pay_rel_slot),
+    .s_free2_mask  (HOLD_REQ),
+    .s_free3_valid (spl_pay_rel_valid),
+    .s_free3_slot  (spl_pay_rd_slot),
+    .s_free3_mask  (HOLD_WIRE | HOLD_REQ),
+    .s_pin_valid   (etx_pin_rqp),
+    .s_pin_slot    (etx_pay_rd_slot),
+    .s_wr_en       (rqp_we),
+    .s_wr_slot     (rqp_wr_slot),
+    .s_wr_word     (rqp_wr_word),
+    .s_wr_data     (rqp_wr_data),
+    .s_rd_slot     (etx_reads_rqp ? etx_pay_rd_slot : spl_pay_rd_slot),
+    .s_rd_word     (etx_reads_rqp ? etx_pay_rd_word : spl_pay_rd_word),
+    .m_rd_data     (rqp_rd_data),
+    .st_busy       (unused_rqp_busy),
+    .st_held       (rqp_held)
+);
+
+assign rqp_wire_held = rqp_held[(1<<PAY_SLOT_W)-1:0];   // (hold 0: the wire)
+/* verilator lint_off UNUSEDSIGNAL */ // (the REQ holds are tg_req_tx's own business)
+wire [(2<<PAY_SLOT_W)-1:0] unused_rqp_held = rqp_held;
+wire [(1<<PAY_SLOT_W)-1:0] unused_rqp_busy, unused_rsp_busy, unused_rsp_held;
+/* verilator lint_on UNUSEDSIGNAL */
+
+tg_pay_buf #(
+    .SLOTS_LOG2  (PAY_SLOT_W),
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .HOLDERS     (1)
+) tg_rsp_pay_inst (
+    .clk           (clk),
+    .rst           (rst),
+    .m_alloc_valid (rsp_alloc_valid),
+    .m_alloc_slot  (rsp_alloc_slot),
+    .s_take_valid  (rsp_take_valid),
+    .s_take_slot   (rsp_wr_slot),
+    .s_take_mask   (1'b1),
+    .s_hold_valid  (1'b0),
+    .s_hold_slot   ({PAY_SLOT_W{1'b0}}),
+    .s_hold_mask   (1'b0),
+    .s_free0_valid (etx_pay_rel_valid && etx_pay_src == PAY_RSP),
+    .s_free0_slot  (etx_pay_rd_slot),
+    .s_free0_mask  (1'b1),
+    .s_free1_valid (ltx_pay_rel_valid && ltx_pay_rel_src == PAY_RSP),
+    .s_free1_slot  (ltx_pay_rel_slot),
+    .s_free1_mask  (1'b1),
+    .s_free2_valid (1'b0),
+    .s_free2_slot  ({PAY_SLOT_W{1'b0}}),
+    .s_free2_mask  (1'b0),
+    .s_free3_valid (1'b0),
+    .s_free3_slot  ({PAY_SLOT_W{1'b0}}),
+    .s_free3_mask  (1'b0),
+    .s_pin_valid   (etx_pin_rsp),
+    .s_pin_slot    (etx_pay_rd_slot),
+    .s_wr_en       (rsp_we),
+    .s_wr_slot     (rsp_wr_slot),
+    .s_wr_word     (rsp_wr_word),
+    .s_wr_data     (rsp_wr_data),
+    .s_rd_slot     (etx_pay_rd_slot),
+    .s_rd_word     (etx_pay_rd_word),
+    .m_rd_data     (rsp_rd_data),
+    .st_busy       (unused_rsp_busy),
+    .st_held       (unused_rsp_held)
+);
+
 // ---------------------------------------------------------------- REQ spill ring
 wire         spl_txd_valid, spl_txd_ready;
 wire [7:0]   spl_txd_op, spl_txd_len, spl_txd_ctx;
@@ -716,8 +899,8 @@ wire [63:0]  spl_txd_key;
 wire [31:0]  spl_txd_addr;
 wire [63:0]  spl_txd_mask_w, spl_txd_mask;
 assign spl_txd_mask = spl_txd_mask_w & MSK_MASK;
-wire [511:0] spl_txd_payload_w, spl_txd_payload;
-assign spl_txd_payload = spl_txd_payload_w & PAY_MASK;
+wire [1:0]   spl_txd_pay_src;
+wire [PAY_SLOT_W-1:0] spl_txd_pay_slot;
 wire         req_slot_free;
 
 wire         spl_mem_req_valid, spl_mem_req_ready, spl_mem_req_write, spl_mem_resp_valid;
@@ -727,7 +910,15 @@ wire [7:0]   spl_mem_req_wstrb;
 
 generate
 if (SPILL_RING != 0) begin : g_spill
-    tg_req_spill tg_req_spill_inst (
+    wire                  spp_alloc_valid, spp_take_valid, spp_we;
+    wire [PAY_SLOT_W-1:0] spp_alloc_slot, spp_take_slot, spp_wr_slot;
+    wire [2:0]            spp_wr_word;
+    wire [63:0]           spp_wr_data;
+    wire [(2<<PAY_SLOT_W)-1:0] spp_held;
+
+    tg_req_spill #(
+        .PAY_SLOT_W (PAY_SLOT_W)
+    ) tg_req_spill_inst (
         .clk              (clk),
         .rst              (rst),
         .cfg_spill_base   (cfg_spill_base),
@@ -743,7 +934,8 @@ if (SPILL_RING != 0) begin : g_spill
         .s_txd_ctx        (loc_txd_ctx),
         .s_txd_tag        (loc_txd_tag),
         .s_txd_key        (loc_txd_key),
-        .s_txd_payload    (loc_txd_payload),
+        .s_txd_pay_src    (loc_txd_pay_src),
+        .s_txd_pay_slot   (loc_txd_pay_slot),
         .m_txd_valid      (spl_txd_valid),
         .m_txd_ready      (spl_txd_ready),
         .m_txd_op         (spl_txd_op),
@@ -754,8 +946,23 @@ if (SPILL_RING != 0) begin : g_spill
         .m_txd_ctx        (spl_txd_ctx),
         .m_txd_tag        (spl_txd_tag),
         .m_txd_key        (spl_txd_key),
-        .m_txd_payload    (spl_txd_payload_w),
+        .m_txd_pay_src    (spl_txd_pay_src),
+        .m_txd_pay_slot   (spl_txd_pay_slot),
         .in_req_slot_free (req_slot_free),
+        .m_pay_rd_valid   (spl_pay_rd_valid),
+        .in_pay_rd_grant  (spl_pay_rd_grant),
+        .m_pay_rd_slot    (spl_pay_rd_slot),
+        .m_pay_rd_word    (spl_pay_rd_word),
+        .s_pay_rd_data    (rqp_rd_data),
+        .m_pay_rel_valid  (spl_pay_rel_valid),
+        .s_spl_alloc_valid (spp_alloc_valid),
+        .s_spl_alloc_slot (spp_alloc_slot),
+        .m_spl_take_valid (spp_take_valid),
+        .m_spl_take_slot  (spp_take_slot),
+        .m_spl_we         (spp_we),
+        .m_spl_wr_slot    (spp_wr_slot),
+        .m_spl_wr_word    (spp_wr_word),
+        .m_spl_wr_data    (spp_wr_data),
         .m_mem_req_valid  (spl_mem_req_valid),
         .m_mem_req_ready  (spl_mem_req_ready),
         .m_mem_req_write  (spl_mem_req_write),
@@ -766,6 +973,52 @@ if (SPILL_RING != 0) begin : g_spill
         .s_mem_resp_rdata (spl_mem_resp_rdata),
         .ev_spill         (ev_spill)
     );
+
+    tg_pay_buf #(
+        .SLOTS_LOG2  (PAY_SLOT_W),
+        .BLOCK_BYTES (BLOCK_BYTES),
+        .HOLDERS     (2)
+    ) tg_spill_pay_inst (
+        .clk           (clk),
+        .rst           (rst),
+        .m_alloc_valid (spp_alloc_valid),
+        .m_alloc_slot  (spp_alloc_slot),
+        .s_take_valid  (spp_take_valid),
+        .s_take_slot   (spp_take_slot),
+        .s_take_mask   (HOLD_WIRE | HOLD_REQ),
+        .s_hold_valid  (rqt_pay_hold_valid && rqt_pay_hold_src == PAY_SPILL),
+        .s_hold_slot   (rqt_pay_hold_slot),
+        .s_hold_mask   (HOLD_WIRE),
+        .s_free0_valid (etx_pay_rel_valid && etx_pay_src == PAY_SPILL),
+        .s_free0_slot  (etx_pay_rd_slot),
+        .s_free0_mask  (HOLD_WIRE),
+        .s_free1_valid (ltx_pay_rel_valid && ltx_pay_rel_src == PAY_SPILL),
+        .s_free1_slot  (ltx_pay_rel_slot),
+        .s_free1_mask  (HOLD_WIRE),
+        .s_free2_valid (rqt_pay_rel_valid && rqt_pay_rel_src == PAY_SPILL),
+        .s_free2_slot  (rqt_pay_rel_slot),
+        .s_free2_mask  (HOLD_REQ),
+        .s_free3_valid (1'b0),
+        .s_free3_slot  ({PAY_SLOT_W{1'b0}}),
+        .s_free3_mask  (2'd0),
+        .s_pin_valid   (etx_pin_spp),
+        .s_pin_slot    (etx_pay_rd_slot),
+        .s_wr_en       (spp_we),
+        .s_wr_slot     (spp_wr_slot),
+        .s_wr_word     (spp_wr_word),
+        .s_wr_data     (spp_wr_data),
+        .s_rd_slot     (etx_pay_rd_slot),
+        .s_rd_word     (etx_pay_rd_word),
+        .m_rd_data     (spp_rd_data),
+        .st_busy       (unused_spp_busy),
+        .st_held       (spp_held)
+    );
+
+    assign spp_wire_held = spp_held[(1<<PAY_SLOT_W)-1:0];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [(2<<PAY_SLOT_W)-1:0] unused_spp_held = spp_held;
+    wire [(1<<PAY_SLOT_W)-1:0] unused_spp_busy;
+    /* verilator lint_on UNUSEDSIGNAL */
 end else begin : g_no_spill
     // REQs and other requests go straight to the sender, which holds a REQ
     // at the host port until a slot is free
@@ -779,7 +1032,14 @@ end else begin : g_no_spill
     assign spl_txd_ctx       = loc_txd_ctx;
     assign spl_txd_tag       = loc_txd_tag;
     assign spl_txd_key       = loc_txd_key;
-    assign spl_txd_payload_w = loc_txd_payload;
+    assign spl_txd_pay_src   = loc_txd_pay_src;
+    assign spl_txd_pay_slot  = loc_txd_pay_slot;
+    assign spl_pay_rd_valid  = 1'b0;
+    assign spl_pay_rd_slot   = {PAY_SLOT_W{1'b0}};
+    assign spl_pay_rd_word   = 3'd0;
+    assign spl_pay_rel_valid = 1'b0;
+    assign spp_rd_data       = 64'd0;
+    assign spp_wire_held     = {(1<<PAY_SLOT_W){1'b0}};
     assign st_spill_count    = 32'd0;
     assign ev_spill          = 1'b0;
     assign spl_mem_req_valid = 1'b0;
@@ -789,7 +1049,8 @@ end else begin : g_no_spill
     assign spl_mem_req_wstrb = 8'd0;
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_spill = &{1'b0, req_slot_free, cfg_spill_base, cfg_spill_log2,
-                          spl_mem_req_ready, spl_mem_resp_valid, spl_mem_resp_rdata};
+                          spl_mem_req_ready, spl_mem_resp_valid, spl_mem_resp_rdata,
+                          spl_pay_rd_grant, etx_pin_spp};
     /* verilator lint_on UNUSEDSIGNAL */
 end
 endgenerate
@@ -832,11 +1093,12 @@ wire [63:0]  req_txd_key;
 wire [31:0]  req_txd_addr;
 wire [63:0]  req_txd_mask_w, req_txd_mask;
 assign req_txd_mask = req_txd_mask_w & MSK_MASK;
-wire [511:0] req_txd_payload_w, req_txd_payload;
-assign req_txd_payload = req_txd_payload_w & PAY_MASK;
+wire [1:0]   req_txd_pay_src;
+wire [PAY_SLOT_W-1:0] req_txd_pay_slot;
 
 tg_req_tx #(
-    .MAX_REQS (MAX_REQS)
+    .MAX_REQS   (MAX_REQS),
+    .PAY_SLOT_W (PAY_SLOT_W)
 ) tg_req_tx_inst (
     .clk            (clk),
     .rst            (rst),
@@ -852,7 +1114,8 @@ tg_req_tx #(
     .s_txd_ctx      (spl_txd_ctx),
     .s_txd_tag      (spl_txd_tag),
     .s_txd_key      (spl_txd_key),
-    .s_txd_payload  (spl_txd_payload),
+    .s_txd_pay_src  (spl_txd_pay_src),
+    .s_txd_pay_slot (spl_txd_pay_slot),
     .m_txd_valid    (req_txd_valid),
     .m_txd_ready    (req_txd_ready),
     .m_txd_op       (req_txd_op),
@@ -864,7 +1127,16 @@ tg_req_tx #(
     .m_txd_ctx      (req_txd_ctx),
     .m_txd_tag      (req_txd_tag),
     .m_txd_key      (req_txd_key),
-    .m_txd_payload  (req_txd_payload_w),
+    .m_txd_pay_src  (req_txd_pay_src),
+    .m_txd_pay_slot (req_txd_pay_slot),
+    .in_req_wire_held   (rqp_wire_held),
+    .in_spill_wire_held (spp_wire_held),
+    .m_pay_hold_valid (rqt_pay_hold_valid),
+    .m_pay_hold_src   (rqt_pay_hold_src),
+    .m_pay_hold_slot  (rqt_pay_hold_slot),
+    .m_pay_rel_valid  (rqt_pay_rel_valid),
+    .m_pay_rel_src    (rqt_pay_rel_src),
+    .m_pay_rel_slot   (rqt_pay_rel_slot),
     .s_qresp_valid  (qresp_valid),
     .s_qresp_src    (qresp_src),
     .s_qresp_tag    (qresp_tag),
@@ -884,7 +1156,7 @@ tg_req_tx #(
 // separate ports (a request waiting for a retransmission slot must not hold
 // up the responses that free slots), numbers them and keeps them for
 // retransmission.
-localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + 512;
+localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + 2 + PAY_SLOT_W;
 
 wire             arb_s0_valid, arb_s0_ready, arb_s1_valid, arb_s1_ready;
 wire             arb_valid, arb_ready;
@@ -901,11 +1173,13 @@ tg_tx_arb #(
     .s0_valid (arb_s0_valid),
     .s0_ready (arb_s0_ready),
     .s0_data  ({rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_dst, rsp_txd_addr,
-                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, 64'd0, rsp_txd_payload}),
+                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, 64'd0, rsp_txd_pay_src,
+                rsp_txd_pay_slot}),
     .s1_valid (arb_s1_valid),
     .s1_ready (arb_s1_ready),
     .s1_data  ({req_txd_op, req_txd_flags, 8'd0, req_txd_dst, req_txd_addr,
-                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_key, req_txd_payload}),
+                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_key, req_txd_pay_src,
+                req_txd_pay_slot}),
     .m_valid  (arb_valid),
     .m_ready  (arb_ready),
     .m_data   (arb_data)
@@ -919,8 +1193,9 @@ wire [15:0]  ltx_dst, ltx_tag;
 wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
 wire [63:0]  ltx_mask_w, ltx_mask, ltx_key;
 assign ltx_mask = ltx_mask_w & MSK_MASK;
-wire [511:0] ltx_payload_w, ltx_payload;
-assign ltx_payload = ltx_payload_w & PAY_MASK;
+wire [1:0]   ltx_pay_src;
+wire [PAY_SLOT_W-1:0] ltx_pay_slot;
+wire         ltx_pay_rel;
 
 assign ltx_rsp_valid = rsp_txd_valid && link_on_reg;
 assign ltx_req_valid = req_txd_valid && link_on_reg;
@@ -932,7 +1207,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
     tg_link_tx #(
         .PEER_BITS  (LINK_PEER_BITS),
         .SEQ_W      (LINK_SEQ_W),
-        .SLOTS_LOG2 (LINK_SLOTS_LOG2)
+        .SLOTS_LOG2 (LINK_SLOTS_LOG2),
+        .PAY_SLOT_W (PAY_SLOT_W)
     ) tg_link_tx_inst (
         .clk             (clk),
         .rst             (rst),
@@ -959,7 +1235,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .s_rsp_txd_ctx     (rsp_txd_ctx),
         .s_rsp_txd_tag     (rsp_txd_tag),
         .s_rsp_txd_key     (64'd0),
-        .s_rsp_txd_payload (rsp_txd_payload),
+        .s_rsp_txd_pay_src  (rsp_txd_pay_src),
+        .s_rsp_txd_pay_slot (rsp_txd_pay_slot),
         .s_req_txd_valid   (ltx_req_valid),
         .s_req_txd_ready   (ltx_req_ready),
         .s_req_txd_op      (req_txd_op),
@@ -972,7 +1249,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .s_req_txd_ctx     (req_txd_ctx),
         .s_req_txd_tag     (req_txd_tag),
         .s_req_txd_key     (req_txd_key),
-        .s_req_txd_payload (req_txd_payload),
+        .s_req_txd_pay_src  (req_txd_pay_src),
+        .s_req_txd_pay_slot (req_txd_pay_slot),
         .m_txd_valid     (ltx_valid),
         .m_txd_ready     (ltx_ready),
         .m_txd_op        (ltx_op),
@@ -985,7 +1263,12 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .m_txd_ctx       (ltx_ctx),
         .m_txd_tag       (ltx_tag),
         .m_txd_key       (ltx_key),
-        .m_txd_payload   (ltx_payload_w),
+        .m_txd_pay_src   (ltx_pay_src),
+        .m_txd_pay_slot  (ltx_pay_slot),
+        .m_txd_pay_rel   (ltx_pay_rel),
+        .m_pay_rel_valid (ltx_pay_rel_valid),
+        .m_pay_rel_src   (ltx_pay_rel_src),
+        .m_pay_rel_slot  (ltx_pay_rel_slot),
         .m_txd_seq       (ltx_seq),
         .m_txd_ack       (ltx_ack),
         .s_lack_valid    (lack_valid),
@@ -1022,7 +1305,12 @@ end else begin : g_no_link_tx
     assign ltx_ctx           = 8'd0;
     assign ltx_tag           = 16'd0;
     assign ltx_key           = 64'd0;
-    assign ltx_payload_w     = 512'd0;
+    assign ltx_pay_src       = PAY_NONE;
+    assign ltx_pay_slot      = {PAY_SLOT_W{1'b0}};
+    assign ltx_pay_rel       = 1'b0;
+    assign ltx_pay_rel_valid = 1'b0;
+    assign ltx_pay_rel_src   = PAY_NONE;
+    assign ltx_pay_rel_slot  = {PAY_SLOT_W{1'b0}};
     assign ltx_seq           = 32'd0;
     assign ltx_ack           = 32'd0;
     assign ev_link_retx      = 1'b0;
@@ -1045,10 +1333,11 @@ wire [7:0]   arb_op, arb_flags, arb_status, arb_len, arb_ctx;
 wire [15:0]  arb_dst, arb_tag;
 wire [31:0]  arb_addr;
 wire [63:0]  arb_mask, arb_key;
-wire [511:0] arb_payload;
+wire [1:0]   arb_pay_src;
+wire [PAY_SLOT_W-1:0] arb_pay_slot;
 
 assign {arb_op, arb_flags, arb_status, arb_dst, arb_addr, arb_mask,
-        arb_len, arb_ctx, arb_tag, arb_key, arb_payload} = arb_data;
+        arb_len, arb_ctx, arb_tag, arb_key, arb_pay_src, arb_pay_slot} = arb_data;
 
 wire         etx_valid   = link_on_reg ? ltx_valid   : arb_valid;
 wire         etx_ready;
@@ -1062,7 +1351,9 @@ wire [7:0]   etx_len     = link_on_reg ? ltx_len     : arb_len;
 wire [7:0]   etx_ctx     = link_on_reg ? ltx_ctx     : arb_ctx;
 wire [15:0]  etx_tag     = link_on_reg ? ltx_tag     : arb_tag;
 wire [63:0]  etx_key     = link_on_reg ? ltx_key     : arb_key;
-wire [511:0] etx_payload = link_on_reg ? ltx_payload : arb_payload;
+wire [1:0]   etx_src     = link_on_reg ? ltx_pay_src : arb_pay_src;
+wire [PAY_SLOT_W-1:0] etx_slot = link_on_reg ? ltx_pay_slot : arb_pay_slot;
+wire         etx_rel     = link_on_reg ? ltx_pay_rel : 1'b1;   // (without it, nothing is kept)
 wire [31:0]  etx_seq     = link_on_reg ? ltx_seq     : 32'd0;
 wire [31:0]  etx_ack     = link_on_reg ? ltx_ack     : 32'd0;
 
@@ -1088,7 +1379,9 @@ always @(posedge clk) begin
     end
 end
 
-tg_eth_tx tg_eth_tx_inst (
+tg_eth_tx #(
+    .PAY_SLOT_W (PAY_SLOT_W)
+) tg_eth_tx_inst (
     .clk              (clk),
     .rst              (rst),
     .cfg_node_id      (cfg_node_id),
@@ -1104,9 +1397,18 @@ tg_eth_tx tg_eth_tx_inst (
     .s_txd_ctx        (etx_ctx),
     .s_txd_tag        (etx_tag),
     .s_txd_key        (etx_key),
-    .s_txd_payload    (etx_payload),
+    .s_txd_pay_src    (etx_src),
+    .s_txd_pay_slot   (etx_slot),
+    .s_txd_pay_rel    (etx_rel),
     .s_txd_seq        (etx_seq),
     .s_txd_ack        (etx_ack),
+    .m_pay_rd_valid   (etx_pay_rd_valid),
+    .m_pay_src        (etx_pay_src),
+    .m_pay_rd_slot    (etx_pay_rd_slot),
+    .m_pay_rd_word    (etx_pay_rd_word),
+    .s_pay_rd_data    (etx_pay_rd_data),
+    .m_pay_pin_valid  (etx_pay_pin_valid),
+    .m_pay_rel_valid  (etx_pay_rel_valid),
     .m_axis_tx_tdata  (m_axis_tx_tdata),
     .m_axis_tx_tkeep  (m_axis_tx_tkeep),
     .m_axis_tx_tvalid (m_axis_tx_tvalid),

@@ -102,7 +102,9 @@ wire [7:0]   loc_txd_op, loc_txd_len, loc_txd_ctx;
 wire [15:0]  loc_txd_dst, loc_txd_tag;
 wire [31:0]  loc_txd_addr;
 wire [63:0]  loc_txd_mask, loc_txd_key;
+/* verilator lint_off UNUSEDSIGNAL */ // payload past the block means nothing
 wire [511:0] loc_txd_payload;
+/* verilator lint_on UNUSEDSIGNAL */
 
 wire         hrd_valid;
 wire [15:0]  hrd_src, hrd_tag;
@@ -189,14 +191,61 @@ wire [15:0]  req_txd_dst, req_txd_tag;
 wire [31:0]  req_txd_addr;
 /* verilator lint_off UNUSEDSIGNAL */ // mask bits and payload past the block mean nothing (as in tg_nic)
 wire [63:0]  req_txd_mask, req_txd_key;
-wire [511:0] req_txd_payload;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [1:0]   req_txd_pay_src;
+/* verilator lint_off UNUSEDSIGNAL */ // (slot numbers below REQ_ROWS)
+wire [4:0]   req_txd_pay_slot;
+/* verilator lint_on UNUSEDSIGNAL */
+
+// tg_req_tx keeps a REQ's payload as a slot number: here, a row of
+// REQ_ROWS (one per REQ slot) taken when a REQ enters tg_req_tx and given
+// back when tg_req_tx is done with it (its answer, or its failure)
+localparam REQ_ROWS = (MAX_REQS > 1) ? MAX_REQS : 1;
+localparam RQW      = (REQ_ROWS > 1) ? $clog2(REQ_ROWS) : 1;
+reg  [8*BLOCK_BYTES-1:0] rq8_mem [0:REQ_ROWS-1];
+reg  [15:0]  rq8_busy_reg, rq8_busy_next;
+reg  [4:0]   rq8_free;
+wire         rqt_rel_valid;
+wire [1:0]   rqt_rel_src;
+wire [4:0]   rqt_rel_slot;
+wire         loc_is_req = (loc_txd_op == `TG_OP_REQ);
+wire         rq8_take   = loc_txd_valid && loc_txd_ready && loc_is_req && (TXD_KEEP == 0);
+integer      rq;
+always @* begin
+    rq8_free = 5'd0;
+    for (rq = REQ_ROWS - 1; rq >= 0; rq = rq - 1) begin
+        if (!rq8_busy_reg[rq]) begin
+            rq8_free = rq[4:0];
+        end
+    end
+    for (rq = 0; rq < 16; rq = rq + 1) begin
+        rq8_busy_next[rq] = (rq < REQ_ROWS) &&
+                            ((rq8_busy_reg[rq] && !(rqt_rel_valid && rqt_rel_slot == rq[4:0])) ||
+                             (rq8_take && rq8_free == rq[4:0]));
+    end
+end
+always @(posedge clk) begin
+    rq8_busy_reg <= rq8_busy_next;
+    if (rst) begin
+        rq8_busy_reg <= 16'd0;
+    end
+    if (rq8_take) begin
+        rq8_mem[rq8_free[RQW-1:0]] <= loc_txd_payload[8*BLOCK_BYTES-1:0];
+    end
+end
+/* verilator lint_off UNUSEDSIGNAL */
+wire [1:0]   unused_rqt_rel_src = rqt_rel_src;
+wire         unused_rqt_hold;
+wire [1:0]   unused_rqt_hold_src;
+wire [4:0]   unused_rqt_hold_slot;
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_off UNUSEDSIGNAL */
 wire         req_slot_free;    // for a spill ring, which this core does not have
 /* verilator lint_on UNUSEDSIGNAL */
 
 tg_req_tx #(
-    .MAX_REQS (MAX_REQS)
+    .MAX_REQS   (MAX_REQS),
+    .PAY_SLOT_W (5)
 ) tg_req_tx_inst (
     .clk            (clk),
     .rst            (rst),
@@ -212,7 +261,8 @@ tg_req_tx #(
     .s_txd_ctx      (loc_txd_ctx),
     .s_txd_tag      (loc_txd_tag),
     .s_txd_key      (loc_txd_key),
-    .s_txd_payload  (loc_txd_payload),
+    .s_txd_pay_src  (loc_is_req ? 2'd`TG_PAY_REQ : 2'd`TG_PAY_NONE),
+    .s_txd_pay_slot (rq8_free),
     .m_txd_valid    (req_txd_valid),
     .m_txd_ready    (req_txd_ready),
     .m_txd_op       (req_txd_op),
@@ -224,7 +274,16 @@ tg_req_tx #(
     .m_txd_ctx      (req_txd_ctx),
     .m_txd_tag      (req_txd_tag),
     .m_txd_key      (req_txd_key),
-    .m_txd_payload  (req_txd_payload),
+    .m_txd_pay_src  (req_txd_pay_src),
+    .m_txd_pay_slot (req_txd_pay_slot),
+    .in_req_wire_held   (32'd0),
+    .in_spill_wire_held (32'd0),
+    .m_pay_hold_valid (unused_rqt_hold),
+    .m_pay_hold_src   (unused_rqt_hold_src),
+    .m_pay_hold_slot  (unused_rqt_hold_slot),
+    .m_pay_rel_valid  (rqt_rel_valid),
+    .m_pay_rel_src    (rqt_rel_src),
+    .m_pay_rel_slot   (rqt_rel_slot),
     .s_qresp_valid  (qresp_valid),
     .s_qresp_src    (qresp_src),
     .s_qresp_tag    (qresp_tag),
@@ -261,8 +320,12 @@ wire        txd_grant      = tx_slot_free && eng_idle && !frm_valid;
 localparam integer TXD_KEEP = (MAX_REQS == 1) ? 1 : 0;
 wire [BLOCK_BYTES-1:0]   txd_mask    = (TXD_KEEP != 0) ? loc_txd_mask[BLOCK_BYTES-1:0] : req_txd_mask[BLOCK_BYTES-1:0];
 wire [63:0]              txd_key     = (TXD_KEEP != 0) ? loc_txd_key : req_txd_key;
-wire [8*BLOCK_BYTES-1:0] txd_payload = (TXD_KEEP != 0) ? loc_txd_payload[8*BLOCK_BYTES-1:0] :
-                                                  req_txd_payload[8*BLOCK_BYTES-1:0];
+// (a REQ that tg_req_tx passes on as it takes it: from the host port;
+// a resend: from its row)
+wire [8*BLOCK_BYTES-1:0] txd_payload = ((TXD_KEEP != 0) || req_txd_pay_src != `TG_PAY_REQ ||
+                                        (loc_txd_valid && loc_txd_ready)) ?
+                                       loc_txd_payload[8*BLOCK_BYTES-1:0] :
+                                       rq8_mem[req_txd_pay_slot[RQW-1:0]];
 
 tg_txd8 #(
     .BLOCK_BYTES (BLOCK_BYTES),

@@ -4,14 +4,17 @@
 // block each, in a RAM written by index (one word a cycle) and read by
 // index through a register (so that it maps to block RAM), so that
 // descriptors carry a slot number instead of the payload.
-// A pool of busy bits hands out the lowest free slot; the writer takes
-// it once its frame is accepted, and whoever is done with a frame frees
-// it (two free ports: frames leave by two paths).
+// A pool hands out the lowest free slot to the one writer; the writer
+// takes it once its frame is complete, naming who holds it (up to two
+// holders, say the path to the wire and the REQ sender), a second port
+// adds a hold again (a resend), and four release ports drop holds. A
+// slot is free when nobody holds it and it is not pinned (being read).
 `default_nettype none
 
 module tg_pay_buf #(
-    parameter SLOTS_LOG2 = 2,  // log2 of the slots (1..4)
-    parameter WORDS_LOG2 = 3   // log2 of the 64-bit words per slot (1..3: 16, 32 or 64-byte blocks)
+    parameter SLOTS_LOG2  = 2,  // log2 of the slots (1..5)
+    parameter BLOCK_BYTES = 64, // bytes per slot: 16, 32 or 64 (2, 4 or 8 words)
+    parameter HOLDERS     = 1   // holds a slot can have at once (1..2)
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -21,17 +24,36 @@ module tg_pay_buf #(
     output wire [SLOTS_LOG2-1:0] m_alloc_slot,
     input  wire                  s_take_valid,
     input  wire [SLOTS_LOG2-1:0] s_take_slot,
+    input  wire [HOLDERS-1:0]    s_take_mask,   // the holds it starts with
 
-    // release of a slot whose frame is done (either port, or both at once)
+    // a hold added to a slot in use (a holder sends its frame again)
+    input  wire                  s_hold_valid,
+    input  wire [SLOTS_LOG2-1:0] s_hold_slot,
+    input  wire [HOLDERS-1:0]    s_hold_mask,
+
+    // holds released (any ports at once, of one slot or several); a hold
+    // taken or added in the same cycle as a release of the same hold stays
     input  wire                  s_free0_valid,
     input  wire [SLOTS_LOG2-1:0] s_free0_slot,
+    input  wire [HOLDERS-1:0]    s_free0_mask,
     input  wire                  s_free1_valid,
     input  wire [SLOTS_LOG2-1:0] s_free1_slot,
+    input  wire [HOLDERS-1:0]    s_free1_mask,
+    input  wire                  s_free2_valid,
+    input  wire [SLOTS_LOG2-1:0] s_free2_slot,
+    input  wire [HOLDERS-1:0]    s_free2_mask,
+    input  wire                  s_free3_valid,
+    input  wire [SLOTS_LOG2-1:0] s_free3_slot,
+    input  wire [HOLDERS-1:0]    s_free3_mask,
+
+    // a slot being read out: not handed out even once its holds are gone
+    input  wire                  s_pin_valid,
+    input  wire [SLOTS_LOG2-1:0] s_pin_slot,
 
     // write port: one payload word
     input  wire                  s_wr_en,
     input  wire [SLOTS_LOG2-1:0] s_wr_slot,
-    input  wire [2:0]            s_wr_word,    // (bits past WORDS_LOG2 ignored)
+    input  wire [2:0]            s_wr_word,    // (bits past the block's words ignored)
     input  wire [63:0]           s_wr_data,
 
     // read port (synchronous): the word addressed in one cycle is on
@@ -41,27 +63,31 @@ module tg_pay_buf #(
     output wire [63:0]           m_rd_data,
 
     // status
-    output wire [(1<<SLOTS_LOG2)-1:0] st_busy   // slots holding an accepted frame
+    output wire [(1<<SLOTS_LOG2)-1:0]         st_busy,  // slots with a hold
+    output wire [(1<<SLOTS_LOG2)*HOLDERS-1:0] st_held   // hold h of slot s at [h*2^SLOTS_LOG2+s]
 );
 
-localparam SLOTS = 1 << SLOTS_LOG2;
-localparam WORDS = 1 << WORDS_LOG2;
+localparam SLOTS      = 1 << SLOTS_LOG2;
+localparam WORDS_LOG2 = (BLOCK_BYTES == 16) ? 1 : (BLOCK_BYTES == 32) ? 2 : 3;
+localparam WORDS      = 1 << WORDS_LOG2;
 
 initial begin
-    if (SLOTS_LOG2 < 1 || SLOTS_LOG2 > 4) begin
-        $error("%m: SLOTS_LOG2 must be in 1..4");
+    if (SLOTS_LOG2 < 1 || SLOTS_LOG2 > 5) begin
+        $error("%m: SLOTS_LOG2 must be in 1..5");
     end
-    if (WORDS_LOG2 < 1 || WORDS_LOG2 > 3) begin
-        $error("%m: WORDS_LOG2 must be in 1..3");
+    if (BLOCK_BYTES != 16 && BLOCK_BYTES != 32 && BLOCK_BYTES != 64) begin
+        $error("%m: BLOCK_BYTES must be 16, 32 or 64");
+    end
+    if (HOLDERS < 1 || HOLDERS > 2) begin
+        $error("%m: HOLDERS must be 1 or 2");
     end
 end
 
 // ---------------------------------------------------------------- storage
 // In block RAM (DP16KD, SB_RAM40_4K). A word read in the cycle it is
 // written reads undefined data (no logic is spent on it): only a
-// look-ahead read does that (the receive engine asks for the slot
-// tg_eth_rx is filling while no frame is on offer), and its word is
-// read again before the frame comes up.
+// look-ahead read does that (a reader asks for a slot its writer is still
+// filling), and its word is read again before it is used.
 (* ram_style = "block", no_rw_check *)
 reg [63:0] pay_mem [0:SLOTS*WORDS-1];
 reg [63:0] rd_data_reg;
@@ -74,45 +100,84 @@ always @(posedge clk) begin
 end
 
 assign m_rd_data = rd_data_reg;
-/* verilator lint_off UNUSEDSIGNAL */ // word bits past WORDS_LOG2 (a narrower block)
+/* verilator lint_off UNUSEDSIGNAL */ // word bits past the block's words (a narrower block)
 wire [5:0] unused_word = {s_wr_word, s_rd_word};
 /* verilator lint_on UNUSEDSIGNAL */
 
 // ---------------------------------------------------------------- pool
-reg [SLOTS-1:0]      busy_reg, busy_next;
-reg                  alloc_found;
-reg [SLOTS_LOG2-1:0] alloc_idx;
-integer              i;
+// One vector of slots per hold; every port is a one-hot decoder (a
+// constant shifted by the slot number) and the update is whole-vector
+// logic (an assignment to held_next[index] would be synthesized as a
+// shifter across the vector, and simulated bit by bit).
+localparam [SLOTS-1:0] ONE = {{(SLOTS-1){1'b0}}, 1'b1};
+
+// each port's slot decoded once, then masked per hold
+wire [SLOTS-1:0] dec_take  = ONE << s_take_slot;
+wire [SLOTS-1:0] dec_hold  = ONE << s_hold_slot;
+wire [SLOTS-1:0] dec_free0 = ONE << s_free0_slot;
+wire [SLOTS-1:0] dec_free1 = ONE << s_free1_slot;
+wire [SLOTS-1:0] dec_free2 = ONE << s_free2_slot;
+wire [SLOTS-1:0] dec_free3 = ONE << s_free3_slot;
+wire [SLOTS-1:0] dec_pin   = ONE << s_pin_slot;
+
+reg  [SLOTS-1:0]      held_reg  [0:HOLDERS-1];
+reg  [SLOTS-1:0]      held_next [0:HOLDERS-1];
+reg  [SLOTS-1:0]      busy;
+reg  [SLOTS*HOLDERS-1:0] held_flat;   // the holds' vectors side by side
+integer               h;
 
 always @* begin
-    alloc_found = 1'b0;
-    alloc_idx   = {SLOTS_LOG2{1'b0}};
-    for (i = SLOTS - 1; i >= 0; i = i - 1) begin
-        if (!busy_reg[i]) begin
-            alloc_found = 1'b1;
-            alloc_idx   = i[SLOTS_LOG2-1:0];
+    busy = {SLOTS{1'b0}};
+    for (h = 0; h < HOLDERS; h = h + 1) begin
+        busy = busy | held_reg[h];
+        held_flat[h*SLOTS +: SLOTS] = held_reg[h];
+    end
+end
+
+always @* begin
+    for (h = 0; h < HOLDERS; h = h + 1) begin
+        held_next[h] = (held_reg[h] & ~((dec_free0 & {SLOTS{s_free0_valid && s_free0_mask[h]}}) |
+                                        (dec_free1 & {SLOTS{s_free1_valid && s_free1_mask[h]}}) |
+                                        (dec_free2 & {SLOTS{s_free2_valid && s_free2_mask[h]}}) |
+                                        (dec_free3 & {SLOTS{s_free3_valid && s_free3_mask[h]}}))) |
+                       (dec_take & {SLOTS{s_take_valid && s_take_mask[h]}}) |
+                       (dec_hold & {SLOTS{s_hold_valid && s_hold_mask[h]}});
+    end
+end
+
+// the lowest free slot: the lowest set bit of the free vector, and its
+// number (bit b of the number: any of the slots whose number has bit b)
+wire [SLOTS-1:0] free_vec    = ~busy & ~(dec_pin & {SLOTS{s_pin_valid}});
+wire [SLOTS-1:0] free_lowest = free_vec & (~free_vec + ONE);
+// (the slots whose number has bit b)
+function [SLOTS-1:0] num_bit;
+    input integer bit_i;
+    integer k;
+    begin
+        for (k = 0; k < SLOTS; k = k + 1) begin
+            num_bit[k] = ((k >> bit_i) & 1) == 1;
         end
     end
-end
-
-assign m_alloc_valid = alloc_found;
-assign m_alloc_slot  = alloc_idx;
-assign st_busy       = busy_reg;
-
-// a decoder per slot (an assignment to busy_next[index] would be
-// synthesized as a shifter across the vector)
+endfunction
+reg  [SLOTS_LOG2-1:0] alloc_idx;
+integer b;
 always @* begin
-    for (i = 0; i < SLOTS; i = i + 1) begin
-        busy_next[i] = (busy_reg[i] || (s_take_valid && s_take_slot == i[SLOTS_LOG2-1:0])) &&
-                       !(s_free0_valid && s_free0_slot == i[SLOTS_LOG2-1:0]) &&
-                       !(s_free1_valid && s_free1_slot == i[SLOTS_LOG2-1:0]);
+    for (b = 0; b < SLOTS_LOG2; b = b + 1) begin
+        alloc_idx[b] = (free_lowest & num_bit(b)) != {SLOTS{1'b0}};
     end
 end
 
+assign m_alloc_valid = (free_vec != {SLOTS{1'b0}});
+assign m_alloc_slot  = alloc_idx;
+assign st_busy       = busy;
+assign st_held       = held_flat;
+
 always @(posedge clk) begin
-    busy_reg <= busy_next;
-    if (rst) begin
-        busy_reg <= {SLOTS{1'b0}};
+    for (h = 0; h < HOLDERS; h = h + 1) begin
+        held_reg[h] <= held_next[h];
+        if (rst) begin
+            held_reg[h] <= {SLOTS{1'b0}};
+        end
     end
 end
 

@@ -10,7 +10,9 @@
 `default_nettype none
 `include "tg_hw_defs.vh"
 
-module tg_req_spill (
+module tg_req_spill #(
+    parameter PAY_SLOT_W = 5    // payload-buffer slot number bits
+) (
     input  wire         clk,
     input  wire         rst,
 
@@ -30,7 +32,8 @@ module tg_req_spill (
     input  wire [7:0]   s_txd_ctx,
     input  wire [15:0]  s_txd_tag,
     input  wire [63:0]  s_txd_key,
-    input  wire [511:0] s_txd_payload,
+    input  wire [1:0]   s_txd_pay_src,
+    input  wire [PAY_SLOT_W-1:0] s_txd_pay_slot,
 
     // requests to the REQ sender
     output reg          m_txd_valid,
@@ -43,8 +46,29 @@ module tg_req_spill (
     output reg  [7:0]   m_txd_ctx,
     output reg  [15:0]  m_txd_tag,
     output reg  [63:0]  m_txd_key,
-    output reg  [511:0] m_txd_payload,
+    output reg  [1:0]   m_txd_pay_src,
+    output reg  [PAY_SLOT_W-1:0] m_txd_pay_slot,
     input  wire         in_req_slot_free,   // the REQ sender would take a new REQ
+
+    // a parked REQ's payload: read from the request buffer (the port is
+    // shared: a read is done when granted, its word is on s_pay_rd_data a
+    // cycle later), and the slot released once the entry is in the ring
+    output reg          m_pay_rd_valid,
+    input  wire         in_pay_rd_grant,
+    output wire [PAY_SLOT_W-1:0] m_pay_rd_slot,
+    output wire [2:0]   m_pay_rd_word,
+    input  wire [63:0]  s_pay_rd_data,
+    output wire         m_pay_rel_valid,    // both holds of m_pay_rd_slot
+    // a REQ read back: its payload written into a slot of the spill buffer,
+    // taken (wire and REQ holds) when the REQ sender takes the REQ
+    input  wire         s_spl_alloc_valid,
+    input  wire [PAY_SLOT_W-1:0] s_spl_alloc_slot,
+    output wire         m_spl_take_valid,
+    output wire [PAY_SLOT_W-1:0] m_spl_take_slot,
+    output reg          m_spl_we,
+    output wire [PAY_SLOT_W-1:0] m_spl_wr_slot,
+    output wire [2:0]   m_spl_wr_word,
+    output wire [63:0]  m_spl_wr_data,
 
     // host memory (the ring)
     output wire         m_mem_req_valid,
@@ -62,6 +86,7 @@ module tg_req_spill (
 localparam [2:0] S_IDLE = 3'd0, S_WR = 3'd1, S_WRW = 3'd2, S_RD = 3'd3, S_RDW = 3'd4,
                  S_OFFER = 3'd5;
 localparam [3:0] ENTRY_WORDS = 4'd12;        // header, address, mask, key, 8 payload words
+localparam [1:0] PAY_SPILL   = `TG_PAY_SPILL;
 localparam       MAX_LOG2 = `TG_SPILL_MAX_LOG2;
 
 // ---------------------------------------------------------------- state
@@ -81,7 +106,12 @@ reg [7:0]   len_reg,   len_next;
 reg [7:0]   ctx_reg,   ctx_next;
 reg [15:0]  tag_reg,   tag_next;
 reg [63:0]  key_reg,   key_next;
-reg [511:0] data_reg,  data_next;
+reg [PAY_SLOT_W-1:0] pslot_reg, pslot_next; // request-buffer slot of the REQ being parked
+reg [PAY_SLOT_W-1:0] cslot_reg, cslot_next; // spill-buffer slot of the REQ read back
+reg         pr_reg,    pr_next;        // a payload word read is answered this cycle
+reg         pw_ok_reg, pw_ok_next;     // pw_reg holds the payload word the ring write wants
+reg [63:0]  pw_reg,    pw_next;
+reg [2:0]   prd_word;                  // payload word read this cycle
 
 // ---------------------------------------------------------------- decode
 wire [4:0]  cfg_log2_eff = (cfg_spill_log2 > MAX_LOG2[4:0]) ? MAX_LOG2[4:0] : cfg_spill_log2;
@@ -97,8 +127,21 @@ wire [15:0] cur_idx  = ((state_reg == S_WR) ? wr_reg : rd_reg) & idx_mask;
 wire [31:0] ent_addr = base_reg + {9'd0, cur_idx, 7'd0};
 
 assign st_spill_count  = {15'd0, cnt_reg};
-// a function of the state alone (the request holds until it is taken)
-assign m_mem_req_valid = (state_reg == S_WR) || (state_reg == S_RD);
+// a function of registers alone (the request holds until it is taken): a
+// payload word's write waits for the word from the request buffer
+assign m_mem_req_valid = (state_reg == S_WR && (word_reg < 4'd4 || pr_reg || pw_ok_reg)) ||
+                         (state_reg == S_RD);
+wire   mem_accept      = m_mem_req_valid && m_mem_req_ready;
+wire [63:0] park_word  = pw_ok_reg ? pw_reg : s_pay_rd_data;
+
+assign m_pay_rd_slot   = pslot_reg;
+assign m_pay_rd_word   = prd_word;
+assign m_pay_rel_valid = (state_reg == S_WRW) && (state_next == S_IDLE);
+assign m_spl_take_valid = (state_reg == S_OFFER) && m_txd_ready;
+assign m_spl_take_slot = cslot_reg;
+assign m_spl_wr_slot   = cslot_reg;
+assign m_spl_wr_word   = pword_of(rcv_reg[2:0]);
+assign m_spl_wr_data   = s_mem_resp_rdata;
 
 // payload word held by entry word w (4..11)
 function [2:0] pword_of;
@@ -107,8 +150,6 @@ function [2:0] pword_of;
         pword_of = w - 3'd4;
     end
 endfunction
-
-`include "tg_payload_word.vh"
 
 function [63:0] entry_word;
     input [3:0] w;
@@ -119,20 +160,20 @@ function [63:0] entry_word;
     input [7:0] ctx;
     input [15:0] tag;
     input [63:0] key;
-    input [511:0] data;
+    input [63:0] data;     // the payload word, for words 4..11
     begin
         case (w)
             4'd0:    entry_word = {dst, ctx, len, tag, 16'd0};
             4'd1:    entry_word = {32'd0, addr};
             4'd2:    entry_word = mask;
             4'd3:    entry_word = key;
-            default: entry_word = payload_word(data, pword_of(w[2:0]));
+            default: entry_word = data;
         endcase
     end
 endfunction
 
 // ---------------------------------------------------------------- datapath
-integer k;
+reg out_valid_c, in_ready_c;   // m_txd_valid and s_txd_ready, as they are worked out
 always @* begin
     state_next = state_reg;
     base_next  = base_reg;
@@ -149,11 +190,16 @@ always @* begin
     ctx_next   = ctx_reg;
     tag_next   = tag_reg;
     key_next   = key_reg;
-    data_next  = data_reg;
+    pslot_next = pslot_reg;
+    cslot_next = cslot_reg;
+    pr_next    = 1'b0;
+    pw_ok_next = pw_ok_reg;
+    pw_next    = pw_reg;
     ev_spill   = 1'b0;
+    m_spl_we   = 1'b0;
 
-    s_txd_ready   = 1'b0;
-    m_txd_valid   = 1'b0;
+    in_ready_c    = 1'b0;
+    out_valid_c   = 1'b0;
     m_txd_op      = s_txd_op;
     m_txd_dst     = s_txd_dst;
     m_txd_addr    = s_txd_addr;
@@ -162,12 +208,31 @@ always @* begin
     m_txd_ctx     = s_txd_ctx;
     m_txd_tag     = s_txd_tag;
     m_txd_key     = s_txd_key;
-    m_txd_payload = s_txd_payload;
+    m_txd_pay_src  = s_txd_pay_src;
+    m_txd_pay_slot = s_txd_pay_slot;
 
     m_mem_req_write = (state_reg == S_WR);
     m_mem_req_addr  = ent_addr + {24'd0, word_reg, 3'd0};
     m_mem_req_wdata = entry_word(word_reg, dst_reg, addr_reg, mask_reg, len_reg, ctx_reg,
-                                 tag_reg, key_reg, data_reg);
+                                 tag_reg, key_reg, park_word);
+
+    // parking: the payload word the ring write wants next is read from the
+    // request buffer (in the cycle the word before it is taken, or as soon
+    // as the port is granted); the answer is written at once, or kept
+    begin : park_read
+        reg [3:0] want;
+        want = mem_accept ? word_reg + 4'd1 : word_reg;
+        prd_word       = pword_of(want[2:0]);
+        m_pay_rd_valid = (state_reg == S_WR) && (want >= 4'd4) && (want < wwords) &&
+                         (mem_accept || !(pr_reg || pw_ok_reg));
+        pr_next        = m_pay_rd_valid && in_pay_rd_grant;
+        if (mem_accept) begin
+            pw_ok_next = 1'b0;
+        end else if (pr_reg) begin
+            pw_ok_next = 1'b1;
+            pw_next    = s_pay_rd_data;
+        end
+    end
     m_mem_req_wstrb = 8'hFF;
 
     // an answer from memory: count it; read data fills the entry in hand
@@ -184,14 +249,8 @@ always @* begin
                 4'd1: addr_next = s_mem_resp_rdata[31:0];
                 4'd2: mask_next = s_mem_resp_rdata;
                 4'd3: key_next  = s_mem_resp_rdata;
-                // words past the entry's length come back as zero
-                default: begin
-                    for (k = 0; k < 8; k = k + 1) begin
-                        if (pword_of(rcv_reg[2:0]) == k[2:0]) begin
-                            data_next[k*64 +: 64] = (k < pwords) ? s_mem_resp_rdata : 64'd0;
-                        end
-                    end
-                end
+                // payload words go to the spill buffer's slot
+                default: m_spl_we = 1'b1;
             endcase
         end
     end
@@ -200,13 +259,14 @@ always @* begin
         S_IDLE: begin
             word_next = 4'd0;
             rcv_next  = 4'd0;
-            if (cnt_reg != 17'd0 && in_req_slot_free) begin
+            if (cnt_reg != 17'd0 && in_req_slot_free && s_spl_alloc_valid) begin
                 // the oldest parked REQ goes back to the sender
                 state_next = S_RD;
+                cslot_next = s_spl_alloc_slot;
             end
         end
         S_WR: begin
-            if (m_mem_req_ready) begin
+            if (mem_accept) begin
                 word_next = word_reg + 4'd1;
                 if (word_reg == wwords - 4'd1) begin
                     state_next = S_WRW;
@@ -232,7 +292,7 @@ always @* begin
             end
         end
         default: begin  // S_OFFER
-            m_txd_valid   = 1'b1;
+            out_valid_c   = 1'b1;
             m_txd_op      = `TG_OP_REQ;
             m_txd_dst     = dst_reg;
             m_txd_addr    = addr_reg;
@@ -241,7 +301,8 @@ always @* begin
             m_txd_ctx     = ctx_reg;
             m_txd_tag     = tag_reg;
             m_txd_key     = key_reg;
-            m_txd_payload = data_reg;
+            m_txd_pay_src  = PAY_SPILL;
+            m_txd_pay_slot = cslot_reg;
             if (m_txd_ready) begin
                 cnt_next   = cnt_reg - 17'd1;
                 rd_next    = rd_reg + 16'd1;
@@ -254,11 +315,11 @@ always @* begin
     if (state_reg != S_OFFER && s_txd_valid) begin
         if (!is_req || (cnt_reg == 17'd0 && (in_req_slot_free || !ring_on))) begin
             // straight through
-            m_txd_valid = 1'b1;
-            s_txd_ready = m_txd_ready;
+            out_valid_c = 1'b1;
+            in_ready_c  = m_txd_ready;
         end else if (state_reg == S_IDLE && state_next == S_IDLE && cnt_reg != cap) begin
             // park it at the end of the ring
-            s_txd_ready = 1'b1;
+            in_ready_c  = 1'b1;
             ev_spill    = 1'b1;
             dst_next    = s_txd_dst;
             addr_next   = s_txd_addr;
@@ -267,7 +328,7 @@ always @* begin
             ctx_next    = s_txd_ctx;
             tag_next    = s_txd_tag;
             key_next    = s_txd_key;
-            data_next   = s_txd_payload;
+            pslot_next  = s_txd_pay_slot;
             cnt_next    = cnt_reg + 17'd1;
             state_next  = S_WR;
         end
@@ -285,6 +346,9 @@ always @* begin
     if (state_reg == S_WRW && state_next == S_IDLE) begin
         wr_next = wr_reg + 16'd1;
     end
+    // the handshake flags are assigned once (see tg_req_tx)
+    s_txd_ready = in_ready_c;
+    m_txd_valid = out_valid_c;
 end
 
 always @(posedge clk) begin
@@ -303,7 +367,11 @@ always @(posedge clk) begin
     ctx_reg   <= ctx_next;
     tag_reg   <= tag_next;
     key_reg   <= key_next;
-    data_reg  <= data_next;
+    pslot_reg <= pslot_next;
+    cslot_reg <= cslot_next;
+    pr_reg    <= pr_next;
+    pw_ok_reg <= pw_ok_next;
+    pw_reg    <= pw_next;
     if (rst) begin
         state_reg <= S_IDLE;
         base_reg  <= 32'd0;
@@ -313,6 +381,8 @@ always @(posedge clk) begin
         rd_reg    <= 16'd0;
         word_reg  <= 4'd0;
         rcv_reg   <= 4'd0;
+        pr_reg    <= 1'b0;
+        pw_ok_reg <= 1'b0;
     end
 end
 

@@ -8,7 +8,8 @@
 `include "tg_hw_defs.vh"
 
 module tg_req_tx #(
-    parameter MAX_REQS = 4     // REQs awaiting an answer (1..16)
+    parameter MAX_REQS   = 4,  // REQs awaiting an answer (1..16)
+    parameter PAY_SLOT_W = 5   // payload-buffer slot number bits
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -27,7 +28,8 @@ module tg_req_tx #(
     input  wire [7:0]   s_txd_ctx,
     input  wire [63:0]  s_txd_key,
     input  wire [15:0]  s_txd_tag,
-    input  wire [511:0] s_txd_payload,
+    input  wire [1:0]   s_txd_pay_src,
+    input  wire [PAY_SLOT_W-1:0] s_txd_pay_slot,
 
     // requests to the transmitter
     output reg          m_txd_valid,
@@ -41,7 +43,20 @@ module tg_req_tx #(
     output reg  [7:0]   m_txd_ctx,
     output reg  [63:0]  m_txd_key,
     output reg  [15:0]  m_txd_tag,
-    output reg  [511:0] m_txd_payload,
+    output reg  [1:0]   m_txd_pay_src,
+    output reg  [PAY_SLOT_W-1:0] m_txd_pay_slot,
+
+    // payload slots: a REQ's slot has a REQ hold (taken by its writer)
+    // until its answer or failure, released here; a resend adds the wire
+    // hold again, once the last send's wire hold is gone
+    input  wire [(1<<PAY_SLOT_W)-1:0] in_req_wire_held,    // wire holds of the request buffer
+    input  wire [(1<<PAY_SLOT_W)-1:0] in_spill_wire_held,  // ... and of the spill buffer
+    output reg          m_pay_hold_valid,
+    output reg  [1:0]   m_pay_hold_src,
+    output reg  [PAY_SLOT_W-1:0] m_pay_hold_slot,
+    output reg          m_pay_rel_valid,
+    output reg  [1:0]   m_pay_rel_src,
+    output reg  [PAY_SLOT_W-1:0] m_pay_rel_slot,
 
     // answers to REQs (REQ_RESP frames)
     input  wire         s_qresp_valid,
@@ -73,8 +88,8 @@ localparam SW = (MAX_REQS > 1) ? $clog2(MAX_REQS) : 1;
 // ---------------------------------------------------------------- state
 // What the slots' bookkeeping compares every cycle (state, order,
 // generation, queue, age) is in registers; what only a resend or an
-// error reads (mask, length, context, key, payload) is in memories of
-// MAX_REQS rows, one row written a cycle when a REQ is kept.
+// error reads (mask, length, context, key, payload slot) is in memories
+// of MAX_REQS rows, one row written a cycle when a REQ is kept.
 reg [1:0]   st_reg    [0:15];
 reg [1:0]   st_next   [0:15];
 reg [31:0]  seq_reg   [0:15];
@@ -89,7 +104,11 @@ reg [63:0]  mask_mem  [0:MAX_REQS-1];
 reg [7:0]   len_mem   [0:MAX_REQS-1];
 reg [7:0]   ctx_mem   [0:MAX_REQS-1];
 reg [63:0]  key_mem   [0:MAX_REQS-1];
-reg [511:0] data_mem  [0:MAX_REQS-1];
+reg [1:0]   psrc_mem  [0:MAX_REQS-1];   // payload buffer and slot
+reg [PAY_SLOT_W-1:0] pslot_mem [0:MAX_REQS-1];
+// a REQ kept back unsent still has the wire hold its writer took; its
+// first send keeps it instead of adding one
+reg [15:0]  ownw_reg, ownw_next;
 reg [31:0]  age_reg   [0:15];
 reg [31:0]  age_next  [0:15];
 
@@ -192,17 +211,35 @@ assign st_slot_free = free_found;
 reg       use_rs;     // output a resend this cycle
 reg [3:0] rs_idx;
 
+// the wire hold of entry e's payload slot is still there (its last send
+// is not done with it)
+function wire_held;
+    input [SW-1:0] row;
+    reg [1:0]            src;
+    reg [PAY_SLOT_W-1:0] slot;
+    begin
+        src  = psrc_mem[row];
+        slot = pslot_mem[row];
+        wire_held = (src == `TG_PAY_REQ)   ? in_req_wire_held[slot] :
+                    (src == `TG_PAY_SPILL) ? in_spill_wire_held[slot] : 1'b0;
+    end
+endfunction
+// a resend waits until its slot's last send is done with it
+wire pick_ready = pick_found && (ownw_reg[pick_idx] || !wire_held(pick_idx[SW-1:0]));
+
+reg       out_valid_c, in_ready_c;   // m_txd_valid and s_txd_ready, as they are worked out
+
 always @* begin
     if (lock_reg) begin
         use_rs = lock_rs_reg;
         rs_idx = lock_idx_reg;
     end else begin
-        use_rs = pick_found;
+        use_rs = pick_ready;
         rs_idx = pick_idx;
     end
 
-    m_txd_valid   = 1'b0;
-    s_txd_ready   = 1'b0;
+    out_valid_c   = 1'b0;
+    in_ready_c    = 1'b0;
     m_txd_op      = s_txd_op;
     m_txd_flags   = 8'd0;
     m_txd_dst     = s_txd_dst;
@@ -213,10 +250,11 @@ always @* begin
     m_txd_key     = s_txd_key;
     m_txd_tag     = is_req ? (`TG_TAG_REQ | {4'd0, gen_reg[lock_reg ? lock_idx_reg : free_idx], 4'd0} |
                               {12'd0, (lock_reg ? lock_idx_reg : free_idx)}) : s_txd_tag;
-    m_txd_payload = s_txd_payload;
+    m_txd_pay_src  = s_txd_pay_src;
+    m_txd_pay_slot = s_txd_pay_slot;
 
     if (use_rs) begin
-        m_txd_valid   = 1'b1;
+        out_valid_c   = 1'b1;
         m_txd_op      = `TG_OP_REQ;
         // the RETRY flag of a resend is fixed when it is first offered
         m_txd_flags   = (lock_reg ? flags_lock_reg : pick_first) ? `TG_FLAG_RETRY : 8'd0;
@@ -227,15 +265,21 @@ always @* begin
         m_txd_ctx     = ctx_mem[rs_idx[SW-1:0]];
         m_txd_key     = key_mem[rs_idx[SW-1:0]];
         m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
-        m_txd_payload = data_mem[rs_idx[SW-1:0]];
+        m_txd_pay_src  = psrc_mem[rs_idx[SW-1:0]];
+        m_txd_pay_slot = pslot_mem[rs_idx[SW-1:0]];
     end else if (s_txd_valid && (!is_req || lock_reg || (!new_held && free_found))) begin
-        m_txd_valid = 1'b1;
-        s_txd_ready = m_txd_ready;
+        out_valid_c = 1'b1;
+        in_ready_c  = m_txd_ready;
     end else if (s_txd_valid && is_req && new_held && free_found) begin
         // refusals to its queue are being resolved: keep the new REQ,
         // unsent, behind the refused ones; it goes out in order with them
-        s_txd_ready = 1'b1;
+        in_ready_c  = 1'b1;
     end
+    // the handshake flags are assigned once: a flag set to a default and
+    // then changed would pulse in an event-driven simulator, and the
+    // sender's logic, which reads s_txd_ready, would run again for nothing
+    m_txd_valid = out_valid_c;
+    s_txd_ready = in_ready_c;
 end
 
 
@@ -268,6 +312,13 @@ always @* begin
     m_err_status    = 8'd0;
     ev_req_retry    = 1'b0;
     ev_req_stray    = 1'b0;
+    ownw_next       = ownw_reg;
+    m_pay_hold_valid = 1'b0;
+    m_pay_hold_src   = psrc_mem[rs_idx[SW-1:0]];
+    m_pay_hold_slot  = pslot_mem[rs_idx[SW-1:0]];
+    m_pay_rel_valid  = 1'b0;
+    m_pay_rel_src    = psrc_mem[resp_idx[SW-1:0]];
+    m_pay_rel_slot   = pslot_mem[resp_idx[SW-1:0]];
     for (e = 0; e < 16; e = e + 1) begin
         st_next[e]   = st_reg[e];
         seq_next[e]  = seq_reg[e];
@@ -285,6 +336,7 @@ always @* begin
         addr_next[lock_idx_next] = s_txd_addr;
         age_next[lock_idx_next]  = 32'd0;
         resent_next[lock_idx_next] = 1'b0;
+        ownw_next[lock_idx_next]   = 1'b0;
         seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a new REQ parked during recovery
@@ -294,6 +346,7 @@ always @* begin
         dst_next[free_idx]  = s_txd_dst;
         addr_next[free_idx] = s_txd_addr;
         resent_next[free_idx] = 1'b0;
+        ownw_next[free_idx]   = 1'b1;
         seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a refused REQ goes out again
@@ -303,6 +356,9 @@ always @* begin
         phase_next[rs_idx] = 1'b0;
         resent_next[rs_idx] = 1'b1;
         ev_req_retry = 1'b1;
+        // the wire hold again, unless it still has its writer's
+        ownw_next[rs_idx] = 1'b0;
+        m_pay_hold_valid  = !ownw_reg[rs_idx] && (psrc_mem[rs_idx[SW-1:0]] != `TG_PAY_NONE);
     end
 
     // the target answered
@@ -314,6 +370,7 @@ always @* begin
         end else begin
             st_next[resp_idx]  = E_FREE;
             gen_next[resp_idx] = gen_reg[resp_idx] + 8'd1;
+            m_pay_rel_valid    = (psrc_mem[resp_idx[SW-1:0]] != `TG_PAY_NONE);
             if (s_qresp_status != `TG_ST_OK) begin
                 m_err_valid  = 1'b1;
                 m_err_ctx    = resp_ctx;
@@ -324,6 +381,9 @@ always @* begin
         // no answer in time: give up on one such REQ a cycle
         st_next[to_idx]  = E_FREE;
         gen_next[to_idx] = gen_reg[to_idx] + 8'd1;
+        m_pay_rel_valid  = (psrc_mem[to_idx[SW-1:0]] != `TG_PAY_NONE);
+        m_pay_rel_src    = psrc_mem[to_idx[SW-1:0]];
+        m_pay_rel_slot   = pslot_mem[to_idx[SW-1:0]];
         m_err_valid      = 1'b1;
         m_err_ctx        = to_ctx;
         m_err_status     = `TG_ST_PEER_GONE;
@@ -350,6 +410,7 @@ always @* begin
     // slots past MAX_REQS are never used: constant, so synthesis keeps no
     // state or logic for them
     for (e = MAX_REQS; e < 16; e = e + 1) begin
+        ownw_next[e] = 1'b0;
         st_next[e]   = E_FREE;
         seq_next[e]  = 32'd0;
         gen_next[e]  = 8'd0;
@@ -368,6 +429,7 @@ always @(posedge clk) begin
     lock_rs_reg    <= lock_rs_next;
     lock_idx_reg   <= lock_idx_next;
     flags_lock_reg <= flags_lock_next;
+    ownw_reg       <= ownw_next;
     for (e = 0; e < 16; e = e + 1) begin
         st_reg[e]   <= st_next[e];
         seq_reg[e]  <= seq_next[e];
@@ -382,6 +444,7 @@ always @(posedge clk) begin
         phase_reg   <= 16'd0;
         wait_reg    <= 32'd0;
         lock_reg    <= 1'b0;
+        ownw_reg    <= 16'd0;
         for (e = 0; e < 16; e = e + 1) begin
             st_reg[e]  <= E_FREE;
             gen_reg[e] <= 8'd0;
@@ -396,7 +459,8 @@ always @(posedge clk) begin
         len_mem[keep_idx]  <= s_txd_len;
         ctx_mem[keep_idx]  <= s_txd_ctx;
         key_mem[keep_idx]  <= s_txd_key;
-        data_mem[keep_idx] <= s_txd_payload;
+        psrc_mem[keep_idx]  <= s_txd_pay_src;
+        pslot_mem[keep_idx] <= s_txd_pay_slot;
     end
 end
 

@@ -14,7 +14,8 @@
 module tg_rx_engine #(
     parameter BLK_SRC_BITS = 8, // low bits of the source node that select a block-table row (1..8)
     parameter BLOCK_BYTES  = 64, // largest payload this node takes or sends: 16, 32 or 64 bytes
-    parameter SLOT_W       = 2   // bits of a payload-buffer slot number (1..4)
+    parameter SLOT_W       = 2,  // bits of a payload-buffer slot number (1..4)
+    parameter PAY_SLOT_W   = 5   // bits of a response-buffer slot number
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -74,7 +75,19 @@ module tg_rx_engine #(
     output wire [7:0]   m_txd_len,
     output wire [7:0]   m_txd_ctx,
     output wire [15:0]  m_txd_tag,
-    output wire [511:0] m_txd_payload,
+    output wire [1:0]   m_txd_pay_src,    // TG_PAY_RSP with a payload, else TG_PAY_NONE
+    output wire [PAY_SLOT_W-1:0] m_txd_pay_slot,
+
+    // the response buffer: the lowest free slot (a read or atomic starts
+    // only with one), the words read written into it, and its taking (the
+    // wire hold) when the response with a payload is taken
+    input  wire         s_rsp_alloc_valid,
+    input  wire [PAY_SLOT_W-1:0] s_rsp_alloc_slot,
+    output wire         m_rsp_take_valid,
+    output reg          m_rsp_we,
+    output wire [PAY_SLOT_W-1:0] m_rsp_wr_slot,
+    output reg  [2:0]   m_rsp_wr_word,
+    output wire [63:0]  m_rsp_wr_data,
 
     // answer to a blocking read, to the host port
     output reg          m_hrd_valid,
@@ -183,7 +196,8 @@ reg [4:0]   pend_reg,   pend_next;       // memory requests not yet answered
 reg [31:0]  base_reg,   base_next;       // memory address of word 0
 reg [63:0]  wmask_reg,  wmask_next;      // byte mask applied to the writes
 reg [7:0]   st_reg,     st_next;         // status to report
-reg [511:0] rdata_reg,  rdata_next;      // words read for a response
+reg [63:0]  old_reg,    old_next;        // an atomic's old value
+reg [PAY_SLOT_W-1:0] rslot_reg, rslot_next; // response-buffer slot of the response
 
 wire [3:0]  words    = s_rxd_len[6:3];
 wire [BLK_SRC_BITS-1:0] blk_src = s_rxd_src[BLK_SRC_BITS-1:0];  // block-table row of the source
@@ -287,12 +301,12 @@ endfunction
 
 // ---------------------------------------------------------------- atomic unit
 // payload word 0 is the operand, word 1 the compare value; the old value
-// is kept in rdata_reg[63:0], which the response carries
+// is kept in old_reg, and written as the response's payload
 wire [32:0] a_end      = {1'b0, s_rxd_addr} + 33'd8;
 wire        a_bad_range = s_rxd_addr_hi || (a_end > {1'b0, cfg_mem_size});
 wire [63:0] a_operand  = pay_data;   // (word 0, in S_AWRITE)
 wire [63:0] a_compare  = pay_data;   // (word 1, in S_AWAIT)
-wire [63:0] a_old      = rdata_reg[63:0];
+wire [63:0] a_old      = old_reg;
 wire        a_cas_miss = (s_rxd_op == `TG_OP_CAS) && (a_old != a_compare);
 reg  [63:0] a_new;
 always @* begin
@@ -369,7 +383,11 @@ assign m_txd_len     = (st_reg != `TG_ST_OK)             ? 8'd0 :
                        (rop_reg == `TG_OP_ATOMIC_RESP)  ? 8'd8 : 8'd0;
 assign m_txd_ctx     = s_rxd_ctx;
 assign m_txd_tag     = s_rxd_tag;
-assign m_txd_payload = rdata_reg;
+assign m_txd_pay_src  = (m_txd_len != 8'd0) ? `TG_PAY_RSP : `TG_PAY_NONE;
+assign m_txd_pay_slot = rslot_reg;
+assign m_rsp_take_valid = m_txd_valid && m_txd_ready && (m_txd_len != 8'd0);
+assign m_rsp_wr_slot  = rslot_reg;
+assign m_rsp_wr_data  = s_mem_resp_rdata;
 
 // REQ: room in the buffer: write the entry at the tail, then the tail.
 task start_entry;
@@ -387,7 +405,10 @@ task start_entry;
     end
 endtask
 
-integer rw;
+// the frame on offer may answer with a payload
+wire rsp_needs_slot = (s_rxd_op == `TG_OP_READ_REQ) || (s_rxd_op == `TG_OP_FAA) ||
+                      (s_rxd_op == `TG_OP_SWAP) || (s_rxd_op == `TG_OP_CAS);
+
 always @* begin
     state_next = state_reg;
     after_next = after_reg;
@@ -397,7 +418,10 @@ always @* begin
     base_next  = base_reg;
     wmask_next = wmask_reg;
     st_next    = st_reg;
-    rdata_next = rdata_reg;
+    old_next   = old_reg;
+    rslot_next = rslot_reg;
+    m_rsp_we      = 1'b0;
+    m_rsp_wr_word = rcv_reg[2:0];
     rop_next   = rop_reg;
     nw_next    = nw_reg;
     qidx_next  = qidx_reg;
@@ -442,18 +466,16 @@ always @* begin
     // memory answers: count them, keep read data in order
     if (s_mem_resp_valid) begin
         if (state_reg == S_READ || (state_reg == S_DRAIN && after_reg == N_RESP)) begin
-            for (rw = 0; rw < 8; rw = rw + 1) begin
-                if (rcv_reg[2:0] == rw[2:0]) begin
-                    rdata_next[rw*64 +: 64] = s_mem_resp_rdata;
-                end
-            end
+            m_rsp_we = 1'b1;
             rcv_next = rcv_reg + 4'd1;
         end
         if (state_reg == S_QCHK) begin
             head_next = s_mem_resp_rdata;
         end
         if (state_reg == S_AREAD || state_reg == S_AWAIT) begin
-            rdata_next[63:0] = s_mem_resp_rdata;
+            old_next      = s_mem_resp_rdata;
+            m_rsp_we      = 1'b1;
+            m_rsp_wr_word = 3'd0;
         end
     end
 
@@ -461,7 +483,7 @@ always @* begin
         S_IDLE: begin
             idx_next   = 4'd0;
             rcv_next   = 4'd0;
-            rdata_next = 512'd0;
+            rslot_next = s_rsp_alloc_slot;
             st_next    = `TG_ST_OK;
             rop_next   = `TG_OP_READ_RESP;
             nw_next    = words;
@@ -475,7 +497,8 @@ always @* begin
                 fto_next    = 1'b1;
                 st_next     = `TG_ST_PEER_GONE;
                 state_next  = S_CPL;
-            end else if (s_rxd_valid) begin
+            end else if (s_rxd_valid && (s_rsp_alloc_valid || !rsp_needs_slot)) begin
+                // (a read or atomic waits for a response-buffer slot)
                 case (s_rxd_op)
                     `TG_OP_WRITE: begin
                         if (bad_align || bad_range) begin
@@ -836,7 +859,8 @@ always @(posedge clk) begin
     base_reg  <= base_next;
     wmask_reg <= wmask_next;
     st_reg    <= st_next;
-    rdata_reg <= rdata_next;
+    old_reg   <= old_next;
+    rslot_reg <= rslot_next;
     rop_reg   <= rop_next;
     nw_reg    <= nw_next;
     qidx_reg  <= qidx_next;

@@ -214,6 +214,15 @@ GROUPS = [
         ("FLAG_RETRY", 0x01, "flags bit 0: a REQ sent again after a refusal"),
         ("FLAG_SEQ", 0x02, "flags bit 1: seq and ack are valid (link layer on at the sender)"),
     ]),
+    ("Transmit payloads inside the core (docs/design.md, Storage): a descriptor names a buffer and a slot", [
+        ("PAY_NONE", 0, "no payload buffer: the frame's payload words are zeros"),
+        ("PAY_REQ", 1, "the request buffer: written by the host port"),
+        ("PAY_RSP", 2, "the response buffer: written by the receive engine"),
+        ("PAY_SPILL", 3, "the spill buffer: REQs read back from the spill ring"),
+        ("PAY_SLOT_BITS", 5, "slot number bits at most: up to 32 slots of one block per buffer"),
+        ("PAY_HOLD_WIRE", 1, "hold bit 0: the path to the wire (sender, link layer until acked)"),
+        ("PAY_HOLD_REQ", 2, "hold bit 1: the REQ sender, until the REQ is answered or fails"),
+    ]),
     ("Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start", [
         ("BRIDGE_ETHERTYPE", 0x88B6, "local experimental EtherType of bridge frames"),
         ("BRIDGE_VERSION", 1, "value of the ver byte"),

@@ -38,12 +38,14 @@ test-rtl: $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
 	scripts/run_tests.sh -j $(JOBS) $(RTL_TEST_BINS) $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
 
 RTL_TB_TOPS := $(wildcard tests/rtl/*/tb_*.v)
+# modules the bench tops share
+RTL_TB_COMMON := $(wildcard tests/rtl/common/*.v)
 # in a bench's recipe: its own Verilog top, if it has one, and the top module
 rtl_tb_top = $(wildcard tests/rtl/$(dir $*)tb_*.v)
 rtl_tb_mod = $(if $(rtl_tb_top),$(basename $(notdir $(rtl_tb_top))),$(notdir $(patsubst %/,%,$(dir $*))))
 
-$(RTL_TEST_BINS) $(RTL_ICE40_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	$(call verilate_bench,$(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) $(RTL_SRCS) $(rtl_tb_top) $(abspath tests/rtl/$*.cpp))
+$(RTL_TEST_BINS) $(RTL_ICE40_BINS): $(BUILD)/tests/rtl/%: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) $(RTL_TB_COMMON) tests/rtl/common/tb.hpp include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
+	$(call verilate_bench,$(RTL_TB_FLAGS) --top-module $(rtl_tb_mod) $(RTL_SRCS) $(rtl_tb_top) $(RTL_TB_COMMON) $(abspath tests/rtl/$*.cpp))
 
 # tg_nic's bench built again, one rule, the top and its flags per binary:
 # tg_nic with 16-byte blocks (BLOCK_BYTES=16) and no REQ spill ring

@@ -55,10 +55,12 @@ wire [1:0]  pay_slot;
 wire [2:0]  pay_word;
 wire [63:0] pay_wdata;
 wire [63:0] rd_data_unused;
+wire [3:0]  st_held_unused;   // (one hold: the same as st_busy)
 
 tg_pay_buf #(
-    .SLOTS_LOG2 (2),
-    .WORDS_LOG2 (3)
+    .SLOTS_LOG2  (2),
+    .BLOCK_BYTES (64),
+    .HOLDERS     (1)
 ) tg_pay_buf_inst (
     .clk           (clk),
     .rst           (rst),
@@ -66,10 +68,24 @@ tg_pay_buf #(
     .m_alloc_slot  (alloc_slot),
     .s_take_valid  (ev_rx_frame),
     .s_take_slot   (m_rxd_slot),
+    .s_take_mask   (1'b1),
+    .s_hold_valid  (1'b0),
+    .s_hold_slot   (2'd0),
+    .s_hold_mask   (1'b0),
     .s_free0_valid (tb_free_valid),
     .s_free0_slot  (tb_free_slot),
+    .s_free0_mask  (1'b1),
     .s_free1_valid (1'b0),
     .s_free1_slot  (2'd0),
+    .s_free1_mask  (1'b0),
+    .s_free2_valid (1'b0),
+    .s_free2_slot  (2'd0),
+    .s_free2_mask  (1'b0),
+    .s_free3_valid (1'b0),
+    .s_free3_slot  (2'd0),
+    .s_free3_mask  (1'b0),
+    .s_pin_valid   (1'b0),
+    .s_pin_slot    (2'd0),
     .s_wr_en       (pay_we),
     .s_wr_slot     (pay_slot),
     .s_wr_word     (pay_word),
@@ -77,7 +93,8 @@ tg_pay_buf #(
     .s_rd_slot     (2'd0),
     .s_rd_word     (3'd0),
     .m_rd_data     (rd_data_unused),
-    .st_busy       (st_busy)
+    .st_busy       (st_busy),
+    .st_held       (st_held_unused)
 );
 
 tg_eth_rx #(

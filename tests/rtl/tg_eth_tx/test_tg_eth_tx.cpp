@@ -5,7 +5,13 @@
 // order and once,
 // under random descriptor gaps and stream backpressure, with the AXI-Stream
 // stability rule, the descriptor handshake and the event pulses checked.
-#include "Vtg_eth_tx.h"
+// The payload comes from the slot the descriptor names, read through a port
+// that answers junk when not claimed, while the bench writes junk into the
+// other slots (a frame without a buffer carries zeros); the slot is pinned
+// exactly while its frame is sent, the read address follows registers
+// alone, and the slot's release comes once, with the last beat, for a
+// frame that asks for it.
+#include "Vtb_eth_tx.h"
 #include "verilated.h"
 #include "tb.hpp"
 
@@ -18,6 +24,7 @@ struct Desc {
     uint32_t addr, seq, ack;
     uint64_t mask;
     uint8_t payload[TG_MAX_PAYLOAD];
+    uint8_t src, slot, rel;   // payload buffer and slot; release the slot once sent
 };
 
 static const uint8_t OPS[] = {
@@ -28,11 +35,12 @@ static const uint8_t OPS[] = {
 static const unsigned NOPS = sizeof OPS / sizeof OPS[0];
 
 struct Tb {
-    std::unique_ptr<Vtg_eth_tx> m;
+    std::unique_ptr<Vtb_eth_tx> m;
     TbRng rng;
     uint16_t node = 0;
     std::deque<Desc> q;      // descriptors still to offer
     std::deque<Desc> sent;   // accepted, frame not yet checked
+    Desc cur{};              // the frame being sent (while in_frame)
     AxisSink sink;
     unsigned gap_pct = 0;
     bool showing = false;
@@ -42,12 +50,13 @@ struct Tb {
     uint64_t prev_data = 0;
     uint8_t prev_keep = 0, prev_last = 0;
     uint64_t cyc = 0, frames = 0, starts = 0, ends = 0, stalled_beats = 0, data_frames = 0, data_starts = 0;
+    uint64_t rels = 0, want_rels = 0;
 
-    explicit Tb(uint64_t seed) : m(new Vtg_eth_tx), rng(seed) {}
+    explicit Tb(uint64_t seed) : m(new Vtb_eth_tx), rng(seed) {}
 
     void drive_desc(const Desc &d)
     {
-        Vtg_eth_tx &t = *m;
+        Vtb_eth_tx &t = *m;
         t.s_txd_op = d.op;
         t.s_txd_flags = d.flags;
         t.s_txd_status = d.status;
@@ -59,6 +68,9 @@ struct Tb {
         t.s_txd_tag = d.tag;
         t.s_txd_seq = d.seq;
         t.s_txd_ack = d.ack;
+        t.s_txd_pay_src = d.src;
+        t.s_txd_pay_slot = d.slot;
+        t.s_txd_pay_rel = d.rel;
         for (unsigned w = 0; w < 16; w++) {
             uint32_t v = 0;
             for (unsigned b = 0; b < 4; b++) v |= (uint32_t)d.payload[4 * w + b] << (8 * b);
@@ -68,7 +80,7 @@ struct Tb {
 
     void tick(bool rst = false)
     {
-        Vtg_eth_tx &t = *m;
+        Vtb_eth_tx &t = *m;
         t.rst = rst;
         t.cfg_node_id = node;
         if (!showing && !rst) showing = !q.empty() && !rng.chance(gap_pct);
@@ -82,13 +94,34 @@ struct Tb {
             junk.len = (uint8_t)rng.next(); junk.ctx = (uint8_t)rng.next();
             junk.dst = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
             junk.addr = (uint32_t)rng.next(); junk.mask = rng.next();
+            junk.src = (uint8_t)rng.below(4); junk.slot = (uint8_t)rng.below(32); junk.rel = (uint8_t)rng.below(2);
             drive_desc(junk);
         }
+        // junk on the read port when not claimed, and into a slot neither
+        // the frame in flight nor the descriptor on offer names
+        t.tb_junk = rng.next();
+        t.tb_wr_src = (uint8_t)(1 + rng.below(3));
+        t.tb_wr_slot = (uint8_t)rng.below(32);
+        t.tb_wr_word = (uint8_t)rng.below(8);
+        t.tb_wr_data = rng.next();
+        t.tb_wr_en = rng.chance(50) && !(in_frame && t.tb_wr_src == cur.src && t.tb_wr_slot == cur.slot) &&
+                     !(t.s_txd_valid && t.tb_wr_src == q.front().src && t.tb_wr_slot == q.front().slot);
         t.m_axis_tx_tready = sink.pick_ready(rng);
         t.clk = 0;
         t.eval();
 
         if (!rst) {
+            // the read port's address follows registers alone (not the
+            // stream's ready)
+            uint8_t rd_v = t.m_pay_rd_valid, rd_src = t.m_pay_src, rd_slot = t.m_pay_rd_slot,
+                    rd_word = t.m_pay_rd_word;
+            t.m_axis_tx_tready = !t.m_axis_tx_tready;
+            t.eval();
+            TB_CHECK(t.m_pay_rd_valid == rd_v && t.m_pay_src == rd_src && t.m_pay_rd_slot == rd_slot &&
+                         t.m_pay_rd_word == rd_word, "cycle %llu: the read port follows tready",
+                     (unsigned long long)cyc);
+            t.m_axis_tx_tready = sink.ready;
+            t.eval();
             bool beat = t.m_axis_tx_tvalid && t.m_axis_tx_tready;
             if (prev_stalled) {
                 TB_CHECK(t.m_axis_tx_tvalid, "cycle %llu: tvalid dropped while stalled", (unsigned long long)cyc);
@@ -112,6 +145,22 @@ struct Tb {
             TB_CHECK(!t.ev_tx_data_start || t.ev_tx_start, "cycle %llu: data start without start",
                      (unsigned long long)cyc);
             ends += t.ev_tx_frame;
+            // the slot is pinned while its frame is sent, and read only then
+            bool has_pay = in_frame && cur.src != TG_PAY_NONE;
+            TB_CHECK(t.m_pay_pin_valid == has_pay, "cycle %llu: pin %u, frame %u, src %u",
+                     (unsigned long long)cyc, t.m_pay_pin_valid, in_frame, cur.src);
+            TB_CHECK(!t.m_pay_rd_valid || has_pay, "cycle %llu: payload read with no slot",
+                     (unsigned long long)cyc);
+            if (has_pay)
+                TB_CHECK(t.m_pay_src == cur.src && t.m_pay_rd_slot == cur.slot,
+                         "cycle %llu: pin/read of %u/%u, frame's slot %u/%u", (unsigned long long)cyc, t.m_pay_src,
+                         t.m_pay_rd_slot, cur.src, cur.slot);
+            bool want_rel = beat && t.m_axis_tx_tlast && has_pay && cur.rel;
+            TB_CHECK(t.m_pay_rel_valid == want_rel, "cycle %llu: release %u, want %u (last beat %u, src %u rel %u)",
+                     (unsigned long long)cyc, t.m_pay_rel_valid, want_rel, beat && t.m_axis_tx_tlast, cur.src,
+                     cur.rel);
+            rels += t.m_pay_rel_valid;
+            want_rels += want_rel;
 
             sink.sample(t.m_axis_tx_tdata, t.m_axis_tx_tkeep, t.m_axis_tx_tvalid, t.m_axis_tx_tlast);
             prev_stalled = t.m_axis_tx_tvalid && !t.m_axis_tx_tready;
@@ -124,6 +173,7 @@ struct Tb {
                 if (t.m_axis_tx_tlast) in_frame = false;
             }
             if (t.s_txd_valid && t.s_txd_ready) {
+                cur = q.front();
                 sent.push_back(q.front());
                 q.pop_front();
                 showing = false;
@@ -163,7 +213,8 @@ struct Tb {
         h.tag = d.tag;
         h.seq = d.seq;
         h.ack = d.ack;
-        Bytes want = tb_frame(h, d.payload);
+        static const uint8_t zeros[TG_MAX_PAYLOAD] = {};
+        Bytes want = tb_frame(h, d.src == TG_PAY_NONE ? zeros : d.payload);
 
         tg_frame_hdr g{};
         TB_CHECK(tg_frame_decode(f.data(), f.size(), &g) == 0, "frame %llu (%zu bytes) does not decode",
@@ -225,6 +276,9 @@ struct Tb {
         case 3: d.addr = 0; d.dst = 0; d.tag = 0; break;
         }
         for (auto &b : d.payload) b = (uint8_t)rng.next();
+        d.src = (uint8_t)rng.below(4);   // TG_PAY_NONE a quarter of the time
+        d.slot = (uint8_t)rng.below(32);
+        d.rel = (uint8_t)rng.below(2);
         return d;
     }
 
@@ -239,6 +293,8 @@ struct Tb {
                  (unsigned long long)frames, (unsigned long long)starts, (unsigned long long)ends);
         TB_CHECK(data_starts == data_frames, "%llu frames other than ACK/NAK, %llu ev_tx_data_start",
                  (unsigned long long)data_frames, (unsigned long long)data_starts);
+        TB_CHECK(rels == want_rels, "%llu releases, %llu frames asking for one", (unsigned long long)rels,
+                 (unsigned long long)want_rels);
     }
 
     void reset()
@@ -251,6 +307,7 @@ struct Tb {
         prev_stalled = false;
         starts = ends = frames;
         data_starts = data_frames;
+        rels = want_rels;
     }
 };
 
@@ -259,7 +316,7 @@ int main(int argc, char **argv)
     Verilated::commandArgs(argc, argv);
     const unsigned stalls[] = {0, 30, 80};
     const unsigned gaps[] = {0, 30, 80};
-    uint64_t seed = 1, stalled = 0;
+    uint64_t seed = 1, stalled = 0, released = 0;
     for (unsigned st : stalls) {
         for (unsigned gp : gaps) {
             for (unsigned rep = 0; rep < 2; rep++) {
@@ -287,9 +344,11 @@ int main(int argc, char **argv)
                 tb.reset();
                 tb.run();
                 stalled += tb.stalled_beats;
+                released += tb.rels;
             }
         }
     }
     TB_CHECK(stalled > 1000, "only %llu stalled beats", (unsigned long long)stalled);
+    TB_CHECK(released > 1000, "only %llu slots released", (unsigned long long)released);
     return tb_finish("tg_eth_tx");
 }

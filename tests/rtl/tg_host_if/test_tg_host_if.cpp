@@ -27,6 +27,15 @@
 // if it was OK, nothing sent), FETCH_LADDR and FETCH_CPL read as zero and
 // ignore writes, and no table entry is ever looked up or offered as overdue;
 // the phases that need a fetch to start check the refusal instead.
+// tg_host_if itself is built with its request buffer (tb_host_if.v): a
+// descriptor names a slot (TG_PAY_REQ) exactly when it has a payload, a
+// burst's or an atomic's words, and none (TG_PAY_NONE, zeros) for read
+// requests and write checks; the slot is taken only while free, with the
+// wire hold and, for a REQ, the REQ hold, and is not written while held but
+// for an atomic's compare word in the cycle it is first offered. The bench
+// releases each hold some cycles after its descriptor is taken, shows no
+// free slot for stretches (a burst's first beat, an atomic or an
+// ATOMIC_GO must wait), and checks that no slot is left held after a run.
 #ifndef TB_HOST_IF8
 #define TB_HOST_IF8 0
 #endif
@@ -36,13 +45,21 @@
 #if TB_MAX_READS == 0 && !TB_HOST_IF8
 #error "only tg_host_if8 takes MAX_READS = 0"
 #endif
+#if TB_HOST_IF8
 #include "Vtg_host_if.h"
+#else
+// tg_host_if with its request buffer (tb_host_if.v), under the class name
+// the bench uses for either build
+#include "Vtb_host_if.h"
+typedef Vtb_host_if Vtg_host_if;
+#endif
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 // module defaults (the bench is built with them; MAX_READS may be 0)
 static const unsigned NUM_CTX = 16;
@@ -88,6 +105,12 @@ struct Cov {
     uint64_t ago_hits = 0, ago_stall_full = 0, fto = 0, fto_atomic = 0;
     uint64_t tmo_write = 0, tmo_clear = 0;   // timeouts in the cycle a write was taken; of them, its STATUS cleared
     uint64_t payload_known = 0;              // atomic descriptors whose operand and compare words were compared
+    // (tg_host_if) the request buffer: slots taken, of them with the REQ
+    // hold; compare words written in the cycle their atomic is first
+    // offered; cycles a request that needs a slot waited for one, of them
+    // with every slot held; holds released; the slots ever taken
+    uint64_t pay_takes = 0, pay_req_holds = 0, pay_cmp_late = 0, pay_wait = 0, pay_wait_full = 0, pay_rels = 0;
+    uint32_t pay_slots = 0;
     // (MAX_READS = 0) FETCH_GO and ATOMIC_GO refused for want of a table,
     // by the status their arguments alone would give (none, BAD_OP, RANGE,
     // MISALIGNED or a bad length); the refusals that found STATUS clear and
@@ -150,7 +173,8 @@ struct TxD {
     bool fetch = false;      // tag carries a table index chosen by the module
     bool resolved = false;   // fetch: index known
     bool burst = false;      // a WRITE or REQ: carries the burst's words
-    bool atomic = false;     // FAA, SWAP or CAS: words 0 and 1 are operand and compare, the rest zero
+    bool pay = false;        // has a payload in a request-buffer slot (a burst's or an atomic's words)
+    bool atomic = false;     // FAA, SWAP or CAS: words 0 and 1 are operand and compare (tg_host_if8: the rest zero)
     bool wknown[2] = {};     // atomic: whether words 0 and 1 are known to the model
     uint64_t key = 0;        // the context's key when the descriptor was formed
     bool kknown = false;
@@ -231,6 +255,7 @@ struct Model {
         TxD t;
         t.op = b_req ? TG_OP_REQ : TG_OP_WRITE;
         t.burst = true;
+        t.pay = true;
         t.dst = (uint16_t)b_node;
         t.ctx = (uint8_t)b_ctx;
         t.addr = b_first;
@@ -351,6 +376,7 @@ struct Model {
                 const uint8_t ops[AW_N] = {TG_OP_FAA, TG_OP_SWAP, TG_OP_CAS, TG_OP_FAA};
                 t.op = ops[d.aw];
                 t.atomic = true;
+                t.pay = true;
                 t.addr = d.paddr;
                 t.len = TG_ATOMIC_LEN;
                 t.mask = 0xFF;
@@ -488,6 +514,7 @@ struct Model {
                 t.op = ops[fn];
                 t.fetch = true;
                 t.atomic = true;
+                t.pay = true;
                 t.dst = (uint16_t)(b.wdata >> 32);
                 t.ctx = (uint8_t)c;
                 t.addr = (uint32_t)b.wdata;
@@ -616,8 +643,36 @@ struct Tb {
     uint64_t n_copy_rd = 0, n_copy_wr = 0;
     uint32_t prev_txd[24];
     uint64_t prev_resp = 0;
+#if !TB_HOST_IF8
+    // The request buffer, the bench as the request's path downstream: the
+    // holds each slot has (bit 0 the wire, bit 1 the REQ sender), the holds
+    // a slot was taken with while its descriptor is not yet taken (-1:
+    // none), and the releases due, each hold dropped some cycles after its
+    // descriptor is taken. Stretches with no slot shown free. (Its own
+    // generator: the traffic draws stay as they are.)
+    TbRng prng;
+    unsigned rel_max = 8;          // a hold is released 1..rel_max+1 cycles after its descriptor is taken
+    unsigned block_permille = 3;   // chance a cycle starts a stretch with no free slot shown
+    uint64_t block_end = 0;
+    uint8_t held[32] = {};
+    int taken[32];
+    struct Rel {
+        uint64_t due;
+        unsigned slot, bit;
+    };
+    std::vector<Rel> rels;
+    int rel_idx[2] = {-1, -1};     // the releases driven in this cycle (wire, REQ), indices in rels
+#endif
 
-    explicit Tb(uint64_t seed) : m(new Vtg_host_if), rng(seed) {}
+    explicit Tb(uint64_t seed) : m(new Vtg_host_if), rng(seed)
+#if !TB_HOST_IF8
+        , prng(seed ^ 0x5DEECE66Dull)
+#endif
+    {
+#if !TB_HOST_IF8
+        std::fill(taken, taken + 32, -1);
+#endif
+    }
 
     // a value for a context register: an address register holds 32 bits
     uint64_t reg_value(uint64_t reg)
@@ -670,6 +725,9 @@ struct Tb {
         s[19] = (uint32_t)h.m_txd_mask;
         s[20] = (uint32_t)(h.m_txd_mask >> 32);
         s[21] = s[22] = s[23] = 0;
+#if !TB_HOST_IF8
+        s[21] = h.m_txd_pay_src | (h.m_txd_pay_slot << 8);
+#endif
     }
 
     void check_lookup()
@@ -724,9 +782,11 @@ struct Tb {
                      "cycle %llu: descriptor (op %u len %u) addr %08x/%08x mask %016llx/%016llx",
                      (unsigned long long)cyc, w.op, w.len, h.m_txd_addr, w.addr,
                      (unsigned long long)h.m_txd_mask, (unsigned long long)w.mask);
-        // an atomic carries operand and compare, then zeros
+        // an atomic carries operand and compare (tg_host_if8: then zeros;
+        // a request-buffer slot holds the frame's words, no more)
         cov.payload_known += w.atomic && w.wknown[0] && w.wknown[1];
-        for (unsigned k = 0; w.atomic && k < WORDS; k++) {
+        const unsigned atomic_words = TB_HOST_IF8 ? WORDS : (unsigned)TG_ATOMIC_LEN / 8;
+        for (unsigned k = 0; w.atomic && k < atomic_words; k++) {
             uint64_t got = (uint64_t)h.m_txd_payload[2 * k] | ((uint64_t)h.m_txd_payload[2 * k + 1] << 32);
             if (k < 2 && !w.wknown[k]) continue;
             uint64_t want = k < 2 ? w.words[k] : 0;
@@ -742,6 +802,139 @@ struct Tb {
                      (unsigned long long)got, (unsigned long long)w.words[k]);
         }
     }
+
+#if !TB_HOST_IF8
+    // ------------------------------------------------------------ request buffer
+    static bool atomic_op(unsigned op) { return op == TG_OP_FAA || op == TG_OP_SWAP || op == TG_OP_CAS; }
+    uint64_t held_vec() const
+    {
+        uint64_t v = 0;
+        for (unsigned s = 0; s < 32; s++) v |= (uint64_t)(held[s] & 1) << s | (uint64_t)(held[s] >> 1 & 1) << (32 + s);
+        return v;
+    }
+    // A request that must wait for a free slot: a burst's first beat, a
+    // blocking atomic, an ATOMIC_GO that starts.
+    bool needs_slot(const Beat &b) const
+    {
+        Dec d = decode(b.addr);
+        if (d.mis) return false;
+        if ((d.remote || d.reqw) && b.write) return !(ref.b_active && ref.continues(b, d));
+        if (d.atom && !b.write) return true;
+        return b.write && d.ctxpg && d.reg == TG_CTX_REG_ATOMIC_GO && ref.is_good_fetch(b);
+    }
+    // before the clock: a stretch with no free slot shown, and the due
+    // releases (one wire hold and one REQ hold a cycle)
+    void pay_drive(bool rst)
+    {
+        Vtg_host_if &h = *m;
+        if (!rst && cyc >= block_end && prng.below(1000) < block_permille) block_end = cyc + 1 + prng.below(40);
+        h.tb_alloc_block = !rst && cyc < block_end;
+        rel_idx[0] = rel_idx[1] = -1;
+        for (size_t i = 0; i < rels.size() && !rst; i++)
+            if (rels[i].due <= cyc && rel_idx[rels[i].bit] < 0) rel_idx[rels[i].bit] = (int)i;
+        h.tb_free_wire_valid = rel_idx[0] >= 0;
+        h.tb_free_wire_slot = rel_idx[0] >= 0 ? rels[rel_idx[0]].slot : prng.below(32);
+        h.tb_free_req_valid = rel_idx[1] >= 0;
+        h.tb_free_req_slot = rel_idx[1] >= 0 ? rels[rel_idx[1]].slot : prng.below(32);
+    }
+    // after the inputs settle: the buffer's holds are the model's, a slot is
+    // taken only when free, a held slot is written only with the compare
+    // word of the atomic first offered from it, an offered slot was taken,
+    // and a request that needs a slot waits while none is shown
+    void pay_check()
+    {
+        Vtg_host_if &h = *m;
+        unsigned long long c = cyc;
+        TB_CHECK(h.st_held == held_vec(), "cycle %llu: request-buffer holds %016llx, want %016llx", c,
+                 (unsigned long long)h.st_held, (unsigned long long)held_vec());
+        if (h.m_pay_take_valid) {
+            unsigned s = h.m_pay_take_slot;
+            TB_CHECK(!held[s], "cycle %llu: slot %u taken while held (%u)", c, s, held[s]);
+            TB_CHECK(h.m_pay_take_mask == TG_PAY_HOLD_WIRE || h.m_pay_take_mask == (TG_PAY_HOLD_WIRE | TG_PAY_HOLD_REQ),
+                     "cycle %llu: slot %u taken with holds %u", c, s, h.m_pay_take_mask);
+        }
+        if (h.m_pay_we) {
+            unsigned s = h.m_pay_wr_slot;
+            bool cmp = h.m_txd_valid && !prev_txd_stalled && h.m_txd_pay_src == TG_PAY_REQ && h.m_txd_pay_slot == s &&
+                       atomic_op(h.m_txd_op) && h.m_pay_wr_word == 1;
+            TB_CHECK(!held[s] || cmp, "cycle %llu: word %u of slot %u written while the slot is held (%u)", c,
+                     h.m_pay_wr_word, s, held[s]);
+            cov.pay_cmp_late += cmp && held[s];
+        }
+        TB_CHECK(h.m_txd_pay_src == TG_PAY_NONE || h.m_txd_pay_src == TG_PAY_REQ, "cycle %llu: descriptor source %u",
+                 c, h.m_txd_pay_src);
+        if (h.m_txd_valid && h.m_txd_pay_src == TG_PAY_REQ)
+            TB_CHECK(taken[h.m_txd_pay_slot] >= 0, "cycle %llu: descriptor offers slot %u, which it did not take", c,
+                     h.m_txd_pay_slot);
+        if (!h.pay_alloc_valid && h.s_host_req_valid && needs_slot(hq.front())) {
+            TB_CHECK(!h.s_host_req_ready, "cycle %llu: request %llx that needs a slot taken with none free", c,
+                     (unsigned long long)hq.front().addr);
+            cov.pay_wait++;
+            cov.pay_wait_full += h.st_busy == 0xFFFFFFFFu;
+        }
+    }
+    // the descriptor taken downstream: a payload in a slot exactly when it
+    // has one, the slot taken with the wire hold (and a REQ's hold), and
+    // its holds released later
+    void pay_desc_taken(const TxD &t)
+    {
+        Vtg_host_if &h = *m;
+        unsigned want = t.pay ? TG_PAY_REQ : TG_PAY_NONE;
+        TB_CHECK(h.m_txd_pay_src == want, "cycle %llu: op %u len %u to %08x source %u, want %u",
+                 (unsigned long long)cyc, t.op, t.len, t.addr, h.m_txd_pay_src, want);
+        if (h.m_txd_pay_src != TG_PAY_REQ) return;
+        unsigned s = h.m_txd_pay_slot;
+        int mask = t.op == TG_OP_REQ ? TG_PAY_HOLD_WIRE | TG_PAY_HOLD_REQ : TG_PAY_HOLD_WIRE;
+        TB_CHECK(taken[s] == mask, "cycle %llu: op %u from slot %u taken with holds %d, want %d",
+                 (unsigned long long)cyc, t.op, s, taken[s], mask);
+        if (taken[s] < 0) return;
+        for (unsigned bit = 0; bit < 2; bit++)
+            if (taken[s] >> bit & 1) rels.push_back(Rel{cyc + 1 + prng.below(rel_max + 1), s, bit});
+        taken[s] = -1;
+    }
+    // the clock edge, as the buffer takes it
+    void pay_edge()
+    {
+        Vtg_host_if &h = *m;
+        for (unsigned bit = 0; bit < 2; bit++) {
+            if (rel_idx[bit] < 0) continue;
+            unsigned s = rels[rel_idx[bit]].slot;
+            TB_CHECK(held[s] >> bit & 1, "cycle %llu: bench releases hold %u of slot %u, not held",
+                     (unsigned long long)cyc, bit, s);
+            held[s] &= (uint8_t)~(1u << bit);
+            cov.pay_rels++;
+        }
+        int hi = std::max(rel_idx[0], rel_idx[1]), lo = std::min(rel_idx[0], rel_idx[1]);
+        if (hi >= 0) rels.erase(rels.begin() + hi);
+        if (lo >= 0) rels.erase(rels.begin() + lo);
+        if (h.m_pay_take_valid) {
+            unsigned s = h.m_pay_take_slot;
+            held[s] |= h.m_pay_take_mask;
+            taken[s] = h.m_pay_take_mask;
+            cov.pay_takes++;
+            cov.pay_req_holds += h.m_pay_take_mask >> 1 & 1;
+            cov.pay_slots |= 1u << s;
+        }
+    }
+    void pay_clear()
+    {
+        std::fill(held, held + 32, 0);
+        std::fill(taken, taken + 32, -1);
+        rels.clear();
+        block_end = 0;
+    }
+    // every hold released once its time comes: no slot is left held
+    void pay_drain(const char *what)
+    {
+        for (uint64_t end = cyc + rel_max + 100; !rels.empty() && cyc < end;) tick();
+        tick();
+        unsigned pend = 0;
+        for (unsigned s = 0; s < 32; s++) pend += taken[s] >= 0;
+        TB_CHECK(rels.empty() && pend == 0 && m->st_busy == 0,
+                 "%s: request buffer busy %08x after every descriptor was taken (%zu releases, %u slots pending)", what,
+                 m->st_busy, rels.size(), pend);
+    }
+#endif
 
     void tick(bool rst = false)
     {
@@ -835,6 +1028,9 @@ struct Tb {
         }
         h.fetch_free_valid = free_idx >= 0;
         h.fetch_free_idx = (uint8_t)(free_idx >= 0 ? free_idx : rng.below(16));
+#if !TB_HOST_IF8
+        pay_drive(rst);
+#endif
         h.clk = 0;
         h.eval();
 #if TB_HOST_IF8
@@ -884,6 +1080,9 @@ struct Tb {
                      "cycle %llu: overdue fetch valid %u idx %u, want valid %u idx %d", (unsigned long long)cyc,
                      h.m_fto_valid, h.m_fto_idx, overdue >= 0, overdue);
 
+#if !TB_HOST_IF8
+            pay_check();
+#endif
             // transmitter port
             uint32_t snap[24];
             snapshot_txd(snap);
@@ -897,6 +1096,9 @@ struct Tb {
                     TxD t = ref.txd.front();
                     ref.txd.pop_front();
                     check_txd(t);
+#if !TB_HOST_IF8
+                    pay_desc_taken(t);
+#endif
                     n_desc++;
                     if (t.fetch) ref.ft[h.m_txd_tag & 15].sent = true;
                     if (t.op == TG_OP_REQ) n_req_desc++;
@@ -1110,7 +1312,13 @@ struct Tb {
                 cov.fto_atomic += ref.ft[overdue].atomic;
             }
             if (free_idx >= 0) ref.ft[free_idx] = Ent();
+#if !TB_HOST_IF8
+            pay_edge();
+#endif
         }
+#if !TB_HOST_IF8
+        if (rst) pay_clear();   // the buffer's holds go with the reset
+#endif
         h.clk = 1;
         h.eval();
         cyc++;
@@ -1138,6 +1346,9 @@ struct Tb {
         uint64_t reqs = ref.descs + (ref.b_active ? 1 : 0);
         TB_CHECK(seen_req == reqs, "%s: ev_host_req %llu, want %llu", what, (unsigned long long)seen_req,
                  (unsigned long long)reqs);
+#if !TB_HOST_IF8
+        if (!ref.b_active) pay_drain(what);   // (an open burst has a slot in use, not yet taken)
+#endif
     }
 
     void reset()
@@ -1847,6 +2058,12 @@ int main(int argc, char **argv)
             tb.ans_max = c.ans_max;
             tb.free_pct = c.free_pct;
             tb.stray_pct = c.stray_pct;
+#if !TB_HOST_IF8
+            // how long the path downstream keeps a slot: from the cycle its
+            // descriptor is taken to long enough for the buffer to fill
+            static const unsigned REL_MAX[] = {0, 8, 40, 1000, 3};
+            tb.rel_max = REL_MAX[&c - cfgs];
+#endif
             tb.ref.mem_size = rep ? 1u << 20 : 0x10000 + 8 * tb.rng.below(0x1000) + tb.rng.below(8);
             tb.reset();
 
@@ -1915,6 +2132,17 @@ int main(int argc, char **argv)
              "%llu copies written", (unsigned long long)csr_rds, (unsigned long long)copy_rds, (unsigned long long)copy_wrs);
 #else
     (void)copy_rds, (void)copy_wrs;
+    std::printf("request buffer: %llu slots taken (%llu with the REQ hold), %llu holds released, %llu compare words "
+                "written as their atomic was offered, %llu cycles a request waited for a slot (%llu with all held), "
+                "slots used %08x\n", (unsigned long long)cov.pay_takes, (unsigned long long)cov.pay_req_holds,
+                (unsigned long long)cov.pay_rels, (unsigned long long)cov.pay_cmp_late,
+                (unsigned long long)cov.pay_wait, (unsigned long long)cov.pay_wait_full, cov.pay_slots);
+    TB_CHECK(cov.pay_takes > 20000 && cov.pay_req_holds > 1000 && cov.pay_cmp_late > 5000 && cov.pay_wait > 10000 &&
+                 cov.pay_wait_full > 3000 && cov.pay_slots == 0xFFFFFFFFu,
+             "request buffer: %llu taken, %llu REQ holds, %llu late compare words, %llu waits (%llu all held), "
+             "slots %08x", (unsigned long long)cov.pay_takes, (unsigned long long)cov.pay_req_holds,
+             (unsigned long long)cov.pay_cmp_late, (unsigned long long)cov.pay_wait,
+             (unsigned long long)cov.pay_wait_full, cov.pay_slots);
 #endif
     std::printf("%llu descriptors (%llu REQ), %llu host responses, %llu table hits, %llu failure reports "
                 "in %llu cycles\n", (unsigned long long)descs, (unsigned long long)reqs, (unsigned long long)resps,

@@ -7,6 +7,12 @@
 // requested are sent and NAKs received start a resend, a peer that never
 // answers is declared gone with every frame to it counted, frames beyond
 // the peer range pass unsequenced, and response reservations are kept.
+// Payloads live in a model of the payload buffers: a descriptor takes the
+// lowest free slot of its buffer and names it; every frame sent, resends
+// included, carries the words of the slot it names, which must still be
+// held; a hold goes once, by the link layer (acknowledged, purged or
+// dropped) or by the sender (a frame not kept), and none is left once the
+// link drains.
 #include "Vtg_link_tx.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -26,7 +32,14 @@ struct Desc {
     uint8_t op, flags;
     uint16_t dst, tag;
     uint32_t id;
+    uint8_t src, slot;   // payload buffer and its slot (taken when first offered)
 };
+
+static const unsigned PAY_SLOTS = 1u << TG_PAY_SLOT_BITS;   // per buffer
+static uint64_t pay_word(uint32_t id, unsigned w)
+{
+    return (uint64_t)(id * 0x85EBCA6Bu + 2 * w + 1) << 32 | (id * 0x85EBCA6Bu + 2 * w);
+}
 
 struct Ev {   // an acknowledgement on its way back
     uint64_t due;
@@ -54,6 +67,13 @@ struct Tb {
     std::map<unsigned, std::vector<Desc>> acc;    // per peer, index = seq
     std::map<unsigned, uint32_t> rexp;            // receiver model: next expected
     std::vector<uint32_t> far_sent[2], far_got[2];
+    std::vector<Desc> far_desc[2];                // taken beyond the range, in order
+    struct PaySlot {
+        bool held;
+        uint64_t w[8];
+    } pay[4][PAY_SLOTS] = {};                     // the payload buffers, [src][slot]
+    uint64_t takes = 0, rels = 0, sender_rels = 0;
+    bool ack_all = false;                         // the receiver acks every frame (draining)
     std::deque<Ev> back;                          // acks and NAKs on the way back
     // acks owed: value, cycle it became owed; the last ack value carried
     uint32_t owed_val[1u << PEER_BITS] = {}, carried[1u << PEER_BITS] = {};
@@ -71,14 +91,49 @@ struct Tb {
 
     explicit Tb(uint64_t seed) : m(new Vtg_link_tx), rng(seed) {}
 
+    // The descriptor's payload into the lowest free slot of its buffer
+    // (none free: it waits).
+    bool take_slot(Desc &d)
+    {
+        if (d.src == TG_PAY_NONE) return true;
+        for (unsigned k = 0; k < PAY_SLOTS; k++) {
+            PaySlot &ps = pay[d.src][k];
+            if (ps.held) continue;
+            ps.held = true;
+            for (unsigned w = 0; w < 8; w++) ps.w[w] = pay_word(d.id, w);
+            d.slot = (uint8_t)k;
+            takes++;
+            return true;
+        }
+        return false;
+    }
+
+    void release(unsigned src, unsigned slot, const char *who)
+    {
+        TB_CHECK(src != TG_PAY_NONE && slot < PAY_SLOTS, "cycle %llu: %s releases slot %u of buffer %u",
+                 (unsigned long long)cyc, who, slot, src);
+        if (src == TG_PAY_NONE || slot >= PAY_SLOTS) return;
+        PaySlot &ps = pay[src][slot];
+        TB_CHECK(ps.held, "cycle %llu: %s releases slot %u/%u, not held", (unsigned long long)cyc, who, src, slot);
+        ps.held = false;
+        for (unsigned w = 0; w < 8; w++) ps.w[w] = ~ps.w[w];
+        rels++;
+    }
+
+    unsigned held() const
+    {
+        unsigned n = 0;
+        for (auto &b : pay)
+            for (auto &ps : b) n += ps.held;
+        return n;
+    }
+
     void drive_src()
     {
         Vtg_link_tx &t = *m;
         for (int c = 0; c < 2; c++) {
-            if (!showing[c]) showing[c] = !src[c].empty() && !rng.chance(gap_pct);
+            if (!showing[c] && !src[c].empty() && !rng.chance(gap_pct)) showing[c] = take_slot(src[c].front());
             const Desc &d = showing[c] ? src[c].front() : Desc{};
-            uint32_t pay[16];
-            for (unsigned w = 0; w < 16; w++) pay[w] = d.id * 0x85EBCA6Bu + w;
             // the two ports have the same fields
 #define TB_DRIVE(P)                                                                   \
     do {                                                                              \
@@ -92,7 +147,8 @@ struct Tb {
         t.P##_len = 64;                                                               \
         t.P##_ctx = (uint8_t)(d.id >> 3);                                             \
         t.P##_tag = d.tag;                                                            \
-        for (unsigned w = 0; w < 16; w++) t.P##_payload[w] = pay[w];                  \
+        t.P##_pay_src = d.src;                                                        \
+        t.P##_pay_slot = d.slot;                                                      \
     } while (0)
             if (c) TB_DRIVE(s_rsp_txd);
             else TB_DRIVE(s_req_txd);
@@ -105,8 +161,12 @@ struct Tb {
         Vtg_link_tx &t = *m;
         bool ok = t.m_txd_op == d.op && t.m_txd_dst == d.dst && t.m_txd_addr == d.id && t.m_txd_tag == d.tag &&
                   t.m_txd_status == (uint8_t)d.id && t.m_txd_mask == (((uint64_t)d.id << 20) ^ d.tag) &&
-                  t.m_txd_len == 64 && t.m_txd_ctx == (uint8_t)(d.id >> 3);
-        for (unsigned w = 0; w < 16; w++) ok = ok && t.m_txd_payload[w] == d.id * 0x85EBCA6Bu + w;
+                  t.m_txd_len == 64 && t.m_txd_ctx == (uint8_t)(d.id >> 3) && t.m_txd_pay_src == d.src;
+        // the payload: the words of the slot the frame names (none: zeros)
+        if (d.src != TG_PAY_NONE) {
+            const PaySlot &ps = pay[t.m_txd_pay_src][t.m_txd_pay_slot % PAY_SLOTS];
+            for (unsigned w = 0; w < 8; w++) ok = ok && ps.w[w] == pay_word(d.id, w);
+        }
         return ok;
     }
 
@@ -133,6 +193,8 @@ struct Tb {
         if (op == TG_OP_ACK || op == TG_OP_NAK) {
             TB_CHECK(seqf && t.m_txd_len == 0 && dst < (1u << PEER_BITS), "cycle %llu: link frame flags %02x len %u "
                      "dst %u", (unsigned long long)cyc, t.m_txd_flags, t.m_txd_len, dst);
+            TB_CHECK(t.m_txd_pay_src == TG_PAY_NONE && !t.m_txd_pay_rel, "cycle %llu: link frame with payload "
+                     "buffer %u, release %u", (unsigned long long)cyc, t.m_txd_pay_src, t.m_txd_pay_rel);
             if (op == TG_OP_ACK) {
                 acks++;
                 check_ack_field(dst);
@@ -147,9 +209,23 @@ struct Tb {
         if (dst == FAR) {
             TB_CHECK(!seqf && t.m_txd_seq == 0 && t.m_txd_ack == 0, "cycle %llu: frame beyond the range sequenced",
                      (unsigned long long)cyc);
-            far_got[is_rsp(op)].push_back(t.m_txd_addr);
+            // not kept: in order per class, and the sender releases its slot
+            unsigned c = is_rsp(op), k = (unsigned)far_got[c].size();
+            TB_CHECK(k < far_desc[c].size() && frame_is(far_desc[c][k]), "cycle %llu: frame beyond the range is "
+                     "not the next %s", (unsigned long long)cyc, c ? "response" : "request");
+            TB_CHECK(t.m_txd_pay_rel, "cycle %llu: frame beyond the range kept", (unsigned long long)cyc);
+            far_got[c].push_back(t.m_txd_addr);
+            if (t.m_txd_pay_rel && t.m_txd_pay_src != TG_PAY_NONE) {
+                sender_rels++;
+                release(t.m_txd_pay_src, t.m_txd_pay_slot, "the sender");
+            }
             return;
         }
+        TB_CHECK(!t.m_txd_pay_rel, "cycle %llu: sequenced frame to %u released by the sender",
+                 (unsigned long long)cyc, dst);
+        TB_CHECK(t.m_txd_pay_src == TG_PAY_NONE || pay[t.m_txd_pay_src][t.m_txd_pay_slot % PAY_SLOTS].held,
+                 "cycle %llu: frame seq %u to %u names slot %u/%u, not held", (unsigned long long)cyc, t.m_txd_seq,
+                 dst, t.m_txd_pay_src, t.m_txd_pay_slot);
         TB_CHECK(seqf, "cycle %llu: data frame to %u without SEQ", (unsigned long long)cyc, dst);
         TB_CHECK(dst != DEAD || !dead_seen_gone || cyc < gone_cyc + 50, "cycle %llu: frame to a gone peer",
                  (unsigned long long)cyc);
@@ -184,7 +260,7 @@ struct Tb {
             back.push_back(Ev{cyc + lat + rng.below(lat), dst, e, true});
             return;
         }
-        if (rng.chance(60)) back.push_back(Ev{cyc + lat + rng.below(lat), dst, e, false});
+        if (ack_all || rng.chance(60)) back.push_back(Ev{cyc + lat + rng.below(lat), dst, e, false});
     }
 
     void tick(bool rst = false)
@@ -249,11 +325,14 @@ struct Tb {
                 Desc d = src[c].front();
                 src[c].pop_front();
                 showing[c] = false;
-                if (d.dst == FAR) far_sent[c].push_back(d.id);
-                else pend[c][d.dst].push_back(d);
+                if (d.dst == FAR) {
+                    far_sent[c].push_back(d.id);
+                    far_desc[c].push_back(d);
+                } else pend[c][d.dst].push_back(d);
                 if (d.dst == DEAD) dead_acc++;
             }
             if (t.m_txd_valid && t.m_txd_ready) on_frame();
+            if (t.m_pay_rel_valid) release(t.m_pay_rel_src, t.m_pay_rel_slot, "the link layer");
             retx += t.ev_retx;
             gone_drops += t.ev_gone_drop;
             if (t.st_gone_any) {
@@ -293,6 +372,8 @@ struct Tb {
                 d.flags = (uint8_t)(rng.next() & 0xFD);
                 d.tag = (uint16_t)rng.next();
                 d.id = next_id++;
+                unsigned b = rng.below(4);   // a quarter without payload
+                d.src = (uint8_t)(b == 0 ? TG_PAY_NONE : c ? TG_PAY_RSP : b == 3 ? TG_PAY_SPILL : TG_PAY_REQ);
                 src[c].push_back(d);
                 to_add--;
             }
@@ -354,8 +435,10 @@ int main(int argc, char **argv)
                 TB_CHECK(tb.gone_drops == tb.dead_acc, "gone drops %llu, frames to the silent peer %llu",
                          (unsigned long long)tb.gone_drops, (unsigned long long)tb.dead_acc);
                 tb.m->cfg_gone_clear = 1;
+                tb.m->m_txd_ready = 0;   // (no frame leaves in this cycle)
                 tb.m->clk = 0;
                 tb.m->eval();
+                if (tb.m->m_pay_rel_valid) tb.release(tb.m->m_pay_rel_src, tb.m->m_pay_rel_slot, "the link layer");
                 tb.m->clk = 1;
                 tb.m->eval();
                 tb.m->cfg_gone_clear = 0;
@@ -363,6 +446,15 @@ int main(int argc, char **argv)
                 tb.m->eval();
                 TB_CHECK(!tb.m->st_gone_any, "gone status not cleared");
             }
+            // drain: a clean link whose receiver acks every frame; every
+            // payload hold is released once
+            tb.loss_pct = 0;
+            tb.ack_all = true;
+            for (int i = 0; i < 200000 && tb.held() > 0; i++) tb.tick();
+            TB_CHECK(tb.held() == 0 && tb.takes == tb.rels, "%u payload slots still held after the drain (%llu "
+                     "taken, %llu released)", tb.held(), (unsigned long long)tb.takes, (unsigned long long)tb.rels);
+            TB_CHECK(tb.sender_rels > 0 && tb.rels > tb.sender_rels, "releases: %llu by the sender of %llu",
+                     (unsigned long long)tb.sender_rels, (unsigned long long)tb.rels);
             tot_retx += tb.retx; tot_lost += tb.lost; tot_acks += tb.acks; tot_naks += tb.naks;
             tot_nak_in += tb.nak_in;
         }

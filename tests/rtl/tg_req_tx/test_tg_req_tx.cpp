@@ -15,6 +15,16 @@
 // are reported with their context; the output holds still while stalled.
 // End to end, every queue accepts the good REQs sent to it exactly once
 // and in the host's order.
+// Payloads are in payload buffers (request, response, spill) modelled
+// here: a request takes the lowest free slot of its buffer before it is
+// offered (the wire hold, and the REQ hold for a REQ), a descriptor names
+// the slot (none for requests without a payload), and the payload offered
+// is read from the slot named. The path to the wire drops the wire hold a
+// random while after it takes a frame. A resend waits until its slot's
+// wire hold is gone (unless the REQ, parked unsent, still has its
+// writer's), adds the hold again when it is taken, and every REQ's REQ
+// hold is released exactly once, when it is answered for good or times
+// out; at the end of a run no slot is held.
 #include "Vtg_req_tx.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -39,7 +49,7 @@ static const unsigned MAX_REQS = 4;   // the module default (the bench is built 
 enum Prop {
     P_STABLE, P_UNKNOWN, P_FIELDS, P_TAG, P_SLOT, P_PASS, P_NEW_HELD, P_NEW_FREE, P_PARK, P_SLOTS_FULL,
     P_ROUND_START, P_ROUND_ORDER, P_RETRY_FLAG, P_RESEND_LIVE, P_ORDER, P_DUP, P_ERR, P_ERR_EXTRA,
-    P_TIMEOUT, P_EVENTS, P_END, NPROPS
+    P_TIMEOUT, P_EVENTS, P_END, P_WIRE_WAIT, P_PAY_HOLD, P_PAY_REL, P_LEAK, NPROPS
 };
 static const char *const PROP_NAME[NPROPS] = {
     "stable output", "known descriptor", "descriptor fields", "REQ tag", "slot use", "pass-through",
@@ -47,6 +57,7 @@ static const char *const PROP_NAME[NPROPS] = {
     "stall when every slot is busy", "round start (time and members)", "resend order", "retry flag",
     "no resend of a live REQ", "acceptance order per queue", "no duplicate", "failure report",
     "no spurious report", "timeout", "events", "every REQ finished",
+    "resend waits for the wire hold", "wire hold of a resend", "REQ hold released once", "no slot held at the end",
 };
 static uint64_t prop_fail[NPROPS];
 static const uint64_t PROP_SHOWN = 2;
@@ -74,14 +85,17 @@ enum St { HOST, PARKED, SENT, REFUSED, DONE };
 enum Cls { C_GOOD, C_NO_QUEUE, C_MALFORMED };
 typedef std::pair<uint16_t, uint32_t> QKey;   // a queue: target node, queue address
 
+static const unsigned PAY_SLOTS = 1u << TG_PAY_SLOT_BITS;   // slots of each payload buffer (PAY_SLOT_W's default)
+
 struct Desc {
-    uint64_t id = 0;
+    uint64_t id = 0;      // also its key, which identifies it on the output
     bool req = false;
     uint8_t op = 0, len = 0, ctx = 0;
     uint16_t dst = 0, tag = 0;
     uint32_t addr = 0;
     uint64_t mask = 0;
-    uint64_t w[8] = {};   // payload; word 0 is the id
+    uint8_t src = TG_PAY_NONE, pslot = 0;   // payload buffer and slot (the slot once it has one)
+    uint64_t w[8] = {};   // payload (zeros without a buffer); word 0 is the id
 };
 
 struct Req {
@@ -94,6 +108,8 @@ struct Req {
     uint64_t send_cyc = 0, park_cyc = 0, refuse_cyc = 0, first_resend_cyc = 0;
     unsigned sends = 0, arrivals_refused_full = 0;
     bool accepted = false, was_parked = false;
+    bool claimed = false;         // it has its payload slot
+    bool owns_wire = false;       // a REQ not yet sent: its writer's wire hold is still its own
     int final_st = -1;
     QKey q() const { return QKey(d.dst, d.addr); }
     bool waiting() const { return st == PARKED || st == REFUSED; }   // held by the sender, to be resent
@@ -122,6 +138,32 @@ struct Node {
     uint64_t last_due = 0;
 };
 
+// A payload buffer: the holds of each slot (TG_PAY_HOLD_WIRE and _REQ
+// bits), the request it was taken for, and its words.
+struct PayBuf {
+    uint8_t hold[PAY_SLOTS] = {};
+    int64_t owner[PAY_SLOTS];
+    uint64_t w[PAY_SLOTS][8] = {};
+    PayBuf() { for (int64_t &o : owner) o = -1; }
+    uint32_t wire_vec() const
+    {
+        uint32_t v = 0;
+        for (unsigned s = 0; s < PAY_SLOTS; s++) v |= (hold[s] & TG_PAY_HOLD_WIRE) ? 1u << s : 0;
+        return v;
+    }
+    unsigned held() const
+    {
+        unsigned n = 0;
+        for (unsigned s = 0; s < PAY_SLOTS; s++) n += hold[s] != 0;
+        return n;
+    }
+};
+// a frame's wire hold, dropped by the path to the wire in cycle due
+struct WireRel {
+    uint64_t due;
+    uint8_t src, slot;
+};
+
 static const uint16_t LIVE_NODES[] = {0x0001, 0x0002, 0x0005, 0x00C3};
 static const uint16_t DEAD_NODE = 0x0044;
 static const uint32_t NO_QUEUE_ADDR = 0x00F00000u;   // addresses at or above: no queue
@@ -134,12 +176,15 @@ struct Tb {
     // knobs
     unsigned gap_pct = 0, stall_pct = 0, full_pct = 0, stray_pct = 0, resp_gap_pct = 0, hot_pct = 75;
     unsigned dmin = 1, dmax = 1;
+    unsigned wire_max = 1, wire_long_pct = 0;           // cycles the wire keeps a frame's slot: 1..wire_max, or
+    static const unsigned WIRE_LONG = 400;              // ... up to WIRE_LONG (kept until acknowledged)
     uint32_t backoff = 0, timeout = 0;
     // directed knobs
     std::map<uint64_t, unsigned> refuse_full;          // id -> arrivals to refuse as full
     std::map<uint64_t, unsigned> stall_after_resend;   // id -> cycles of stall after it is resent
     std::map<uint64_t, unsigned> stall_on_offer;       // id -> cycles of stall from its first offer
     std::map<uint64_t, uint64_t> delay_of;             // id -> answer delay
+    std::map<uint64_t, unsigned> wire_delay_of;        // id -> cycles the wire keeps its slot after its next send
     uint64_t ready_low_until = 0;
     bool trace = false;
     // the host and the targets
@@ -150,11 +195,14 @@ struct Tb {
     std::map<QKey, Queue> queues;
     std::vector<QKey> hot;              // queues most REQs go to, several on one node
     uint64_t next_order = 0;
+    // the payload buffers (indexed by TG_PAY_*: request, response, spill)
+    PayBuf pb[4];
+    std::vector<WireRel> wire_rel;      // wire holds to drop
     // the model of the sender (its registers at the start of a cycle)
     int slot_owner[16];                 // REQ held in each slot (parked, sent or refused), or -1
     uint8_t slot_gen[16];               // tag generation of each slot
     std::deque<uint64_t> round_list;    // this round's REQs not yet resent, oldest first
-    std::set<QKey> round_qs;            // queues resent to in this round
+    std::map<QKey, std::vector<uint64_t>> round_qs;   // queues resent to in this round, and the REQs resent
     unsigned round_flagged = 0;         // resends with the retry flag in this round
     uint32_t wait_m = 0;                // backoff cycles waited
     bool prev_stalled = false, prev_resend = false;
@@ -173,7 +221,12 @@ struct Tb {
              n_held_out_rounds = 0, n_held_cycles = 0,
              n_refused_blocked = 0,       // refused by the target because their queue was closed
              n_reaccepted = 0,            // accepted after a resend
-             n_backoff_restarts = 0;      // cycles the backoff held for a stalled offer
+             n_backoff_restarts = 0,      // cycles the backoff held for a stalled offer
+             n_wire_waits = 0,            // cycles the next resend waited for its slot's wire hold
+             n_wire_passed = 0,           // ... in which a request from the host went out
+             n_pay_holds = 0, n_pay_rels = 0,
+             n_pay_full = 0,              // cycles a request waited for a free payload slot
+             n_flags_reopened = 0;        // retry flags on a resend after the queue's earlier ones in the round finished
 
     explicit Tb(uint64_t seed) : m(new Vtg_req_tx), rng(seed)
     {
@@ -203,6 +256,8 @@ struct Tb {
         r.d = d0;
         r.d.id = all.size();
         r.d.w[0] = r.d.id;
+        if (r.d.src == TG_PAY_NONE)
+            for (uint64_t &w : r.d.w) w = 0;
         if (r.d.req) {
             r.dead = nodes.count(r.d.dst) && nodes[r.d.dst].dead;
             r.cls = r.d.addr >= NO_QUEUE_ADDR ? C_NO_QUEUE : r.d.addr >= MALFORMED_ADDR ? C_MALFORMED : C_GOOD;
@@ -228,6 +283,7 @@ struct Tb {
         d.len = (uint8_t)(8 * (words ? words : 1 + rng.below(8)));
         d.ctx = (uint8_t)(ctx >= 0 ? ctx : rng.below(256));
         d.tag = (uint16_t)rng.next();   // the sender chooses the tag of a REQ
+        d.src = rng.chance(20) ? TG_PAY_SPILL : TG_PAY_REQ;   // from the host port, or read back from the spill ring
         return add(random_payload(d));
     }
     uint64_t req(const QKey &k) { return req(k.first, k.second); }
@@ -241,6 +297,10 @@ struct Tb {
         d.len = (uint8_t)(8 * rng.below(9));
         d.ctx = (uint8_t)rng.next();
         d.tag = (uint16_t)rng.next();
+        // writes and atomics carry their words in the request buffer, read
+        // responses in the response buffer; the rest carry none
+        d.src = d.op == TG_OP_WRITE || d.op == TG_OP_FAA ? TG_PAY_REQ
+              : d.op == TG_OP_READ_RESP && d.len ? TG_PAY_RSP : TG_PAY_NONE;
         return add(random_payload(d));
     }
     // A new set of busy queues: two or three on one node, one or two on
@@ -282,25 +342,59 @@ struct Tb {
         t.s_txd_len = d.len;
         t.s_txd_ctx = d.ctx;
         t.s_txd_tag = d.tag;
-        for (unsigned k = 0; k < 8; k++) {
-            t.s_txd_payload[2 * k] = (uint32_t)d.w[k];
-            t.s_txd_payload[2 * k + 1] = (uint32_t)(d.w[k] >> 32);
-        }
+        t.s_txd_key = d.id;
+        t.s_txd_pay_src = d.src;
+        t.s_txd_pay_slot = d.pslot;
     }
+    // the descriptor offered (its key)
+    uint64_t out_id() const { return m->m_txd_key; }
+    // a word of the payload offered: from the slot it names
     uint64_t out_word(unsigned k) const
     {
-        return (uint64_t)m->m_txd_payload[2 * k] | ((uint64_t)m->m_txd_payload[2 * k + 1] << 32);
+        return m->m_txd_pay_src == TG_PAY_NONE ? 0 : pb[m->m_txd_pay_src].w[m->m_txd_pay_slot % PAY_SLOTS][k];
+    }
+    // The host's request takes the lowest free slot of its payload buffer
+    // (with its words) before it is offered; false: none is free.
+    bool claim(Req &r)
+    {
+        if (r.claimed || r.d.src == TG_PAY_NONE) return true;
+        PayBuf &b = pb[r.d.src];
+        for (unsigned s = 0; s < PAY_SLOTS; s++) {
+            if (b.hold[s]) continue;
+            b.hold[s] = TG_PAY_HOLD_WIRE | (r.d.req ? TG_PAY_HOLD_REQ : 0);
+            b.owner[s] = (int64_t)r.d.id;
+            std::memcpy(b.w[s], r.d.w, sizeof r.d.w);
+            r.d.pslot = (uint8_t)s;
+            r.claimed = true;
+            r.owns_wire = r.d.req;
+            return true;
+        }
+        n_pay_full++;
+        return false;
+    }
+    // a hold of a slot dropped
+    void unhold(uint8_t src, uint8_t slot, uint8_t h)
+    {
+        PayBuf &b = pb[src];
+        b.hold[slot] &= (uint8_t)~h;
+        if (!b.hold[slot]) b.owner[slot] = -1;
     }
     void snapshot(uint32_t *s) const
     {
         const Vtg_req_tx &t = *m;
-        for (unsigned w = 0; w < 16; w++) s[w] = t.m_txd_payload[w];
+        for (unsigned w = 0; w < 8; w++) {
+            s[2 * w] = (uint32_t)out_word(w);
+            s[2 * w + 1] = (uint32_t)(out_word(w) >> 32);
+        }
         s[16] = t.m_txd_op | (t.m_txd_flags << 8) | (t.m_txd_len << 16) | (t.m_txd_ctx << 24);
         s[17] = t.m_txd_dst | (t.m_txd_tag << 16);
         s[18] = t.m_txd_addr;
         s[19] = (uint32_t)t.m_txd_mask;
         s[20] = (uint32_t)(t.m_txd_mask >> 32);
-        for (unsigned w = 21; w < 32; w++) s[w] = 0;
+        s[21] = t.m_txd_pay_src | (t.m_txd_pay_slot << 8);
+        s[22] = (uint32_t)t.m_txd_key;
+        s[23] = (uint32_t)(t.m_txd_key >> 32);
+        for (unsigned w = 24; w < 32; w++) s[w] = 0;
     }
 
     // ------------------------------------------------------------ the targets
@@ -473,7 +567,9 @@ struct Tb {
         t.rst = rst;
         t.cfg_backoff = backoff;
         t.cfg_timeout = timeout;
-        if (!showing && !rst) showing = !hq.empty() && !rng.chance(gap_pct);
+        t.in_req_wire_held = pb[TG_PAY_REQ].wire_vec();
+        t.in_spill_wire_held = pb[TG_PAY_SPILL].wire_vec();
+        if (!showing && !rst) showing = !hq.empty() && !rng.chance(gap_pct) && claim(all[hq.front()]);
         t.s_txd_valid = showing && !rst;
         if (t.s_txd_valid) {
             drive_desc(all[hq.front()].d);
@@ -482,7 +578,7 @@ struct Tb {
             j.op = rng.chance(50) ? TG_OP_REQ : (uint8_t)rng.next();
             j.dst = (uint16_t)rng.next(); j.addr = (uint32_t)rng.next(); j.mask = rng.next();
             j.len = (uint8_t)rng.next(); j.ctx = (uint8_t)rng.next(); j.tag = (uint16_t)rng.next();
-            for (uint64_t &w : j.w) w = rng.next();
+            j.id = rng.next(); j.src = (uint8_t)rng.below(4); j.pslot = (uint8_t)rng.below(PAY_SLOTS);
             drive_desc(j);
         }
         // an answer that is due, or a stray, or nothing
@@ -521,7 +617,7 @@ struct Tb {
         // the transmitter: stalls at random, or as a directed test asks
         // (the offer does not depend on ready, so look at it first)
         if (!rst && t.m_txd_valid && !prev_stalled) {
-            uint64_t id = out_word(0);
+            uint64_t id = out_id();
             auto f = stall_on_offer.find(id);
             if (f != stall_on_offer.end() && id < all.size() && all[id].st == HOST) {
                 ready_low_until = std::max(ready_low_until, cyc + f->second);
@@ -552,6 +648,14 @@ struct Tb {
         const unsigned waiting = waiting_count();
         n_held_cycles += waiting > elig.size();
         bool resynced = false;
+        // the next resend waits while the last send of its payload slot
+        // still has the wire hold
+        bool rs_wait = false;
+        if (!phase0 && !locked) {
+            const Req &f = all[round_list.front()];
+            rs_wait = f.d.src != TG_PAY_NONE && !f.owns_wire && (pb[f.d.src].hold[f.d.pslot] & TG_PAY_HOLD_WIRE);
+        }
+        n_wire_waits += rs_wait;
 
         // --- the output holds still while stalled
         uint32_t snap[32];
@@ -562,13 +666,19 @@ struct Tb {
         bool offer_start = t.m_txd_valid && !locked;
         bool out_fire = t.m_txd_valid && t.m_txd_ready;
         bool in_fire = t.s_txd_valid && t.s_txd_ready;
-        uint64_t oid = out_word(0);
+        uint64_t oid = out_id();
         bool known = t.m_txd_valid && oid < all.size();
         if (t.m_txd_valid)
-            PROP(P_UNKNOWN, known, "cycle %llu: descriptor with payload word 0 = %016llx was never sent by the host", c,
+            PROP(P_UNKNOWN, known, "cycle %llu: descriptor with key %016llx was never sent by the host", c,
                  (unsigned long long)oid);
         Req *o = known ? &all[oid] : nullptr;
         bool resend = o && o->d.req && o->waiting();
+        if (rs_wait && t.m_txd_valid && resend) {
+            PROP(P_WIRE_WAIT, false, "cycle %llu: REQ #%llu resent while its payload slot %u/%u still has the wire "
+                 "hold of its last send", c, (unsigned long long)oid, o->d.src, o->d.pslot);
+            rs_wait = false;   // follow the RTL
+        }
+        n_wire_passed += rs_wait && t.m_txd_valid && t.m_txd_ready && o && !resend;
 
         // --- what the model offers, and whether it takes the host's request
         long long exp = -1;
@@ -576,7 +686,7 @@ struct Tb {
         if (locked) {
             exp = (long long)prev_oid;
             exp_rs = prev_resend;
-        } else if (!phase0) {
+        } else if (!phase0 && !rs_wait) {
             exp = (long long)round_list.front();
             exp_rs = true;
         } else if (host && (!h_req || (fs >= 0 && !h_held))) {
@@ -642,6 +752,13 @@ struct Tb {
             PROP(P_FIELDS, same && (d.req || t.m_txd_tag == d.tag),
                  "cycle %llu: descriptor #%llu (op %u) differs from what the host sent", c,
                  (unsigned long long)d.id, d.op);
+            // its payload is the slot it was written to, still held for it
+            bool own = t.m_txd_pay_src == d.src &&
+                       (d.src == TG_PAY_NONE || (t.m_txd_pay_slot == d.pslot && pb[d.src].hold[d.pslot] &&
+                                                 pb[d.src].owner[d.pslot] == (int64_t)d.id));
+            PROP(P_FIELDS, own, "cycle %llu: descriptor #%llu names payload %u/%u, its payload is in %u/%u (holds %u "
+                 "for #%lld)", c, (unsigned long long)d.id, t.m_txd_pay_src, t.m_txd_pay_slot, d.src, d.pslot,
+                 d.src ? pb[d.src].hold[d.pslot] : 0, d.src ? (long long)pb[d.src].owner[d.pslot] : -1LL);
             if (!d.req) {
                 PROP(P_FIELDS, t.m_txd_flags == 0, "cycle %llu: flags %02x on a pass-through", c, t.m_txd_flags);
             } else {
@@ -662,11 +779,23 @@ struct Tb {
                 if (o->st == HOST) {
                     PROP(P_FIELDS, t.m_txd_flags == 0, "cycle %llu: flags %02x on a first send", c, t.m_txd_flags);
                 } else if (resend) {
-                    bool first = !round_qs.count(o->q());
-                    PROP(P_RETRY_FLAG, t.m_txd_flags == (first ? TG_FLAG_RETRY : 0),
+                    // the first resend to a queue in a round reopens it; one
+                    // after a resend to it that is not finished for good must
+                    // not (it would overtake that one if it was refused
+                    // again). Once every earlier one is finished (their slots
+                    // may be taken by new REQs, which a resend can let out
+                    // while it waits for its wire hold) the queue is open at
+                    // the target and the flag is harmless either way.
+                    auto f = round_qs.find(o->q());
+                    bool first = f == round_qs.end(), open = !first;
+                    if (!first)
+                        for (uint64_t id : f->second) open &= all[id].st == DONE;
+                    bool flag = t.m_txd_flags == TG_FLAG_RETRY;
+                    PROP(P_RETRY_FLAG, (flag || t.m_txd_flags == 0) && (open || flag == first),
                          "cycle %llu: resend of REQ #%llu to queue %04x/%08x has flags %02x; it is %sthe first resend "
                          "to that queue in this round", c, (unsigned long long)d.id, d.dst, d.addr, t.m_txd_flags,
-                         first ? "" : "not ");
+                         first ? "" : open ? "not (the ones before it are finished) " : "not ");
+                    n_flags_reopened += open && flag;
                 }
             }
         }
@@ -724,7 +853,7 @@ struct Tb {
                     if (!o->first_resend_cyc) o->first_resend_cyc = cyc;
                     auto f = std::find(round_list.begin(), round_list.end(), oid);
                     if (f != round_list.end()) round_list.erase(f);
-                    round_qs.insert(o->q());
+                    round_qs[o->q()].push_back(oid);
                     if (t.m_txd_flags & TG_FLAG_RETRY) {
                         n_retry_flags++;
                         round_flagged++;
@@ -745,6 +874,30 @@ struct Tb {
                     }
                 }
             }
+        }
+        // --- payload slots: the wire holds a frame's slot from the cycle it
+        // is taken until it is out; a send of a REQ that no longer has its
+        // writer's wire hold adds it again (after the last send dropped it)
+        const bool exp_hold = out_fire && o && o->d.req && o->d.src != TG_PAY_NONE && !o->owns_wire;
+        PROP(P_PAY_HOLD, t.m_pay_hold_valid == exp_hold &&
+             (!exp_hold || (t.m_pay_hold_src == o->d.src && t.m_pay_hold_slot == o->d.pslot)),
+             "cycle %llu: wire hold added %u (slot %u/%u); want %s (%s, slot %u/%u)", c, t.m_pay_hold_valid,
+             t.m_pay_hold_src, t.m_pay_hold_slot, exp_hold ? "one" : "none", what(out_fire, oid).c_str(),
+             o ? o->d.src : 0, o ? o->d.pslot : 0);
+        if (out_fire && o && o->d.src != TG_PAY_NONE) {
+            uint8_t &h = pb[o->d.src].hold[o->d.pslot];
+            if (exp_hold) {
+                PROP(P_WIRE_WAIT, !(h & TG_PAY_HOLD_WIRE), "cycle %llu: REQ #%llu resent while its slot %u/%u has "
+                     "the wire hold of its last send", c, (unsigned long long)oid, o->d.src, o->d.pslot);
+                h |= TG_PAY_HOLD_WIRE;
+                n_pay_holds++;
+            }
+            o->owns_wire = false;
+            auto f = wire_delay_of.find(oid);
+            unsigned delay = f != wire_delay_of.end() ? f->second
+                           : 1 + rng.below(rng.chance(wire_long_pct) ? WIRE_LONG : wire_max);
+            if (f != wire_delay_of.end()) wire_delay_of.erase(f);
+            wire_rel.push_back(WireRel{cyc + delay, o->d.src, o->d.pslot});
         }
         PROP(P_EVENTS, t.ev_req_retry == (out_fire && resend), "cycle %llu: ev_req_retry %u, resend taken %u", c,
              t.ev_req_retry, out_fire && resend);
@@ -805,6 +958,32 @@ struct Tb {
             free_slot_of(*gone);
             n_timeouts++;
         }
+        // the REQ hold goes once the REQ is answered for good or given up
+        const Req *fin = gone ? gone : matched && resp.status != TG_ST_NOT_READY ? &all[resp.id] : nullptr;
+        const bool exp_rel = fin && fin->d.src != TG_PAY_NONE;
+        PROP(P_PAY_REL, t.m_pay_rel_valid == exp_rel &&
+             (!exp_rel || (t.m_pay_rel_src == fin->d.src && t.m_pay_rel_slot == fin->d.pslot)),
+             "cycle %llu: REQ hold released %u (slot %u/%u); want %s%llu (slot %u/%u)", c, t.m_pay_rel_valid,
+             t.m_pay_rel_src, t.m_pay_rel_slot, exp_rel ? "that of REQ #" : "none, REQ finished #",
+             fin ? (unsigned long long)fin->d.id : ~0ull, fin ? fin->d.src : 0, fin ? fin->d.pslot : 0);
+        if (exp_rel) {
+            const PayBuf &b = pb[fin->d.src];
+            PROP(P_PAY_REL, (b.hold[fin->d.pslot] & TG_PAY_HOLD_REQ) && b.owner[fin->d.pslot] == (int64_t)fin->d.id,
+                 "cycle %llu: REQ #%llu finished, its slot %u/%u has no REQ hold of its own", c,
+                 (unsigned long long)fin->d.id, fin->d.src, fin->d.pslot);
+            unhold(fin->d.src, fin->d.pslot, TG_PAY_HOLD_REQ);
+            n_pay_rels++;
+        }
+        // the path to the wire is done with frames' slots
+        for (size_t i = 0; i < wire_rel.size();) {
+            if (wire_rel[i].due <= cyc) {
+                unhold(wire_rel[i].src, wire_rel[i].slot, TG_PAY_HOLD_WIRE);
+                wire_rel[i] = wire_rel.back();
+                wire_rel.pop_back();
+            } else {
+                i++;
+            }
+        }
 
         // --- the next round: it begins with what is eligible once the
         // backoff has passed (a stalled offer holds the backoff count)
@@ -853,10 +1032,20 @@ struct Tb {
         uint64_t end = cyc + limit;
         while (busy() && cyc < end) tick();
         for (int i = 0; i < 10; i++) tick();
+        for (uint64_t e = cyc + WIRE_LONG + 10; !wire_rel.empty() && cyc < e;) tick();
         unsigned left = 0;
         for (const Req &r : all) left += r.d.req && r.st != DONE;
         PROP(P_END, !busy() && left == 0, "%s: stuck with %zu requests from the host and %u REQs unfinished (%u "
              "sent, %u refused, %u parked)", what, hq.size(), left, count(SENT), count(REFUSED), count(PARKED));
+        // every slot free again once everything finished: each REQ hold
+        // was released
+        for (unsigned b = TG_PAY_REQ; b <= TG_PAY_SPILL; b++) {
+            unsigned s = 0;
+            while (s < PAY_SLOTS && !pb[b].hold[s]) s++;
+            PROP(P_LEAK, busy() || left || s == PAY_SLOTS, "%s: %u slots of payload buffer %u still held, slot %u "
+                 "(holds %u) by #%lld", what, pb[b].held(), b, s, s < PAY_SLOTS ? pb[b].hold[s] : 0,
+                 s < PAY_SLOTS ? (long long)pb[b].owner[s] : -1LL);
+        }
         for (auto &kv : queues) {
             const Queue &q = kv.second;
             PROP(P_END, q.acc == q.good, "%s: queue %04x/%08x accepted %zu REQs, the host sent it %zu it should "
@@ -890,6 +1079,9 @@ struct Tb {
         }
         for (int &s : slot_owner) s = -1;
         for (uint8_t &g : slot_gen) g = 0;
+        for (PayBuf &b : pb) b = PayBuf();   // the buffers are reset too
+        wire_rel.clear();
+        wire_delay_of.clear();
         round_list.clear();
         round_qs.clear();
         round_flagged = 0;
@@ -902,7 +1094,8 @@ struct Tb {
 enum Cov {
     V_DIRECT, V_PARKED, V_RESENDS, V_ROUNDS, V_FLAGS, V_PASS, V_STALL_FULL, V_STRAYS, V_TIMEOUTS, V_NOQ, V_MALFORMED,
     V_ACCEPTED, V_REFUSED, V_STALLED, V_MULTI_DST, V_BESIDE_NODE, V_BESIDE_OTHER, V_MULTI_Q, V_MULTI_Q_NODE,
-    V_MULTI_FLAG, V_HELD_OUT, V_HELD_OUT_ROUNDS, V_HELD_CYCLES, V_REFUSED_BLOCKED, V_REACCEPTED, V_RESTARTS, NCOV
+    V_MULTI_FLAG, V_HELD_OUT, V_HELD_OUT_ROUNDS, V_HELD_CYCLES, V_REFUSED_BLOCKED, V_REACCEPTED, V_RESTARTS,
+    V_WIRE_WAITS, V_WIRE_PASSED, V_PAY_HOLDS, V_PAY_RELS, V_PAY_FULL, V_FLAGS_REOPENED, NCOV
 };
 static uint64_t total[NCOV];
 
@@ -913,7 +1106,8 @@ static void account(const Tb &tb)
                               tb.n_refused, tb.n_stalled, tb.n_multi_dst_rounds, tb.n_direct_beside_node,
                               tb.n_direct_beside_other, tb.n_multi_q_rounds, tb.n_multi_q_node_rounds,
                               tb.n_multi_flag_rounds, tb.n_held_out, tb.n_held_out_rounds, tb.n_held_cycles,
-                              tb.n_refused_blocked, tb.n_reaccepted, tb.n_backoff_restarts};
+                              tb.n_refused_blocked, tb.n_reaccepted, tb.n_backoff_restarts, tb.n_wire_waits,
+                              tb.n_wire_passed, tb.n_pay_holds, tb.n_pay_rels, tb.n_pay_full, tb.n_flags_reopened};
     for (unsigned i = 0; i < NCOV; i++) total[i] += v[i];
 }
 
@@ -965,6 +1159,8 @@ static void quiet(Tb &tb, uint32_t timeout = 0)
 {
     tb.gap_pct = tb.stall_pct = tb.full_pct = tb.stray_pct = tb.resp_gap_pct = 0;
     tb.dmin = tb.dmax = 1;
+    tb.wire_max = 1;
+    tb.wire_long_pct = 0;
     tb.backoff = 0;
     tb.timeout = timeout;
     tb.reset();
@@ -1145,6 +1341,39 @@ static void case_multi_queue_round(unsigned no)
              ids(tb.queues[Q[0]].acc).c_str(), ids(tb.queues[Q[1]].acc).c_str(), ids(tb.queues[Q[2]].acc).c_str());
 }
 
+// REQ A to queue Q is refused at once while its frame keeps its payload
+// slot on the way to the wire for 80 cycles. The resend must wait until
+// the wire hold is gone (and add it again when taken), while a request
+// and a REQ to another queue go out meanwhile; a REQ parked behind A goes
+// out after it on its writer's wire hold (adding none).
+static void case_wire_wait(unsigned no)
+{
+    bench_no = no;
+    Tb tb(0xC0FFEE09u);
+    quiet(tb);
+    const QKey Q(LIVE_NODES[1], 0x4000), X(LIVE_NODES[3], 0x4000);
+    uint64_t a = tb.req(Q);
+    tb.refuse_full[a] = 1;
+    tb.wire_delay_of[a] = 80;
+    for (int i = 0; i < 20; i++) tb.tick();
+    const uint64_t sent = tb.all[a].send_cyc;
+    uint64_t b = tb.req(Q);
+    tb.other();
+    uint64_t x = tb.req(X);
+    uint64_t f0 = failures_now();
+    tb.run("wire wait", 5000);
+    const Req &ra = tb.all[a];
+    bool ok = failures_now() == f0 && tb.queues[Q].acc == std::vector<uint64_t>{a, b} && tb.all[b].was_parked &&
+              ra.first_resend_cyc > sent + 80 && ra.first_resend_cyc > tb.all[x].send_cyc &&
+              tb.n_wire_passed == 2 && tb.n_pay_holds == 1 && tb.n_wire_waits > 40;
+    TB_CHECK(ok, "case %u: queue Q accepted %s; A sent at cycle %llu, resent at %llu (its slot's wire hold went at "
+             "%llu), REQ #%llu to another queue sent at %llu; %llu requests went out while A waited %llu cycles; "
+             "%llu wire holds added", no, ids(tb.queues[Q].acc).c_str(), (unsigned long long)sent,
+             (unsigned long long)ra.first_resend_cyc, (unsigned long long)(sent + 80), (unsigned long long)x,
+             (unsigned long long)tb.all[x].send_cyc, (unsigned long long)tb.n_wire_passed,
+             (unsigned long long)tb.n_wire_waits, (unsigned long long)tb.n_pay_holds);
+}
+
 // Not a check: how long a refused queue waits for its round while REQs to
 // another queue stream out on a transmitter that stalls now and then
 // (every stalled new offer restarts the backoff).
@@ -1185,16 +1414,19 @@ int main(int argc, char **argv)
     case_multi_queue_round(107);
     case_backoff_under_traffic(108, 5);
     case_backoff_under_traffic(109, 30);
-    struct Cfg { unsigned gap, stall, full, dmin, dmax, stray, resp_gap; uint32_t backoff; };
+    case_wire_wait(110);
+    // (wire: cycles the wire keeps a frame's slot, 1..wire, or in wlong
+    // percent of frames up to Tb::WIRE_LONG)
+    struct Cfg { unsigned gap, stall, full, dmin, dmax, stray, resp_gap; uint32_t backoff; unsigned wire, wlong; };
     const Cfg cfgs[] = {
-        {0, 0, 20, 1, 4, 0, 0, 0},
-        {20, 30, 25, 1, 30, 3, 20, 5},
-        {0, 60, 40, 2, 12, 2, 10, 0},
-        {50, 10, 10, 5, 60, 5, 40, 40},
-        {10, 80, 30, 1, 3, 1, 0, 1},
-        {0, 40, 60, 1, 20, 2, 30, 200},
-        {0, 10, 35, 8, 40, 0, 10, 3},
-        {5, 20, 50, 1, 8, 1, 5, 10},
+        {0, 0, 20, 1, 4, 0, 0, 0, 12, 0},
+        {20, 30, 25, 1, 30, 3, 20, 5, 40, 2},
+        {0, 60, 40, 2, 12, 2, 10, 0, 20, 5},
+        {50, 10, 10, 5, 60, 5, 40, 40, 1, 0},
+        {10, 80, 30, 1, 3, 1, 0, 1, 8, 1},
+        {0, 40, 60, 1, 20, 2, 30, 200, 60, 3},
+        {0, 10, 35, 8, 40, 0, 10, 3, 30, 10},
+        {5, 20, 50, 1, 8, 1, 5, 10, 16, 0},
     };
     uint64_t seed = 1, salt = getenv("TB_SEED") ? strtoull(getenv("TB_SEED"), nullptr, 0) : 0;
     for (const Cfg &c : cfgs) {
@@ -1211,6 +1443,8 @@ int main(int argc, char **argv)
             tb.stray_pct = c.stray;
             tb.resp_gap_pct = c.resp_gap;
             tb.backoff = c.backoff;
+            tb.wire_max = c.wire;
+            tb.wire_long_pct = c.wlong;
             tb.timeout = rep ? 0 : 100000;
             tb.reset();
             pass_phase(tb, 200);
@@ -1249,6 +1483,16 @@ int main(int argc, char **argv)
                 (unsigned long long)v[V_MULTI_FLAG], (unsigned long long)v[V_HELD_OUT],
                 (unsigned long long)v[V_HELD_OUT_ROUNDS], (unsigned long long)v[V_HELD_CYCLES],
                 (unsigned long long)v[V_RESTARTS]);
+    std::printf("payload slots: %llu wire holds added by resends, %llu REQ holds released; %llu cycles a resend "
+                "waited for its slot's wire hold (%llu in which another request went out); %llu cycles a request "
+                "waited for a free slot; %llu resends with the retry flag after the earlier ones to their queue in "
+                "the round finished\n", (unsigned long long)v[V_PAY_HOLDS], (unsigned long long)v[V_PAY_RELS],
+                (unsigned long long)v[V_WIRE_WAITS], (unsigned long long)v[V_WIRE_PASSED],
+                (unsigned long long)v[V_PAY_FULL], (unsigned long long)v[V_FLAGS_REOPENED]);
+    TB_CHECK(v[V_WIRE_WAITS] >= 1000 && v[V_WIRE_PASSED] >= 100 && v[V_PAY_HOLDS] >= 1000,
+             "coverage: too few resends waiting for the wire hold (%llu cycles, %llu with another request going "
+             "out) or resends adding it (%llu)", (unsigned long long)v[V_WIRE_WAITS],
+             (unsigned long long)v[V_WIRE_PASSED], (unsigned long long)v[V_PAY_HOLDS]);
     TB_CHECK(v[V_BESIDE_NODE] >= 100 && v[V_BESIDE_OTHER] >= 100,
              "coverage: too few REQs sent directly beside a recovering queue (%llu of its node, %llu of another)",
              (unsigned long long)v[V_BESIDE_NODE], (unsigned long long)v[V_BESIDE_OTHER]);

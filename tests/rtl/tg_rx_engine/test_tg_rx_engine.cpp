@@ -16,10 +16,18 @@
 // the write is complete; refusals for a bad length, alignment or range with
 // memory unchanged), with refusals and stray responses, under random memory
 // wait states and transmitter backpressure.
-#include "Vtg_rx_engine.h"
+// The engine runs beside its response buffer (tb_rx_engine.v): a response
+// names a slot (TG_PAY_RSP) exactly when it has a payload (length not 0)
+// and none (TG_PAY_NONE) otherwise; a read or an atomic starts only once a
+// slot is shown free, its words go into that slot while nobody holds it,
+// and the slot is taken (the wire hold) when its response is taken. The
+// bench releases each hold some cycles later, shows no free slot for
+// stretches, and checks that no slot is left held after a run.
+#include "Vtb_rx_engine.h"
 #include "verilated.h"
 #include "tb.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -104,7 +112,7 @@ struct Exec {
 };
 
 struct Tb {
-    std::unique_ptr<Vtg_rx_engine> m;
+    std::unique_ptr<Vtb_rx_engine> m;
     unsigned next_slot = 0;     // slots handed out in turn: the next two frames differ
     uint64_t pay_reg = 0;       // the payload buffer's read register
     int announced = -1;         // the slot told as on offer in this cycle
@@ -197,7 +205,28 @@ struct Tb {
     uint64_t first_take = ~0ull;       // since_rst when the first frame after it was consumed
     uint64_t n_resets = 0, n_sweep_cycles = 0, n_sweep_shown = 0, n_sweep_fto = 0;
 
-    explicit Tb(uint64_t seed) : m(new Vtg_rx_engine), rng(seed), mem(MEM_BYTES), ref(MEM_BYTES, 0) {}
+    // The response buffer, the bench as the response's path downstream:
+    // the slots held, the releases due (a hold dropped some cycles after
+    // its response is taken), stretches with no slot shown free, and
+    // whether a slot was shown free since the frame on offer came up.
+    // (Its own generator: the traffic draws stay as they are.)
+    TbRng prng;
+    unsigned rel_max = 8;          // a hold is released 1..rel_max+1 cycles after its response is taken
+    unsigned block_permille = 3;   // chance a cycle starts a stretch with no free slot shown
+    uint64_t block_end = 0;
+    bool held[32] = {};
+    struct Rel {
+        uint64_t due;
+        unsigned slot;
+    };
+    std::vector<Rel> rels;
+    int rel_idx = -1;              // the release driven in this cycle, an index in rels
+    bool slot_seen = false;
+    uint64_t n_takes = 0, n_rels = 0, n_slot_wait = 0, n_slot_wait_full = 0;
+    uint32_t slots_used = 0;
+
+    explicit Tb(uint64_t seed)
+        : m(new Vtb_rx_engine), rng(seed), mem(MEM_BYTES), ref(MEM_BYTES, 0), prng(seed ^ 0x5DEECE66Dull) {}
 
     uint64_t ref64(uint32_t a) const
     {
@@ -385,7 +414,7 @@ struct Tb {
 
     // An atomic's memory requests: the read of the word with nothing else
     // outstanding, then (the read answered) the write of the new value.
-    void check_atomic_mem(Vtg_rx_engine &r, uint64_t out_after)
+    void check_atomic_mem(Vtb_rx_engine &r, uint64_t out_after)
     {
         uint32_t a = r.m_mem_req_addr;
         unsigned long long c = cyc;
@@ -538,7 +567,7 @@ struct Tb {
 
     void drive(const Rxd &d)
     {
-        Vtg_rx_engine &r = *m;
+        Vtb_rx_engine &r = *m;
         r.s_rxd_op = d.op;
         r.s_rxd_flags = d.flags;
         r.s_rxd_status = d.status;
@@ -570,7 +599,7 @@ struct Tb {
     }
     uint64_t pay_read()
     {
-        Vtg_rx_engine &r = *m;
+        Vtb_rx_engine &r = *m;
         ensure_slots();
         int nxt = -1;
         if (!q.empty()) {
@@ -601,7 +630,7 @@ struct Tb {
         return true;
     }
 
-    void check_mem_req(Vtg_rx_engine &r, bool active, uint64_t out_after)
+    void check_mem_req(Vtb_rx_engine &r, bool active, uint64_t out_after)
     {
         const char *what = active ? ex.what : "idle";
         if (!active) {
@@ -662,7 +691,7 @@ struct Tb {
 
     // A memory request while a REQ executes: the head read, then the entry's
     // words, then (every entry write answered) the tail; nothing else.
-    void check_req_mem(Vtg_rx_engine &r, uint64_t out_after)
+    void check_req_mem(Vtb_rx_engine &r, uint64_t out_after)
     {
         uint32_t a = r.m_mem_req_addr;
         unsigned long long c = cyc;
@@ -713,7 +742,7 @@ struct Tb {
                ex.want_qresp == ex.qresp_done;
     }
 
-    void check_txd(Vtg_rx_engine &r, const Rxd &d)
+    void check_txd(Vtb_rx_engine &r, const Rxd &d)
     {
         TB_CHECK(ex.want_txd && !ex.txd_done, "cycle %llu, %s: unexpected response descriptor",
                  (unsigned long long)cyc, ex.what);
@@ -725,6 +754,10 @@ struct Tb {
                  ex.txd_op, r.m_txd_status, ex.txd_status, r.m_txd_len, ex.txd_len);
         TB_CHECK(r.m_txd_flags == 0, "cycle %llu, %s: response flags %02x", (unsigned long long)cyc, ex.what,
                  r.m_txd_flags);
+        // a payload in a response-buffer slot exactly when it has one
+        unsigned want_src = ex.txd_len ? TG_PAY_RSP : TG_PAY_NONE;
+        TB_CHECK(r.m_txd_pay_src == want_src, "cycle %llu, %s: response source %u, want %u", (unsigned long long)cyc,
+                 ex.what, r.m_txd_pay_src, want_src);
         if (ex.is_atomic)
             TB_CHECK(ex.want_aread == ex.aread_done && ex.want_awrite == ex.awrite_done &&
                          ex.want_atomic_ev == ex.atomic_ev_seen,
@@ -752,7 +785,88 @@ struct Tb {
         }
     }
 
-    void snapshot_txd(Vtg_rx_engine &r, uint32_t *s)
+    // ------------------------------------------------------------ response buffer
+    uint32_t held_vec() const
+    {
+        uint32_t v = 0;
+        for (unsigned s = 0; s < 32; s++) v |= (uint32_t)held[s] << s;
+        return v;
+    }
+    // before the clock: a stretch with no free slot shown, and a due release
+    void pay_drive(bool rst)
+    {
+        Vtb_rx_engine &r = *m;
+        if (!rst && cyc >= block_end && prng.below(1000) < block_permille) block_end = cyc + 1 + prng.below(40);
+        r.tb_alloc_block = !rst && cyc < block_end;
+        rel_idx = -1;
+        for (size_t i = 0; i < rels.size() && !rst && rel_idx < 0; i++)
+            if (rels[i].due <= cyc) rel_idx = (int)i;
+        r.tb_free_valid = rel_idx >= 0;
+        r.tb_free_slot = rel_idx >= 0 ? rels[rel_idx].slot : prng.below(32);
+    }
+    // after the inputs settle: the buffer's holds are the model's, a slot is
+    // taken only when free and as its response is taken, a held slot is
+    // never written nor offered, and a read or atomic does nothing before
+    // the engine, idle, was shown a free slot
+    void pay_check(bool active, bool req)
+    {
+        Vtb_rx_engine &r = *m;
+        unsigned long long c = cyc;
+        TB_CHECK(r.st_busy == held_vec(), "cycle %llu: response-buffer holds %08x, want %08x", c, r.st_busy,
+                 held_vec());
+        TB_CHECK(r.m_txd_pay_src == TG_PAY_NONE || r.m_txd_pay_src == TG_PAY_RSP, "cycle %llu: response source %u",
+                 c, r.m_txd_pay_src);
+        bool rsp_taken = r.m_txd_valid && r.m_txd_ready && r.m_txd_pay_src == TG_PAY_RSP;
+        TB_CHECK(r.m_rsp_take_valid == rsp_taken, "cycle %llu: slot taken %u, response with a payload taken %u", c,
+                 r.m_rsp_take_valid, rsp_taken);
+        if (r.m_rsp_take_valid)
+            TB_CHECK(!held[r.m_rsp_wr_slot] && r.m_rsp_wr_slot == r.m_txd_pay_slot,
+                     "cycle %llu: slot %u taken (held %u) for a response from slot %u", c, r.m_rsp_wr_slot,
+                     held[r.m_rsp_wr_slot], r.m_txd_pay_slot);
+        if (r.m_txd_valid && r.m_txd_pay_src == TG_PAY_RSP)
+            TB_CHECK(!held[r.m_txd_pay_slot], "cycle %llu: response offered from slot %u, which is held", c,
+                     r.m_txd_pay_slot);
+        if (r.m_rsp_we)
+            TB_CHECK(!held[r.m_rsp_wr_slot], "cycle %llu: word %u of slot %u written while the slot is held", c,
+                     r.m_rsp_wr_word, r.m_rsp_wr_slot);
+        if (!active) return;
+        const uint8_t op = q.front().op;
+        if (op != TG_OP_READ_REQ && op != TG_OP_FAA && op != TG_OP_SWAP && op != TG_OP_CAS) return;
+        slot_seen |= r.st_idle && r.rsp_alloc_valid;
+        bool acts = req || r.m_txd_valid || r.s_rxd_ready || r.ev_refused || r.m_rsp_we;
+        TB_CHECK(slot_seen || !acts, "cycle %llu, %s: started with no response slot shown free", c, ex.what);
+        if (!slot_seen) {
+            n_slot_wait++;
+            n_slot_wait_full += r.st_busy == 0xFFFFFFFFu;
+        }
+    }
+    // the clock edge, as the buffer takes it
+    void pay_edge()
+    {
+        Vtb_rx_engine &r = *m;
+        if (rel_idx >= 0) {
+            unsigned s = rels[rel_idx].slot;
+            TB_CHECK(held[s], "cycle %llu: bench releases slot %u, not held", (unsigned long long)cyc, s);
+            held[s] = false;
+            rels.erase(rels.begin() + rel_idx);
+            n_rels++;
+        }
+        if (r.m_rsp_take_valid) {
+            unsigned s = r.m_rsp_wr_slot;
+            held[s] = true;
+            rels.push_back(Rel{cyc + 1 + prng.below(rel_max + 1), s});
+            n_takes++;
+            slots_used |= 1u << s;
+        }
+    }
+    void pay_clear()
+    {
+        std::fill(held, held + 32, false);
+        rels.clear();
+        block_end = 0;
+    }
+
+    void snapshot_txd(Vtb_rx_engine &r, uint32_t *s)
     {
         for (unsigned w = 0; w < 16; w++) s[w] = r.m_txd_payload[w];
         s[16] = r.m_txd_op | (r.m_txd_status << 8) | (r.m_txd_len << 16) | (r.m_txd_ctx << 24);
@@ -760,12 +874,13 @@ struct Tb {
         s[18] = r.m_txd_addr;
         s[19] = (uint32_t)r.m_txd_mask;
         s[20] = (uint32_t)(r.m_txd_mask >> 32);
-        s[21] = s[22] = s[23] = 0;
+        s[21] = r.m_txd_pay_src | (r.m_txd_pay_slot << 8);
+        s[22] = s[23] = 0;
     }
 
     void tick(bool rst = false)
     {
-        Vtg_rx_engine &r = *m;
+        Vtb_rx_engine &r = *m;
         r.rst = rst;
         r.cfg_mem_size = mem_size;
         r.cfg_prot_enable = prot_on;
@@ -776,6 +891,7 @@ struct Tb {
             q.front().slot == announced) {
             showing = true;
             starting = true;
+            slot_seen = false;
         }
         r.s_rxd_valid = showing && !rst;
         // an overdue fetch offered during the sweep must wait for its end
@@ -805,6 +921,7 @@ struct Tb {
         r.m_mem_req_ready = mem.pick_ready(rng);
         r.m_txd_ready = !rng.chance(txd_stall_pct);
         r.s_pay_rd_data = pay_reg;
+        pay_drive(rst);
         r.clk = 0;
         r.eval();
         // the fetch table answers the index the engine looks up
@@ -958,6 +1075,7 @@ struct Tb {
                 ex.upd_head_seen = true;
             }
             TB_CHECK(!(r.q_upd_tail_valid && r.q_upd_full_valid), "cycle %llu: tail update and full mark at once", c);
+            pay_check(active, req);
             uint32_t snap[24];
             snapshot_txd(r, snap);
             if (prev_txd_stalled) {
@@ -1007,6 +1125,9 @@ struct Tb {
             if (req) outstanding++;
             mem.request(cyc, r.m_mem_req_valid, r.m_mem_req_write, r.m_mem_req_addr, r.m_mem_req_wdata,
                         r.m_mem_req_wstrb, rng);
+            pay_edge();
+        } else {
+            pay_clear();   // the buffer's holds go with the reset
         }
         pay_reg = pay_next;
         r.clk = 1;
@@ -1022,6 +1143,11 @@ struct Tb {
         TB_CHECK(q.empty(), "%zu descriptors not consumed (stuck on: %s)", q.size(), ex.what);
         for (int i = 0; i < 30; i++) tick();
         TB_CHECK(outstanding == 0, "%llu memory requests unanswered at the end", (unsigned long long)outstanding);
+        // every hold released once its time comes: no slot is left held
+        for (uint64_t e = cyc + rel_max + 100; !rels.empty() && cyc < e;) tick();
+        tick();
+        TB_CHECK(rels.empty() && m->st_busy == 0, "response buffer busy %08x after every response was taken "
+                 "(%zu releases to go)", m->st_busy, rels.size());
     }
 
     void check_mem(const char *what)
@@ -1776,6 +1902,8 @@ int main(int argc, char **argv)
     uint64_t kinds[Tb::RK_NKINDS] = {}, qresps = 0, tail_wait = 0, zero_words = 0, consumed = 0, wraps = 0;
     uint64_t head_skip = 0, head_forced = 0;
     uint64_t faa = 0, swaps = 0, cas_hit = 0, cas_miss = 0, a_refused = 0, awrite_wait = 0;
+    uint64_t rsp_takes = 0, rsp_rels = 0, slot_wait = 0, slot_wait_full = 0;
+    uint32_t slots_used = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x3C6EF372u);
@@ -1784,6 +1912,10 @@ int main(int argc, char **argv)
             tb.mem.lat_max = c.lat_max;
             tb.txd_stall_pct = c.txd_stall;
             tb.gap_pct = c.gap;
+            // how long the path downstream keeps a slot: long enough for
+            // the buffer to fill (the traffic without stalls), down to a cycle
+            static const unsigned REL_MAX[] = {1000, 8, 40, 0, 3};
+            tb.rel_max = REL_MAX[&c - cfgs];
             for (auto &b : tb.mem.mem) b = (uint8_t)tb.rng.next();
             tb.ref = tb.mem.mem;
             tb.mem_size = rep ? MEM_BYTES : MEM_BYTES - 8 * (1 + tb.rng.below(64)) - tb.rng.below(8);
@@ -1864,6 +1996,11 @@ int main(int argc, char **argv)
             cas_miss += tb.n_cas_miss;
             a_refused += tb.n_atomic_refused;
             awrite_wait += tb.awrite_wait;
+            rsp_takes += tb.n_takes;
+            rsp_rels += tb.n_rels;
+            slot_wait += tb.n_slot_wait;
+            slot_wait_full += tb.n_slot_wait_full;
+            slots_used |= tb.slots_used;
         }
     }
     // A REQ whose address has bits 63:32 set names no queue, whatever
@@ -1947,5 +2084,11 @@ int main(int argc, char **argv)
              (unsigned long long)held_refusals);
     TB_CHECK(cpl_wait > 100, "the completion never had to wait for data-write answers (%llu)",
              (unsigned long long)cpl_wait);
+    std::printf("response buffer: %llu slots taken, %llu released, %llu cycles a read or atomic waited for a slot "
+                "(%llu with all held), slots used %08x\n", (unsigned long long)rsp_takes, (unsigned long long)rsp_rels,
+                (unsigned long long)slot_wait, (unsigned long long)slot_wait_full, slots_used);
+    TB_CHECK(rsp_takes > 5000 && slot_wait > 10000 && slot_wait_full > 4000 && slots_used == 0xFFFFFFFFu,
+             "response buffer: %llu taken, %llu waits (%llu all held), slots %08x", (unsigned long long)rsp_takes,
+             (unsigned long long)slot_wait, (unsigned long long)slot_wait_full, slots_used);
     return tb_finish("tg_rx_engine");
 }

@@ -121,7 +121,6 @@ module tb_rx_engine8_pair #(
     output wire        dut_frm_taken      // tg_rx_engine8 freed a receive slot
 );
 
-localparam [511:0] PAY_MASK = {512{1'b1}} >> (512 - 8 * BLOCK_BYTES);
 localparam [63:0]  MSK_MASK = {64{1'b1}} >> (64 - BLOCK_BYTES);
 
 // ---------------------------------------------------------------- fetch tables
@@ -190,18 +189,58 @@ wire rxd_ready;
 assign erx_ready = erx_is_link || rxd_ready;
 
 // the received payloads, as tg_nic keeps them
+/* verilator lint_off UNUSEDSIGNAL */
+wire [3:0]  ref_pay_held;
+wire [31:0] ref_rsp_busy, ref_rsp_held;
+/* verilator lint_on UNUSEDSIGNAL */
 tg_pay_buf #(
     .SLOTS_LOG2 (2),
-    .WORDS_LOG2 ((BLOCK_BYTES == 16) ? 1 : (BLOCK_BYTES == 32) ? 2 : 3)
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .HOLDERS    (1)
 ) ref_pay (
     .clk (clk), .rst (rst),
     .m_alloc_valid (pay_alloc_valid), .m_alloc_slot (pay_alloc_slot),
-    .s_take_valid (ref_rx_ev[0]), .s_take_slot (erx_slot),
-    .s_free0_valid (rxd_valid && rxd_ready), .s_free0_slot (erx_slot),
-    .s_free1_valid (erx_valid && erx_ready && erx_is_link), .s_free1_slot (erx_slot),
+    .s_take_valid (ref_rx_ev[0]), .s_take_slot (erx_slot), .s_take_mask (1'b1),
+    .s_hold_valid (1'b0), .s_hold_slot (2'd0), .s_hold_mask (1'b0),
+    .s_free0_valid (rxd_valid && rxd_ready), .s_free0_slot (erx_slot), .s_free0_mask (1'b1),
+    .s_free1_valid (erx_valid && erx_ready && erx_is_link), .s_free1_slot (erx_slot), .s_free1_mask (1'b1),
+    .s_free2_valid (1'b0), .s_free2_slot (2'd0), .s_free2_mask (1'b0),
+    .s_free3_valid (1'b0), .s_free3_slot (2'd0), .s_free3_mask (1'b0),
+    .s_pin_valid (1'b0), .s_pin_slot (2'd0),
     .s_wr_en (pay_we), .s_wr_slot (pay_wr_slot), .s_wr_word (pay_wr_word), .s_wr_data (pay_wr_data),
     .s_rd_slot (pay_rd_slot), .s_rd_word (pay_rd_word), .m_rd_data (pay_rd_data),
-    .st_busy (pay_busy)
+    .st_busy (pay_busy), .st_held (ref_pay_held)
+);
+
+// the responses' payloads, as tg_nic keeps them (the transmitter reads
+// the slot it sends from and releases it after the frame)
+wire         rsp_alloc_valid, rsp_take_valid, rsp_we;
+wire [4:0]   rsp_alloc_slot, rsp_wr_slot;
+wire [2:0]   rsp_wr_word;
+wire [63:0]  rsp_wr_data, rsp_rd_data;
+wire         rtx_pin, rtx_rel;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [1:0]   rtx_src;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [4:0]   rtx_rd_slot;
+wire [2:0]   rtx_rd_word;
+tg_pay_buf #(
+    .SLOTS_LOG2 (5),
+    .BLOCK_BYTES (BLOCK_BYTES),
+    .HOLDERS    (1)
+) ref_rsp (
+    .clk (clk), .rst (rst),
+    .m_alloc_valid (rsp_alloc_valid), .m_alloc_slot (rsp_alloc_slot),
+    .s_take_valid (rsp_take_valid), .s_take_slot (rsp_wr_slot), .s_take_mask (1'b1),
+    .s_hold_valid (1'b0), .s_hold_slot (5'd0), .s_hold_mask (1'b0),
+    .s_free0_valid (rtx_rel), .s_free0_slot (rtx_rd_slot), .s_free0_mask (1'b1),
+    .s_free1_valid (1'b0), .s_free1_slot (5'd0), .s_free1_mask (1'b0),
+    .s_free2_valid (1'b0), .s_free2_slot (5'd0), .s_free2_mask (1'b0),
+    .s_free3_valid (1'b0), .s_free3_slot (5'd0), .s_free3_mask (1'b0),
+    .s_pin_valid (rtx_pin), .s_pin_slot (rtx_rd_slot),
+    .s_wr_en (rsp_we), .s_wr_slot (rsp_wr_slot), .s_wr_word (rsp_wr_word), .s_wr_data (rsp_wr_data),
+    .s_rd_slot (rtx_rd_slot), .s_rd_word (rtx_rd_word), .m_rd_data (rsp_rd_data),
+    .st_busy (ref_rsp_busy), .st_held (ref_rsp_held)
 );
 
 wire         rsp_valid, rsp_ready;
@@ -209,7 +248,8 @@ wire [7:0]   rsp_op, rsp_flags, rsp_status, rsp_len, rsp_ctx;
 wire [15:0]  rsp_dst, rsp_tag;
 wire [31:0]  rsp_addr;
 wire [63:0]  rsp_mask;
-wire [511:0] rsp_payload;
+wire [1:0]   rsp_pay_src;
+wire [4:0]   rsp_pay_slot;
 
 wire [63:0]  ref_prot_key;
 wire         ref_prot_hit, ref_prot_en, ref_q_hit, ref_p_hit;
@@ -243,7 +283,10 @@ tg_rx_engine #(
     .s_mem_resp_valid (ref_mem_resp_valid), .s_mem_resp_rdata (ref_mem_resp_rdata),
     .m_txd_valid (rsp_valid), .m_txd_ready (rsp_ready), .m_txd_op (rsp_op), .m_txd_flags (rsp_flags),
     .m_txd_status (rsp_status), .m_txd_dst (rsp_dst), .m_txd_addr (rsp_addr), .m_txd_mask (rsp_mask),
-    .m_txd_len (rsp_len), .m_txd_ctx (rsp_ctx), .m_txd_tag (rsp_tag), .m_txd_payload (rsp_payload),
+    .m_txd_len (rsp_len), .m_txd_ctx (rsp_ctx), .m_txd_tag (rsp_tag),
+    .m_txd_pay_src (rsp_pay_src), .m_txd_pay_slot (rsp_pay_slot),
+    .s_rsp_alloc_valid (rsp_alloc_valid), .s_rsp_alloc_slot (rsp_alloc_slot), .m_rsp_take_valid (rsp_take_valid),
+    .m_rsp_we (rsp_we), .m_rsp_wr_slot (rsp_wr_slot), .m_rsp_wr_word (rsp_wr_word), .m_rsp_wr_data (rsp_wr_data),
     .m_hrd_valid (ref_hrd_valid), .m_hrd_src (ref_hrd_src), .m_hrd_tag (ref_hrd_tag),
     .m_hrd_status (ref_hrd_status), .m_hrd_data (ref_hrd_data),
     .q_lk_base (ref_lk_base), .q_lk_hit (ref_lk_hit), .q_lk_idx (ref_lk_idx), .q_lk_size_log2 (ref_lk_sl),
@@ -269,7 +312,10 @@ tg_eth_tx ref_tx (
     .s_txd_valid (rsp_valid), .s_txd_ready (rsp_ready), .s_txd_op (rsp_op), .s_txd_flags (rsp_flags),
     .s_txd_status (rsp_status), .s_txd_dst (rsp_dst), .s_txd_addr (rsp_addr), .s_txd_mask (rsp_mask & MSK_MASK),
     .s_txd_len (rsp_len), .s_txd_ctx (rsp_ctx), .s_txd_tag (rsp_tag), .s_txd_key (64'd0),
-    .s_txd_payload (rsp_payload & PAY_MASK), .s_txd_seq (32'd0), .s_txd_ack (32'd0),
+    .s_txd_pay_src (rsp_pay_src), .s_txd_pay_slot (rsp_pay_slot), .s_txd_pay_rel (1'b1),
+    .s_txd_seq (32'd0), .s_txd_ack (32'd0),
+    .m_pay_rd_valid (), .m_pay_src (rtx_src), .m_pay_rd_slot (rtx_rd_slot), .m_pay_rd_word (rtx_rd_word),
+    .s_pay_rd_data (rsp_rd_data), .m_pay_pin_valid (rtx_pin), .m_pay_rel_valid (rtx_rel),
     .m_axis_tx_tdata (ref_tx_tdata), .m_axis_tx_tkeep (ref_tx_tkeep), .m_axis_tx_tvalid (ref_tx_tvalid),
     .m_axis_tx_tready (ref_tx_tready), .m_axis_tx_tlast (ref_tx_tlast),
     .ev_tx_start (ref_ev_tx_start), .ev_tx_data_start (ref_ev_tx_data_start), .ev_tx_frame (ref_ev_tx_frame)
