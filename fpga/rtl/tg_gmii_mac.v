@@ -206,6 +206,10 @@ reg        tx_en_reg, tx_en_next;
 reg        tx_er_reg, tx_er_next;
 reg        abort_reg, abort_next;
 reg        t_take;                  // the current beat's last byte goes out now
+// t_take is a register: the same function of the next state, computed a
+// cycle ahead, so that the source's pop (t_nx_load, a crossing FIFO's
+// pointer step) follows a flop rather than the byte counter's compares
+reg        t_take_reg, t_take_next;
 // The next beat waits in a holding register, taken from the source a beat
 // ahead: the source's handshake loads it, and t_take only moves it on, so
 // the source's valid flag (a crossing FIFO's empty compare) reaches no more
@@ -228,7 +232,7 @@ always @* begin
     tx_en_next   = 1'b0;
     tx_er_next   = 1'b0;
     abort_next   = 1'b0;
-    t_take       = 1'b0;
+    t_take       = t_take_reg;
 
     case (t_state_reg)
     T_IDLE: begin
@@ -240,7 +244,6 @@ always @* begin
         txd_next   = (t_cnt_reg == 4'd7) ? SFD : PRE;
         t_cnt_next = t_cnt_reg + 1'b1;
         if (t_cnt_reg == 4'd7) begin
-            t_take       = 1'b1;
             t_state_next = T_DATA;
         end
     end
@@ -254,8 +257,6 @@ always @* begin
             if (t_last_reg) begin
                 t_state_next = T_GAP;
                 t_cnt_next   = 4'd11;
-            end else begin
-                t_take = 1'b1;
             end
         end
     end
@@ -278,6 +279,11 @@ always @* begin
             abort_next  = 1'b1;
         end
     end
+
+    // next cycle's t_take: the preamble's last byte, or a beat's last byte
+    // in a frame that goes on
+    t_take_next = (t_state_next == T_PRE && t_cnt_next == 4'd7) ||
+                  (t_state_next == T_DATA && !t_keep_next[1] && !t_last_next);
 end
 
 assign t_nx_load        = !rst && (!t_nx_valid_reg || t_take);
@@ -297,12 +303,14 @@ always @(posedge clk) begin
     txd_reg    <= txd_next;
     if (rst) begin
         t_state_reg    <= T_IDLE;
+        t_take_reg     <= 1'b0;
         t_nx_valid_reg <= 1'b0;
         tx_en_reg      <= 1'b0;
         tx_er_reg      <= 1'b0;
         abort_reg      <= 1'b0;
     end else begin
         t_state_reg    <= t_state_next;
+        t_take_reg     <= t_take_next;
         t_nx_valid_reg <= t_nx_valid_next;
         tx_en_reg      <= tx_en_next;
         tx_er_reg      <= tx_er_next || (abort_reg && tx_en_next);
