@@ -50,7 +50,7 @@ define verilate_bench
 endef
 
 RTL_SRCS  := $(sort $(wildcard rtl/*.v))
-RTL_INCS  := rtl/tg_hw_defs.vh
+RTL_INCS  := rtl/tg_hw_defs.vh rtl/tg_onehot.vh
 
 # test programs registered by the fragments; each exits 0 pass, 1 fail, 77
 # skip: TEST_RTL_PROGS are the RTL and FPGA benches, the rest C programs

@@ -18,12 +18,10 @@ function [31:0] crc_byte;
     reg   [31:0] acc;
     begin
         acc = crc ^ {24'd0, octet};
+        // one bit a step: shift out bit 0, and add the polynomial when it
+        // was set (a mask, not a branch)
         for (bit_idx = 0; bit_idx < 8; bit_idx = bit_idx + 1) begin
-            if (acc[0]) begin
-                acc = {1'b0, acc[31:1]} ^ 32'hEDB88320;
-            end else begin
-                acc = {1'b0, acc[31:1]};
-            end
+            acc = {1'b0, acc[31:1]} ^ (32'hEDB88320 & {32{acc[0]}});
         end
         crc_byte = acc;
     end

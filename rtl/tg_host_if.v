@@ -201,17 +201,36 @@ reg         resp_valid_reg, resp_valid_next;
 reg [63:0]  resp_data_reg,  resp_data_next;
 
 // per-context registers
-// (the status arrays span the whole 4-bit index; entries past NUM_CTX
-// stay zero)
-reg [7:0]   ctx_status_reg [0:15];
-reg [7:0]   ctx_status_next[0:15];
-reg [7:0]   ctx_last_reg   [0:15];   // status of the context's last blocking load
-reg [7:0]   ctx_last_next  [0:15];
+// The status arrays have NUM_CTX rows (a context past them reads as zero
+// and is never written). They are written by index through three ports,
+// one per source, in this order (a later one wins on the same row): a
+// REQ refused for good (e), the blocking read's answer or timeout (r),
+// the host request of the cycle (h).
+reg [7:0]   ctx_status_reg [0:NUM_CTX-1];
+reg [7:0]   ctx_last_reg   [0:NUM_CTX-1];   // status of the context's last blocking load
+reg         ste_we, str_we, sth_we;  // STATUS written ...
+reg [3:0]   ste_idx, str_idx, sth_idx;
+reg [7:0]   ste_val, str_val, sth_val;
+reg         lsr_we, lsh_we;          // LAST_STATUS written (ports r and h)
+reg [3:0]   lsr_idx, lsh_idx;
+reg [7:0]   lsr_val, lsh_val;
 // A context's other registers are arrays of NUM_CTX rows written by
 // index, one row a cycle (a host store to its page, or to an atomic
 // window for its operand), and cleared by a reset; a context past
 // NUM_CTX reads as zeros.
 localparam CW = (NUM_CTX > 1) ? $clog2(NUM_CTX) : 1;
+function [7:0] ctx_status;
+    input [3:0] ctx;
+    begin
+        ctx_status = ({1'b0, ctx} < NUM_CTX[4:0]) ? ctx_status_reg[ctx[CW-1:0]] : 8'd0;
+    end
+endfunction
+function [7:0] ctx_last;
+    input [3:0] ctx;
+    begin
+        ctx_last = ({1'b0, ctx} < NUM_CTX[4:0]) ? ctx_last_reg[ctx[CW-1:0]] : 8'd0;
+    end
+endfunction
 reg [31:0]  ctx_laddr_mem  [0:NUM_CTX-1];
 reg [31:0]  ctx_cpl_mem    [0:NUM_CTX-1];
 reg [63:0]  ctx_operand_mem[0:NUM_CTX-1];
@@ -225,8 +244,7 @@ reg         ctxw_laddr, ctxw_cpl, ctxw_operand, ctxw_compare, ctxw_key;
 // fetch table (entries past MAX_READS are never allocated and stay zero)
 reg [15:0]  ft_valid_reg, ft_valid_next;
 reg [15:0]  ft_late_reg,  ft_late_next;   // overdue: completed with PEER_GONE, answer ignored
-reg [31:0]  ft_age_reg   [0:15];
-reg [31:0]  ft_age_next  [0:15];
+reg [31:0]  ft_age_reg   [0:MAX_READS-1];   // cycles since the entry's request went out
 // An entry's request (node, local address, completion word, byte mask)
 // is an array of MAX_READS rows, written by index when the entry is
 // allocated; an index past MAX_READS reads as zeros.
@@ -301,13 +319,7 @@ wire [3:0]  go_words     = go_span[6:3];
 // payload byte i of the response is wanted when lo <= i < lo + len
 wire [6:0]  go_lo        = {4'd0, go_paddr[2:0]};
 wire [6:0]  go_hi        = go_lo + go_len[6:0];
-reg  [63:0] go_mask;
-integer     gb;
-always @* begin
-    for (gb = 0; gb < 64; gb = gb + 1) begin
-        go_mask[gb] = (gb[6:0] >= go_lo) && (gb[6:0] < go_hi);
-    end
-end
+wire [63:0] go_mask      = ({64{1'b1}} << go_lo) & ~({64{1'b1}} << go_hi);
 
 // the lowest-numbered overdue fetch
 reg        fto_found;
@@ -432,14 +444,28 @@ task write_atomic;
     end
 endtask
 
-// Record a failure in context c's STATUS, unless an earlier one is there.
+// Record a failure in context c's STATUS, unless an earlier one is there
+// (the host request's port).
 task note_failure;
     input [3:0] ctx;
     input [7:0] status;
     begin
-        if (ctx_status_reg[ctx] == `TG_ST_OK) begin
-            ctx_status_next[ctx] = status;
+        if (ctx_status(ctx) == `TG_ST_OK) begin
+            sth_we  = 1'b1;
+            sth_idx = ctx;
+            sth_val = status;
         end
+    end
+endtask
+
+// Set context c's LAST_STATUS (the host request's port).
+task note_last;
+    input [3:0] ctx;
+    input [7:0] status;
+    begin
+        lsh_we  = 1'b1;
+        lsh_idx = ctx;
+        lsh_val = status;
     end
 endtask
 
@@ -496,10 +522,21 @@ always @* begin
     resp_valid_next = resp_valid_reg;
     resp_data_next  = resp_data_reg;
 
-    for (c = 0; c < 16; c = c + 1) begin
-        ctx_status_next[c]  = ctx_status_reg[c];
-        ctx_last_next[c]    = ctx_last_reg[c];
-    end
+    ste_we  = s_err_valid && ctx_status(s_err_ctx) == `TG_ST_OK;
+    ste_idx = s_err_ctx;
+    ste_val = s_err_status;
+    str_we  = 1'b0;
+    str_idx = rd_ctx_reg;
+    str_val = s_hrd_status;
+    sth_we  = 1'b0;
+    sth_idx = pg_ctx;
+    sth_val = `TG_ST_OK;
+    lsr_we  = 1'b0;
+    lsr_idx = rd_ctx_reg;
+    lsr_val = s_hrd_status;
+    lsh_we  = 1'b0;
+    lsh_idx = req_ctx;
+    lsh_val = `TG_ST_OK;
     ctxw_idx     = pg_ctx;
     ctxw_data    = s_host_req_wdata;
     ctxw_laddr   = 1'b0;
@@ -514,9 +551,6 @@ always @* begin
     ft_late_next  = ft_late_reg;
     if (m_fto_valid && m_fto_ready) begin
         ft_late_next[fto_idx] = 1'b1;
-    end
-    for (f = 0; f < 16; f = f + 1) begin
-        ft_age_next[f] = (ft_valid_reg[f] && !ft_late_reg[f]) ? ft_age_reg[f] + 32'd1 : 32'd0;
     end
 
     // transmitter took the descriptor
@@ -533,11 +567,7 @@ always @* begin
         ft_late_next[fetch_free_idx]  = 1'b0;
     end
 
-    // a REQ refused for good
-    if (s_err_valid) begin
-        note_failure(s_err_ctx, s_err_status);
-    end
-
+    // a REQ refused for good: port e, above
     // answer to the blocking read in flight
     if (s_hrd_valid) begin
         if (rd_wait_reg && (s_hrd_tag == {1'b0, rd_seq_reg}) && (s_hrd_src == rd_node_reg)) begin
@@ -552,10 +582,8 @@ always @* begin
             end else begin
                 resp_data_next = {64{1'b1}};
             end
-            ctx_last_next[rd_ctx_reg] = s_hrd_status;
-            if (s_hrd_status != `TG_ST_OK) begin
-                note_failure(rd_ctx_reg, s_hrd_status);
-            end
+            lsr_we = 1'b1;
+            str_we = s_hrd_status != `TG_ST_OK && ctx_status(rd_ctx_reg) == `TG_ST_OK;
         end else begin
             ev_stray = 1'b1;
         end
@@ -566,8 +594,10 @@ always @* begin
         resp_valid_next = 1'b1;
         ev_host_resp    = 1'b1;
         resp_data_next  = rd_sync_reg ? {56'd0, st_peer_gone} : {64{1'b1}};
-        ctx_last_next[rd_ctx_reg] = `TG_ST_PEER_GONE;
-        note_failure(rd_ctx_reg, `TG_ST_PEER_GONE);
+        lsr_we  = 1'b1;
+        lsr_val = `TG_ST_PEER_GONE;
+        str_we  = ctx_status(rd_ctx_reg) == `TG_ST_OK;
+        str_val = `TG_ST_PEER_GONE;
     end
 
     if (s_host_req_valid) begin
@@ -589,7 +619,7 @@ always @* begin
                     note_failure(req_ctx, `TG_ST_MISALIGNED);
                 end
                 if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
-                    ctx_last_next[req_ctx] = `TG_ST_MISALIGNED;
+                    note_last(req_ctx, `TG_ST_MISALIGNED);
                 end
             end
         end else if (is_burst) begin
@@ -744,7 +774,7 @@ always @* begin
                 end else begin
                     s_host_req_ready = 1'b1;
                     case (req_reg)
-                        `TG_CTX_REG_STATUS / 8:      ctx_status_next[pg_ctx]  = `TG_ST_OK;
+                        `TG_CTX_REG_STATUS / 8:      begin sth_we = 1'b1; sth_idx = pg_ctx; sth_val = `TG_ST_OK; end
                         `TG_CTX_REG_FETCH_LADDR / 8: ctxw_laddr   = 1'b1;
                         `TG_CTX_REG_FETCH_CPL / 8:   ctxw_cpl     = 1'b1;
                         `TG_CTX_REG_OPERAND / 8:     ctxw_operand = 1'b1;
@@ -757,12 +787,12 @@ always @* begin
                 s_host_req_ready = 1'b1;
                 resp_valid_next  = 1'b1;
                 case (req_reg)
-                    `TG_CTX_REG_STATUS / 8:      resp_data_next = {56'd0, ctx_status_reg[pg_ctx]};
+                    `TG_CTX_REG_STATUS / 8:      resp_data_next = {56'd0, ctx_status(pg_ctx)};
                     `TG_CTX_REG_FETCH_LADDR / 8: resp_data_next = {32'd0, pg_laddr};
                     `TG_CTX_REG_FETCH_CPL / 8:   resp_data_next = {32'd0, pg_cpl};
                     `TG_CTX_REG_OPERAND / 8:     resp_data_next = pg_operand;
                     `TG_CTX_REG_COMPARE / 8:     resp_data_next = pg_compare;
-                    `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, ctx_last_reg[pg_ctx]};
+                    `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, ctx_last(pg_ctx)};
                     `TG_CTX_REG_KEY / 8:         resp_data_next = pg_key;
                     default:                     resp_data_next = 64'd0;
                 endcase
@@ -780,7 +810,7 @@ always @* begin
                     note_failure(req_ctx, `TG_ST_BAD_OP);
                 end
                 if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
-                    ctx_last_next[req_ctx] = `TG_ST_BAD_OP;
+                    note_last(req_ctx, `TG_ST_BAD_OP);
                 end
             end
         end
@@ -791,14 +821,9 @@ always @* begin
 
     // contexts past NUM_CTX and fetch entries past MAX_READS are never
     // used: constant, so synthesis keeps no state or logic for them
-    for (c = NUM_CTX; c < 16; c = c + 1) begin
-        ctx_status_next[c]  = 8'd0;
-        ctx_last_next[c]    = 8'd0;
-    end
     for (f = MAX_READS; f < 16; f = f + 1) begin
         ft_valid_next[f] = 1'b0;
         ft_late_next[f]  = 1'b0;
-        ft_age_next[f]   = 32'd0;
     end
 end
 
@@ -838,15 +863,25 @@ always @(posedge clk) begin
     resp_valid_reg <= resp_valid_next;
     resp_data_reg  <= resp_data_next;
 
-    for (c = 0; c < 16; c = c + 1) begin
-        ctx_status_reg[c]  <= ctx_status_next[c];
-        ctx_last_reg[c]    <= ctx_last_next[c];
+    // contexts past NUM_CTX are never written: constant, so synthesis
+    // keeps no state or logic for them
+    if (ste_we && {1'b0, ste_idx} < NUM_CTX[4:0]) begin
+        ctx_status_reg[ste_idx[CW-1:0]] <= ste_val;
+    end
+    if (str_we && {1'b0, str_idx} < NUM_CTX[4:0]) begin
+        ctx_status_reg[str_idx[CW-1:0]] <= str_val;
+    end
+    if (sth_we && {1'b0, sth_idx} < NUM_CTX[4:0]) begin
+        ctx_status_reg[sth_idx[CW-1:0]] <= sth_val;
+    end
+    if (lsr_we && {1'b0, lsr_idx} < NUM_CTX[4:0]) begin
+        ctx_last_reg[lsr_idx[CW-1:0]] <= lsr_val;
+    end
+    if (lsh_we && {1'b0, lsh_idx} < NUM_CTX[4:0]) begin
+        ctx_last_reg[lsh_idx[CW-1:0]] <= lsh_val;
     end
     ft_valid_reg <= ft_valid_next;
     ft_late_reg  <= ft_late_next;
-    for (f = 0; f < 16; f = f + 1) begin
-        ft_age_reg[f]   <= ft_age_next[f];
-    end
 
     if (rst) begin
         bst_active_reg <= 1'b0;
@@ -857,12 +892,23 @@ always @(posedge clk) begin
         resp_valid_reg <= 1'b0;
         ft_valid_reg   <= 16'd0;
         ft_late_reg    <= 16'd0;
-        for (c = 0; c < 16; c = c + 1) begin
+        for (c = 0; c < NUM_CTX; c = c + 1) begin
             ctx_status_reg[c] <= 8'd0;
             ctx_last_reg[c]   <= 8'd0;
         end
     end
 end
+
+// each fetch entry's age: counts while its request is out, else zero
+genvar fa;
+generate
+    for (fa = 0; fa < MAX_READS; fa = fa + 1) begin : g_ft_age
+        wire [31:0] age_next = (ft_valid_reg[fa] && !ft_late_reg[fa]) ? ft_age_reg[fa] + 32'd1 : 32'd0;
+        always @(posedge clk) begin
+            ft_age_reg[fa] <= age_next;
+        end
+    end
+endgenerate
 
 // ---------------------------------------------------------------- context and fetch arrays
 // The descriptor loaded this cycle carries its context's key: the row of

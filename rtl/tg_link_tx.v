@@ -171,20 +171,22 @@ reg [SLOTS_LOG2-1:0] scan_reg;                    // the slot whose timer is che
 reg                  init_reg, init_next;         // clearing the peer tables after reset
 reg [PEER_BITS-1:0]  init_idx_reg, init_idx_next;
 
-// retransmission buffer: control in flops, descriptors in a RAM
-reg                  slot_valid_reg   [0:W-1];
-reg                  slot_valid_next  [0:W-1];
-reg [PEER_BITS-1:0]  slot_peer_reg    [0:W-1];
-reg [PEER_BITS-1:0]  slot_peer_next   [0:W-1];
-reg [SEQ_W-1:0]      slot_seq_reg     [0:W-1];
-reg [SEQ_W-1:0]      slot_seq_next    [0:W-1];
-reg [31:0]           slot_time_reg    [0:W-1];   // cycle of the last send
-reg [31:0]           slot_time_next   [0:W-1];
-reg [7:0]            slot_retry_reg   [0:W-1];
-reg [7:0]            slot_retry_next  [0:W-1];
+// retransmission buffer. A slot is free, then valid (its frame is kept),
+// then marked (acknowledged or purged, its payload hold not yet released),
+// then free again; the two state bits are vectors, the rest is written by
+// index: a new frame's row, a resent frame's timer, and on an ack the timers
+// of the peer's frames still kept (the only write of several rows at once)
+reg [W-1:0]          slot_valid_reg, slot_valid_next;
+reg [PEER_BITS-1:0]  slot_peer_mem    [0:W-1];
+reg [SEQ_W-1:0]      slot_seq_mem     [0:W-1];
+reg [31:0]           slot_time_mem    [0:W-1];   // cycle of the last send
+reg [7:0]            slot_retry_mem   [0:W-1];
 reg [DW-1:0]         desc_mem         [0:W-1];
-reg                  desc_we;
-reg [SLOTS_LOG2-1:0] desc_waddr;
+reg                  desc_we;                    // a new frame takes slot free_idx
+reg [W-1:0]          ack_restart;                // slots whose timer an ack restarts
+reg                  retx_we;                    // a resend restarts slot rtx_idx's timer
+reg                  retx_count;                 // ... and counts a retry
+reg [SLOTS_LOG2:0]   free_cnt_reg, free_cnt_next;  // free slots
 
 // per-peer tables (RAMs, one write port each)
 reg [SEQ_W-1:0]      nseq_mem [0:NPEER-1];   // next sequence number to give
@@ -251,8 +253,7 @@ reg [SLOTS_LOG2-1:0] out_idx_reg,   out_idx_next;    // ... in this slot (whose 
 // hold) until the frame is acknowledged or purged; then the slot waits
 // here, marked, until its hold is released, one slot a cycle.
 reg [PW-1:0]         slot_pay_mem     [0:W-1];
-reg                  rel_pend_reg     [0:W-1];
-reg                  rel_pend_next    [0:W-1];
+reg [W-1:0]          rel_pend_reg, rel_pend_next;
 
 assign {m_txd_op, m_txd_flags, m_txd_status, m_txd_dst, m_txd_addr, m_txd_mask,
         m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_pay_src, m_txd_pay_slot} = out_desc_reg;
@@ -270,43 +271,52 @@ integer i;
 
 wire [PEER_BITS-1:0] req_peer = req_desc_reg[DW-40 +: PEER_BITS];   // dst of the waiting request
 
-reg                  free_found;          // a free slot, lowest index
-reg [SLOTS_LOG2-1:0] free_idx;
-reg                  exp_found;           // the slot under the timer scan has run out
-wire [SLOTS_LOG2-1:0] exp_idx = scan_reg;
-reg                  rtx_found;           // the slot of (retx peer, retx seq)
-reg [SLOTS_LOG2-1:0] rtx_idx;
-reg [SLOTS_LOG2:0]   free_cnt;            // free slots
-reg [SLOTS_LOG2:0]   win_cnt;             // slots of the waiting request's peer
-reg [39:0]           slot_rto;
-reg [3:0]            slot_shift;
+localparam OH_N    = W;
+localparam OH_LOG2 = SLOTS_LOG2;
+`include "tg_onehot.vh"
 
+localparam [W-1:0] ONE_W = {{(W-1){1'b0}}, 1'b1};
+
+// the lowest free slot
+wire [W-1:0]          free_vec    = ~(slot_valid_reg | rel_pend_reg);
+wire [W-1:0]          free_lowest = oh_lowest(free_vec);
+wire                  free_found  = free_vec != {W{1'b0}};
+wire [SLOTS_LOG2-1:0] free_idx    = oh_index(free_lowest);
+wire [SLOTS_LOG2:0]   free_cnt    = free_cnt_reg;
+
+// the timers are checked one slot per cycle, in turn: a timeout is seen at
+// most 2^SLOTS_LOG2 - 1 cycles late
+wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
+wire [7:0]            exp_retry  = slot_retry_mem[exp_idx];
+wire [3:0]            slot_shift = (exp_retry > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : exp_retry[3:0];
+wire [39:0]           slot_rto   = {8'd0, cfg_rto} << slot_shift;
+wire                  exp_found  = slot_valid_reg[exp_idx] && !gone_reg[slot_peer_mem[exp_idx]] &&
+                                   ({8'd0, now_reg - slot_time_mem[exp_idx]} >= slot_rto);
+
+// searches over every slot's peer, made only when their answer is used:
+// the waiting request's peer's frames (its window), and the slot of
+// (retx peer, retx seq) during a go-back-N walk
+reg [SLOTS_LOG2:0]   win_cnt;             // slots of the waiting request's peer
+reg                  rtx_found;
+reg [SLOTS_LOG2-1:0] rtx_idx;
 always @* begin
-    free_found = 1'b0;
-    free_idx   = {SLOTS_LOG2{1'b0}};
-    free_cnt   = {(SLOTS_LOG2+1){1'b0}};
-    win_cnt    = {(SLOTS_LOG2+1){1'b0}};
-    rtx_found  = 1'b0;
-    rtx_idx    = {SLOTS_LOG2{1'b0}};
-    // the timers are checked one slot per cycle, in turn: a timeout is
-    // seen at most 2^SLOTS_LOG2 - 1 cycles late
-    slot_shift = (slot_retry_reg[scan_reg] > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : slot_retry_reg[scan_reg][3:0];
-    slot_rto   = {8'd0, cfg_rto} << slot_shift;
-    exp_found  = slot_valid_reg[scan_reg] && !gone_reg[slot_peer_reg[scan_reg]] &&
-                 ({8'd0, now_reg - slot_time_reg[scan_reg]} >= slot_rto);
-    for (i = W - 1; i >= 0; i = i - 1) begin
-        if (!slot_valid_reg[i] && !rel_pend_reg[i]) begin
-            free_cnt   = free_cnt + {{SLOTS_LOG2{1'b0}}, 1'b1};
-            free_found = 1'b1;
-            free_idx   = i[SLOTS_LOG2-1:0];
+    win_cnt   = {(SLOTS_LOG2+1){1'b0}};
+    rtx_found = 1'b0;
+    rtx_idx   = {SLOTS_LOG2{1'b0}};
+    if (req_valid_reg) begin
+        for (i = 0; i < W; i = i + 1) begin
+            if (slot_valid_reg[i] && slot_peer_mem[i] == req_peer) begin
+                win_cnt = win_cnt + {{SLOTS_LOG2{1'b0}}, 1'b1};
+            end
         end
-        if (slot_valid_reg[i] && slot_peer_reg[i] == req_peer) begin
-            win_cnt = win_cnt + {{SLOTS_LOG2{1'b0}}, 1'b1};
-        end
-        if (slot_valid_reg[i] && slot_peer_reg[i] == retx_peer_reg &&
-            slot_seq_reg[i] == retx_seq_reg) begin
-            rtx_found = 1'b1;
-            rtx_idx   = i[SLOTS_LOG2-1:0];
+    end
+    if (retx_reg) begin
+        for (i = W - 1; i >= 0; i = i - 1) begin
+            if (slot_valid_reg[i] && slot_peer_mem[i] == retx_peer_reg &&
+                slot_seq_mem[i] == retx_seq_reg) begin
+                rtx_found = 1'b1;
+                rtx_idx   = i[SLOTS_LOG2-1:0];
+            end
         end
     end
 end
@@ -314,18 +324,12 @@ end
 // the lowest slot whose payload hold is to be released (not the one whose
 // frame waits in the output register: an ack can free a frame while its
 // resend waits there, and the resend must not name a slot handed out again)
-reg                  rel_found;
-reg [SLOTS_LOG2-1:0] rel_idx;
-always @* begin
-    rel_found = 1'b0;
-    rel_idx   = {SLOTS_LOG2{1'b0}};
-    for (i = W - 1; i >= 0; i = i - 1) begin
-        if (rel_pend_reg[i] && !(out_valid_reg && out_kept_reg && out_idx_reg == i[SLOTS_LOG2-1:0])) begin
-            rel_found = 1'b1;
-            rel_idx   = i[SLOTS_LOG2-1:0];
-        end
-    end
-end
+wire [W-1:0]          out_hold   = (out_valid_reg && out_kept_reg) ? (ONE_W << out_idx_reg) : {W{1'b0}};
+wire [W-1:0]          rel_vec    = rel_pend_reg & ~out_hold;
+wire [W-1:0]          rel_lowest = oh_lowest(rel_vec);
+wire                  rel_found  = rel_vec != {W{1'b0}};
+wire [SLOTS_LOG2-1:0] rel_idx    = oh_index(rel_lowest);
+wire [W-1:0]          purge_bit  = ONE_W << purge_idx_reg;
 wire [PW-1:0] rel_pay = slot_pay_mem[rel_idx];
 
 // ---------------------------------------------------------------- acknowledgements in
@@ -368,7 +372,7 @@ wire [SEQ_W-1:0]     retx_nseq  = nseq_mem[retx_peer_reg];
 wire [SEQ_W-1:0]     retx_ackv  = ackv_mem[retx_peer_reg];
 wire [DW-1:0]        retx_desc  = desc_mem[rtx_idx];
 
-wire [PEER_BITS-1:0] exp_peer   = slot_peer_reg[exp_idx];
+wire [PEER_BITS-1:0] exp_peer   = slot_peer_mem[exp_idx];
 wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
 
 wire [DW-1:0] s_rsp_desc = {s_rsp_txd_op, s_rsp_txd_flags, s_rsp_txd_status, s_rsp_txd_dst,
@@ -390,7 +394,7 @@ reg  [PW-1:0] pay_rel_r;
 wire nak_start  = !init_reg && !retx_reg && !purge_reg && lack_ok && s_lack_nak &&
                   (s_lack_seq != lack_nseq) && !gone_reg[s_lack_peer];
 wire gone_now   = !init_reg && !retx_reg && !purge_reg && !nak_start && exp_found &&
-                  (slot_retry_reg[exp_idx] >= cfg_max_retries);
+                  (exp_retry >= cfg_max_retries);
 wire ack_send   = aq_nonempty && aq_head_owed && aq_head_due;
 wire txd_accept = !init_reg && out_free && !nak_valid_reg && !ack_send &&
                   !retx_reg && !purge_reg && !gone_now && (rsp_go || req_go);
@@ -410,16 +414,13 @@ always @* begin
     now_next       = now_reg + 32'd1;
     init_next      = init_reg;
     init_idx_next  = init_idx_reg;
-    for (i = 0; i < W; i = i + 1) begin
-        slot_valid_next[i] = slot_valid_reg[i];
-        rel_pend_next[i]   = rel_pend_reg[i];
-        slot_peer_next[i]  = slot_peer_reg[i];
-        slot_seq_next[i]   = slot_seq_reg[i];
-        slot_time_next[i]  = slot_time_reg[i];
-        slot_retry_next[i] = slot_retry_reg[i];
-    end
+    slot_valid_next = slot_valid_reg;
+    rel_pend_next   = rel_pend_reg;
+    free_cnt_next   = free_cnt_reg;
     desc_we        = 1'b0;
-    desc_waddr     = free_idx;
+    ack_restart    = {W{1'b0}};
+    retx_we        = 1'b0;
+    retx_count     = 1'b0;
     nseq_we        = 1'b0;
     nseq_waddr     = new_peer;
     nseq_wdata     = new_nseq + SEQ_ONE;
@@ -510,14 +511,13 @@ always @* begin
         if (lack_adv) begin
             una_we = 1'b1;
             for (i = 0; i < W; i = i + 1) begin
-                if (slot_valid_reg[i] && slot_peer_reg[i] == s_lack_peer) begin
-                    if ((s_lack_seq - slot_seq_reg[i]) != {SEQ_W{1'b0}} &&
-                        (s_lack_seq - slot_seq_reg[i]) < SEQ_HALF) begin
+                if (slot_valid_reg[i] && slot_peer_mem[i] == s_lack_peer) begin
+                    if ((s_lack_seq - slot_seq_mem[i]) != {SEQ_W{1'b0}} &&
+                        (s_lack_seq - slot_seq_mem[i]) < SEQ_HALF) begin
                         slot_valid_next[i] = 1'b0;
                         rel_pend_next[i]   = 1'b1;
                     end else begin
-                        slot_time_next[i]  = now_reg;
-                        slot_retry_next[i] = 8'd0;
+                        ack_restart[i] = 1'b1;
                     end
                 end
             end
@@ -554,9 +554,9 @@ always @* begin
 
         // -------- purge: one slot per cycle
         if (purge_reg) begin
-            if (slot_valid_reg[purge_idx_reg] && slot_peer_reg[purge_idx_reg] == purge_peer_reg) begin
-                slot_valid_next[purge_idx_reg] = 1'b0;
-                rel_pend_next[purge_idx_reg]   = 1'b1;
+            if (slot_valid_reg[purge_idx_reg] && slot_peer_mem[purge_idx_reg] == purge_peer_reg) begin
+                slot_valid_next = slot_valid_next & ~purge_bit;
+                rel_pend_next   = rel_pend_next | purge_bit;
                 ev_gone_r = 1'b1;
             end
             purge_idx_next = purge_idx_reg + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
@@ -610,10 +610,8 @@ always @* begin
                         out_kept_next  = 1'b1;
                         out_idx_next   = rtx_idx;
                         owed_next[retx_peer_reg] = 1'b0;
-                        slot_time_next[rtx_idx]  = now_reg;
-                        if (retx_tmo_reg && slot_retry_reg[rtx_idx] != 8'hFF) begin
-                            slot_retry_next[rtx_idx] = slot_retry_reg[rtx_idx] + 8'd1;
-                        end
+                        retx_we        = 1'b1;
+                        retx_count     = retx_tmo_reg && slot_retry_mem[rtx_idx] != 8'hFF;
                         ev_retx_r = 1'b1;
                     end
                 end
@@ -642,11 +640,8 @@ always @* begin
                     out_idx_next   = free_idx;
                     owed_next[new_peer] = 1'b0;
                     desc_we        = 1'b1;
-                    slot_valid_next[free_idx] = 1'b1;
-                    slot_peer_next[free_idx]  = new_peer;
-                    slot_seq_next[free_idx]   = new_nseq;
-                    slot_time_next[free_idx]  = now_reg;
-                    slot_retry_next[free_idx] = 8'd0;
+                    slot_valid_next = slot_valid_next | free_lowest;
+                    free_cnt_next  = free_cnt_next - {{SLOTS_LOG2{1'b0}}, 1'b1};
                     nseq_we        = 1'b1;
                     nseq_waddr     = new_peer;
                     nseq_wdata     = new_nseq + SEQ_ONE;
@@ -682,7 +677,8 @@ always @* begin
     end else if (rel_found) begin
         pay_rel_valid_r        = (rel_pay[PW-1 -: 2] != `TG_PAY_NONE);
         pay_rel_r              = rel_pay;
-        rel_pend_next[rel_idx] = 1'b0;
+        rel_pend_next          = rel_pend_next & ~rel_lowest;
+        free_cnt_next          = free_cnt_next + {{SLOTS_LOG2{1'b0}}, 1'b1};
     end
 
     if (cfg_gone_clear) begin
@@ -696,17 +692,30 @@ always @(posedge clk) begin
     scan_reg      <= scan_reg + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
     init_reg      <= init_next;
     init_idx_reg  <= init_idx_next;
-    for (i = 0; i < W; i = i + 1) begin
-        slot_valid_reg[i] <= slot_valid_next[i];
-        slot_peer_reg[i]  <= slot_peer_next[i];
-        slot_seq_reg[i]   <= slot_seq_next[i];
-        slot_time_reg[i]  <= slot_time_next[i];
-        slot_retry_reg[i] <= slot_retry_next[i];
-        rel_pend_reg[i]   <= rel_pend_next[i];
+    slot_valid_reg <= slot_valid_next;
+    rel_pend_reg   <= rel_pend_next;
+    free_cnt_reg   <= free_cnt_next;
+    if (ack_restart != {W{1'b0}}) begin
+        for (i = 0; i < W; i = i + 1) begin
+            if (ack_restart[i]) begin
+                slot_time_mem[i]  <= now_reg;
+                slot_retry_mem[i] <= 8'd0;
+            end
+        end
+    end
+    if (retx_we) begin
+        slot_time_mem[rtx_idx] <= now_reg;
+        if (retx_count) begin
+            slot_retry_mem[rtx_idx] <= slot_retry_mem[rtx_idx] + 8'd1;
+        end
     end
     if (desc_we) begin
-        desc_mem[desc_waddr]     <= new_desc;
-        slot_pay_mem[desc_waddr] <= new_desc[PW-1:0];
+        desc_mem[free_idx]       <= new_desc;
+        slot_pay_mem[free_idx]   <= new_desc[PW-1:0];
+        slot_peer_mem[free_idx]  <= new_peer;
+        slot_seq_mem[free_idx]   <= new_nseq;
+        slot_time_mem[free_idx]  <= now_reg;
+        slot_retry_mem[free_idx] <= 8'd0;
     end
     if (nseq_we) begin
         nseq_mem[nseq_waddr] <= nseq_wdata;
@@ -755,10 +764,9 @@ always @(posedge clk) begin
         scan_reg      <= {SLOTS_LOG2{1'b0}};
         init_reg      <= 1'b1;
         init_idx_reg  <= {PEER_BITS{1'b0}};
-        for (i = 0; i < W; i = i + 1) begin
-            slot_valid_reg[i] <= 1'b0;
-            rel_pend_reg[i]   <= 1'b0;
-        end
+        slot_valid_reg <= {W{1'b0}};
+        rel_pend_reg   <= {W{1'b0}};
+        free_cnt_reg   <= W[SLOTS_LOG2:0];
         owed_reg      <= {NPEER{1'b0}};
         queued_reg    <= {NPEER{1'b0}};
         gone_reg      <= {NPEER{1'b0}};

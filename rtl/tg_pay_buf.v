@@ -70,6 +70,9 @@ module tg_pay_buf #(
 localparam SLOTS      = 1 << SLOTS_LOG2;
 localparam WORDS_LOG2 = (BLOCK_BYTES == 16) ? 1 : (BLOCK_BYTES == 32) ? 2 : 3;
 localparam WORDS      = 1 << WORDS_LOG2;
+localparam OH_N       = SLOTS;
+localparam OH_LOG2    = SLOTS_LOG2;
+`include "tg_onehot.vh"
 
 initial begin
     if (SLOTS_LOG2 < 1 || SLOTS_LOG2 > 5) begin
@@ -145,27 +148,10 @@ always @* begin
     end
 end
 
-// the lowest free slot: the lowest set bit of the free vector, and its
-// number (bit b of the number: any of the slots whose number has bit b)
-wire [SLOTS-1:0] free_vec    = ~busy & ~(dec_pin & {SLOTS{s_pin_valid}});
-wire [SLOTS-1:0] free_lowest = free_vec & (~free_vec + ONE);
-// (the slots whose number has bit b)
-function [SLOTS-1:0] num_bit;
-    input integer bit_i;
-    integer k;
-    begin
-        for (k = 0; k < SLOTS; k = k + 1) begin
-            num_bit[k] = ((k >> bit_i) & 1) == 1;
-        end
-    end
-endfunction
-reg  [SLOTS_LOG2-1:0] alloc_idx;
-integer b;
-always @* begin
-    for (b = 0; b < SLOTS_LOG2; b = b + 1) begin
-        alloc_idx[b] = (free_lowest & num_bit(b)) != {SLOTS{1'b0}};
-    end
-end
+// the lowest free slot: the lowest set bit of the free vector, and its number
+wire [SLOTS-1:0]      free_vec    = ~busy & ~(dec_pin & {SLOTS{s_pin_valid}});
+wire [SLOTS-1:0]      free_lowest = oh_lowest(free_vec);
+wire [SLOTS_LOG2-1:0] alloc_idx   = oh_index(free_lowest);
 
 assign m_alloc_valid = (free_vec != {SLOTS{1'b0}});
 assign m_alloc_slot  = alloc_idx;

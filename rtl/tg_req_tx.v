@@ -88,18 +88,23 @@ localparam SW = (MAX_REQS > 1) ? $clog2(MAX_REQS) : 1;
 // ---------------------------------------------------------------- state
 // What the slots' bookkeeping compares every cycle (state, order,
 // generation, queue, age) is in registers; what only a resend or an
-// error reads (mask, length, context, key, payload slot) is in memories
-// of MAX_REQS rows, one row written a cycle when a REQ is kept.
-reg [1:0]   st_reg    [0:15];
-reg [1:0]   st_next   [0:15];
-reg [31:0]  seq_reg   [0:15];
-reg [31:0]  seq_next  [0:15];
-reg [7:0]   gen_reg   [0:15];     // tag generation: a late answer to an older REQ in the slot never matches
-reg [7:0]   gen_next  [0:15];
-reg [15:0]  dst_reg   [0:15];
-reg [15:0]  dst_next  [0:15];
-reg [31:0]  addr_reg  [0:15];
-reg [31:0]  addr_next [0:15];
+// error reads (mask, length, context, key, payload slot) is in memories.
+// Both are arrays of MAX_REQS rows written by index: a slot's state
+// through two ports (a) a REQ kept or resent, (b) its answer or its
+// timeout, the rest when a REQ is kept; the ages count by themselves.
+reg [1:0]   st_reg    [0:MAX_REQS-1];
+reg [31:0]  seq_reg   [0:MAX_REQS-1];
+reg [7:0]   gen_reg   [0:MAX_REQS-1];   // tag generation: a late answer to an older REQ in the slot never matches
+reg [15:0]  dst_reg   [0:MAX_REQS-1];
+reg [31:0]  addr_reg  [0:MAX_REQS-1];
+reg         sta_we;                     // port a: a REQ kept (new) or resent
+reg         sta_new;                    // ... kept: its order, queue and age too
+reg [SW-1:0] sta_idx;
+reg [1:0]   sta_val;
+reg         stb_we;                     // port b: answered or timed out
+reg         stb_gen;                    // ... for good: the next generation
+reg [SW-1:0] stb_idx;
+reg [1:0]   stb_val;
 reg [63:0]  mask_mem  [0:MAX_REQS-1];
 reg [7:0]   len_mem   [0:MAX_REQS-1];
 reg [7:0]   ctx_mem   [0:MAX_REQS-1];
@@ -109,8 +114,7 @@ reg [PAY_SLOT_W-1:0] pslot_mem [0:MAX_REQS-1];
 // a REQ kept back unsent still has the wire hold its writer took; its
 // first send keeps it instead of adding one
 reg [15:0]  ownw_reg, ownw_next;
-reg [31:0]  age_reg   [0:15];
-reg [31:0]  age_next  [0:15];
+reg [31:0]  age_reg   [0:MAX_REQS-1];
 
 reg [31:0]  seq_ctr_reg, seq_ctr_next;    // order in which REQs were first issued
 reg [15:0]  resent_reg,  resent_next;     // entries already sent again in this round
@@ -157,7 +161,7 @@ reg pick_first;
 always @* begin
     pick_first = 1'b1;
     for (e = 0; e < MAX_REQS; e = e + 1) begin
-        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx] && addr_reg[e] == addr_reg[pick_idx]) begin
+        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx[SW-1:0]] && addr_reg[e] == addr_reg[pick_idx[SW-1:0]]) begin
             pick_first = 1'b0;
         end
     end
@@ -191,7 +195,9 @@ end
 
 // the lowest-numbered REQ whose answer is overdue
 reg       to_found;
+/* verilator lint_off UNUSEDSIGNAL */ // bits past SW: a slot number below MAX_REQS
 reg [3:0] to_idx;
+/* verilator lint_on UNUSEDSIGNAL */
 always @* begin
     to_found = 1'b0;
     to_idx   = 4'd0;
@@ -248,7 +254,7 @@ always @* begin
     m_txd_len     = s_txd_len;
     m_txd_ctx     = s_txd_ctx;
     m_txd_key     = s_txd_key;
-    m_txd_tag     = is_req ? (`TG_TAG_REQ | {4'd0, gen_reg[lock_reg ? lock_idx_reg : free_idx], 4'd0} |
+    m_txd_tag     = is_req ? (`TG_TAG_REQ | {4'd0, gen_reg[lock_reg ? lock_idx_reg[SW-1:0] : free_idx[SW-1:0]], 4'd0} |
                               {12'd0, (lock_reg ? lock_idx_reg : free_idx)}) : s_txd_tag;
     m_txd_pay_src  = s_txd_pay_src;
     m_txd_pay_slot = s_txd_pay_slot;
@@ -258,13 +264,13 @@ always @* begin
         m_txd_op      = `TG_OP_REQ;
         // the RETRY flag of a resend is fixed when it is first offered
         m_txd_flags   = (lock_reg ? flags_lock_reg : pick_first) ? `TG_FLAG_RETRY : 8'd0;
-        m_txd_dst     = dst_reg[rs_idx];
-        m_txd_addr    = addr_reg[rs_idx];
+        m_txd_dst     = dst_reg[rs_idx[SW-1:0]];
+        m_txd_addr    = addr_reg[rs_idx[SW-1:0]];
         m_txd_mask    = mask_mem[rs_idx[SW-1:0]];
         m_txd_len     = len_mem[rs_idx[SW-1:0]];
         m_txd_ctx     = ctx_mem[rs_idx[SW-1:0]];
         m_txd_key     = key_mem[rs_idx[SW-1:0]];
-        m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx], 4'd0} | {12'd0, rs_idx};
+        m_txd_tag     = `TG_TAG_REQ | {4'd0, gen_reg[rs_idx[SW-1:0]], 4'd0} | {12'd0, rs_idx};
         m_txd_pay_src  = psrc_mem[rs_idx[SW-1:0]];
         m_txd_pay_slot = pslot_mem[rs_idx[SW-1:0]];
     end else if (s_txd_valid && (!is_req || lock_reg || (!new_held && free_found))) begin
@@ -295,8 +301,8 @@ wire [3:0] resp_ctx   = ctx_mem[resp_idx[SW-1:0]][3:0];
 wire [3:0] to_ctx     = ctx_mem[to_idx[SW-1:0]][3:0];
 wire       resp_match = s_qresp_valid && ((s_qresp_tag & `TG_TAG_REQ) != 16'd0) &&
                         ({1'b0, resp_idx} < MAX_REQS[4:0]) &&
-                        (st_reg[resp_idx] == E_SENT) && (dst_reg[resp_idx] == s_qresp_src) &&
-                        (s_qresp_tag[13:12] == 2'd0) && (s_qresp_tag[11:4] == gen_reg[resp_idx]);
+                        (st_reg[resp_idx[SW-1:0]] == E_SENT) && (dst_reg[resp_idx[SW-1:0]] == s_qresp_src) &&
+                        (s_qresp_tag[13:12] == 2'd0) && (s_qresp_tag[11:4] == gen_reg[resp_idx[SW-1:0]]);
 
 always @* begin
     seq_ctr_next    = seq_ctr_reg;
@@ -319,40 +325,37 @@ always @* begin
     m_pay_rel_valid  = 1'b0;
     m_pay_rel_src    = psrc_mem[resp_idx[SW-1:0]];
     m_pay_rel_slot   = pslot_mem[resp_idx[SW-1:0]];
-    for (e = 0; e < 16; e = e + 1) begin
-        st_next[e]   = st_reg[e];
-        seq_next[e]  = seq_reg[e];
-        gen_next[e]  = gen_reg[e];
-        dst_next[e]  = dst_reg[e];
-        addr_next[e] = addr_reg[e];
-        age_next[e]  = (st_reg[e] == E_SENT) ? age_reg[e] + 32'd1 : 32'd0;
-    end
+    sta_we          = 1'b0;
+    sta_new         = 1'b0;
+    sta_idx         = lock_idx_next[SW-1:0];
+    sta_val         = E_SENT;
+    stb_we          = 1'b0;
+    stb_gen         = 1'b0;
+    stb_idx         = resp_idx[SW-1:0];
+    stb_val         = E_FREE;
 
     // a new REQ goes out: keep it
     if (keep_sent) begin
-        st_next[lock_idx_next]   = E_SENT;
-        seq_next[lock_idx_next]  = seq_ctr_reg;
-        dst_next[lock_idx_next]  = s_txd_dst;
-        addr_next[lock_idx_next] = s_txd_addr;
-        age_next[lock_idx_next]  = 32'd0;
+        sta_we  = 1'b1;
+        sta_new = 1'b1;
         resent_next[lock_idx_next] = 1'b0;
         ownw_next[lock_idx_next]   = 1'b0;
         seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a new REQ parked during recovery
     if (keep_parked) begin
-        st_next[free_idx]   = E_REFUSED;
-        seq_next[free_idx]  = seq_ctr_reg;
-        dst_next[free_idx]  = s_txd_dst;
-        addr_next[free_idx] = s_txd_addr;
+        sta_we  = 1'b1;
+        sta_new = 1'b1;
+        sta_idx = free_idx[SW-1:0];
+        sta_val = E_REFUSED;
         resent_next[free_idx] = 1'b0;
         ownw_next[free_idx]   = 1'b1;
         seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a refused REQ goes out again
     if (m_txd_valid && m_txd_ready && use_rs) begin
-        st_next[rs_idx]  = E_SENT;
-        age_next[rs_idx] = 32'd0;
+        sta_we  = 1'b1;
+        sta_idx = rs_idx[SW-1:0];
         phase_next[rs_idx] = 1'b0;
         resent_next[rs_idx] = 1'b1;
         ev_req_retry = 1'b1;
@@ -366,10 +369,11 @@ always @* begin
         if (!resp_match) begin
             ev_req_stray = 1'b1;
         end else if (s_qresp_status == `TG_ST_NOT_READY) begin
-            st_next[resp_idx] = E_REFUSED;
+            stb_we  = 1'b1;
+            stb_val = E_REFUSED;
         end else begin
-            st_next[resp_idx]  = E_FREE;
-            gen_next[resp_idx] = gen_reg[resp_idx] + 8'd1;
+            stb_we  = 1'b1;
+            stb_gen = 1'b1;
             m_pay_rel_valid    = (psrc_mem[resp_idx[SW-1:0]] != `TG_PAY_NONE);
             if (s_qresp_status != `TG_ST_OK) begin
                 m_err_valid  = 1'b1;
@@ -379,8 +383,9 @@ always @* begin
         end
     end else if (to_found) begin
         // no answer in time: give up on one such REQ a cycle
-        st_next[to_idx]  = E_FREE;
-        gen_next[to_idx] = gen_reg[to_idx] + 8'd1;
+        stb_we  = 1'b1;
+        stb_gen = 1'b1;
+        stb_idx = to_idx[SW-1:0];
         m_pay_rel_valid  = (psrc_mem[to_idx[SW-1:0]] != `TG_PAY_NONE);
         m_pay_rel_src    = psrc_mem[to_idx[SW-1:0]];
         m_pay_rel_slot   = pslot_mem[to_idx[SW-1:0]];
@@ -411,12 +416,6 @@ always @* begin
     // state or logic for them
     for (e = MAX_REQS; e < 16; e = e + 1) begin
         ownw_next[e] = 1'b0;
-        st_next[e]   = E_FREE;
-        seq_next[e]  = 32'd0;
-        gen_next[e]  = 8'd0;
-        dst_next[e]  = 16'd0;
-        addr_next[e] = 32'd0;
-        age_next[e]  = 32'd0;
     end
 end
 
@@ -430,13 +429,19 @@ always @(posedge clk) begin
     lock_idx_reg   <= lock_idx_next;
     flags_lock_reg <= flags_lock_next;
     ownw_reg       <= ownw_next;
-    for (e = 0; e < 16; e = e + 1) begin
-        st_reg[e]   <= st_next[e];
-        seq_reg[e]  <= seq_next[e];
-        gen_reg[e]  <= gen_next[e];
-        dst_reg[e]  <= dst_next[e];
-        addr_reg[e] <= addr_next[e];
-        age_reg[e]  <= age_next[e];
+    if (sta_we) begin
+        st_reg[sta_idx] <= sta_val;
+    end
+    if (sta_new) begin
+        seq_reg[sta_idx]  <= seq_ctr_reg;
+        dst_reg[sta_idx]  <= s_txd_dst;
+        addr_reg[sta_idx] <= s_txd_addr;
+    end
+    if (stb_we) begin
+        st_reg[stb_idx] <= stb_val;
+    end
+    if (stb_gen) begin
+        gen_reg[stb_idx] <= gen_reg[stb_idx] + 8'd1;
     end
     if (rst) begin
         seq_ctr_reg <= 32'd0;
@@ -445,12 +450,25 @@ always @(posedge clk) begin
         wait_reg    <= 32'd0;
         lock_reg    <= 1'b0;
         ownw_reg    <= 16'd0;
-        for (e = 0; e < 16; e = e + 1) begin
+        for (e = 0; e < MAX_REQS; e = e + 1) begin
             st_reg[e]  <= E_FREE;
             gen_reg[e] <= 8'd0;
         end
     end
 end
+
+// each slot's age: counts while its REQ awaits an answer (from zero when
+// it is sent or resent), else zero
+genvar ga;
+generate
+    for (ga = 0; ga < MAX_REQS; ga = ga + 1) begin : g_age
+        wire [31:0] age_next = (st_reg[ga] == E_SENT && !(sta_we && sta_idx == ga)) ?
+                               age_reg[ga] + 32'd1 : 32'd0;
+        always @(posedge clk) begin
+            age_reg[ga] <= age_next;
+        end
+    end
+endgenerate
 
 // the slots' memories: the kept REQ's fields, one row a cycle
 always @(posedge clk) begin
