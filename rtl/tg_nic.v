@@ -434,7 +434,8 @@ wire [(1<<RX_SLOT_W)-1:0] unused_rx_held;   // (one hold: the same as pay_busy)
 tg_pay_buf #(
     .SLOTS_LOG2  (RX_SLOT_W),
     .BLOCK_BYTES (BLOCK_BYTES),
-    .HOLDERS     (1)
+    .HOLDERS     (1),
+    .FREE_PORTS  (2)
 ) tg_rx_pay_inst (
     .clk           (clk),
     .rst           (rst),
@@ -446,18 +447,9 @@ tg_pay_buf #(
     .s_hold_valid  (1'b0),
     .s_hold_slot   ({RX_SLOT_W{1'b0}}),
     .s_hold_mask   (1'b0),
-    .s_free0_valid (pay_free0_valid),
-    .s_free0_slot  (rxd_slot),
-    .s_free0_mask  (1'b1),
-    .s_free1_valid (pay_free1_valid),
-    .s_free1_slot  (pay_free1_slot),
-    .s_free1_mask  (1'b1),
-    .s_free2_valid (1'b0),
-    .s_free2_slot  ({RX_SLOT_W{1'b0}}),
-    .s_free2_mask  (1'b0),
-    .s_free3_valid (1'b0),
-    .s_free3_slot  ({RX_SLOT_W{1'b0}}),
-    .s_free3_mask  (1'b0),
+    .s_free_valid  ({pay_free1_valid, pay_free0_valid}),
+    .s_free_slot   ({pay_free1_slot, rxd_slot}),
+    .s_free_mask   ({1'b1, 1'b1}),
     .s_pin_valid   (1'b0),
     .s_pin_slot    ({RX_SLOT_W{1'b0}}),
     .s_wr_en       (pay_we),
@@ -808,7 +800,8 @@ wire [63:0]           etx_pay_rd_data  = (etx_pay_src == PAY_REQ) ? rqp_rd_data 
 tg_pay_buf #(
     .SLOTS_LOG2  (PAY_SLOT_W),
     .BLOCK_BYTES (BLOCK_BYTES),
-    .HOLDERS     (2)
+    .HOLDERS     (2),
+    .FREE_PORTS  (4)
 ) tg_req_pay_inst (
     .clk           (clk),
     .rst           (rst),
@@ -820,18 +813,12 @@ tg_pay_buf #(
     .s_hold_valid  (rqt_pay_hold_valid && rqt_pay_hold_src == PAY_REQ),
     .s_hold_slot   (rqt_pay_hold_slot),
     .s_hold_mask   (HOLD_WIRE),
-    .s_free0_valid (etx_pay_rel_valid && etx_pay_src == PAY_REQ),
-    .s_free0_slot  (etx_pay_rd_slot),
-    .s_free0_mask  (HOLD_WIRE),
-    .s_free1_valid (ltx_pay_rel_valid && ltx_pay_rel_src == PAY_REQ),
-    .s_free1_slot  (ltx_pay_rel_slot),
-    .s_free1_mask  (HOLD_WIRE),
-    .s_free2_valid (rqt_pay_rel_valid && rqt_pay_rel_src == PAY_REQ),
-    .s_free2_slot  (rqt_pay_rel_slot),
-    .s_free2_mask  (HOLD_REQ),
-    .s_free3_valid (spl_pay_rel_valid),
-    .s_free3_slot  (spl_pay_rd_slot),
-    .s_free3_mask  (HOLD_WIRE | HOLD_REQ),
+    .s_free_valid  ({spl_pay_rel_valid,                                   // 3: the spill ring parked it
+                     rqt_pay_rel_valid && rqt_pay_rel_src == PAY_REQ,     // 2: REQ done
+                     ltx_pay_rel_valid && ltx_pay_rel_src == PAY_REQ,     // 1: acknowledged
+                     etx_pay_rel_valid && etx_pay_src == PAY_REQ}),       // 0: sent
+    .s_free_slot   ({spl_pay_rd_slot, rqt_pay_rel_slot, ltx_pay_rel_slot, etx_pay_rd_slot}),
+    .s_free_mask   ({HOLD_WIRE | HOLD_REQ, HOLD_REQ, HOLD_WIRE, HOLD_WIRE}),
     .s_pin_valid   (etx_pin_rqp),
     .s_pin_slot    (etx_pay_rd_slot),
     .s_wr_en       (rqp_we),
@@ -854,7 +841,8 @@ wire [(1<<PAY_SLOT_W)-1:0] unused_rqp_busy, unused_rsp_busy, unused_rsp_held;
 tg_pay_buf #(
     .SLOTS_LOG2  (PAY_SLOT_W),
     .BLOCK_BYTES (BLOCK_BYTES),
-    .HOLDERS     (1)
+    .HOLDERS     (1),
+    .FREE_PORTS  (2)
 ) tg_rsp_pay_inst (
     .clk           (clk),
     .rst           (rst),
@@ -866,18 +854,10 @@ tg_pay_buf #(
     .s_hold_valid  (1'b0),
     .s_hold_slot   ({PAY_SLOT_W{1'b0}}),
     .s_hold_mask   (1'b0),
-    .s_free0_valid (etx_pay_rel_valid && etx_pay_src == PAY_RSP),
-    .s_free0_slot  (etx_pay_rd_slot),
-    .s_free0_mask  (1'b1),
-    .s_free1_valid (ltx_pay_rel_valid && ltx_pay_rel_src == PAY_RSP),
-    .s_free1_slot  (ltx_pay_rel_slot),
-    .s_free1_mask  (1'b1),
-    .s_free2_valid (1'b0),
-    .s_free2_slot  ({PAY_SLOT_W{1'b0}}),
-    .s_free2_mask  (1'b0),
-    .s_free3_valid (1'b0),
-    .s_free3_slot  ({PAY_SLOT_W{1'b0}}),
-    .s_free3_mask  (1'b0),
+    .s_free_valid  ({ltx_pay_rel_valid && ltx_pay_rel_src == PAY_RSP,     // 1: acknowledged
+                     etx_pay_rel_valid && etx_pay_src == PAY_RSP}),       // 0: sent
+    .s_free_slot   ({ltx_pay_rel_slot, etx_pay_rd_slot}),
+    .s_free_mask   ({1'b1, 1'b1}),
     .s_pin_valid   (etx_pin_rsp),
     .s_pin_slot    (etx_pay_rd_slot),
     .s_wr_en       (rsp_we),
@@ -977,7 +957,8 @@ if (SPILL_RING != 0) begin : g_spill
     tg_pay_buf #(
         .SLOTS_LOG2  (PAY_SLOT_W),
         .BLOCK_BYTES (BLOCK_BYTES),
-        .HOLDERS     (2)
+        .HOLDERS     (2),
+        .FREE_PORTS  (3)
     ) tg_spill_pay_inst (
         .clk           (clk),
         .rst           (rst),
@@ -989,18 +970,11 @@ if (SPILL_RING != 0) begin : g_spill
         .s_hold_valid  (rqt_pay_hold_valid && rqt_pay_hold_src == PAY_SPILL),
         .s_hold_slot   (rqt_pay_hold_slot),
         .s_hold_mask   (HOLD_WIRE),
-        .s_free0_valid (etx_pay_rel_valid && etx_pay_src == PAY_SPILL),
-        .s_free0_slot  (etx_pay_rd_slot),
-        .s_free0_mask  (HOLD_WIRE),
-        .s_free1_valid (ltx_pay_rel_valid && ltx_pay_rel_src == PAY_SPILL),
-        .s_free1_slot  (ltx_pay_rel_slot),
-        .s_free1_mask  (HOLD_WIRE),
-        .s_free2_valid (rqt_pay_rel_valid && rqt_pay_rel_src == PAY_SPILL),
-        .s_free2_slot  (rqt_pay_rel_slot),
-        .s_free2_mask  (HOLD_REQ),
-        .s_free3_valid (1'b0),
-        .s_free3_slot  ({PAY_SLOT_W{1'b0}}),
-        .s_free3_mask  (2'd0),
+        .s_free_valid  ({rqt_pay_rel_valid && rqt_pay_rel_src == PAY_SPILL,   // 2: REQ done
+                         ltx_pay_rel_valid && ltx_pay_rel_src == PAY_SPILL,   // 1: acknowledged
+                         etx_pay_rel_valid && etx_pay_src == PAY_SPILL}),     // 0: sent
+        .s_free_slot   ({rqt_pay_rel_slot, ltx_pay_rel_slot, etx_pay_rd_slot}),
+        .s_free_mask   ({HOLD_REQ, HOLD_WIRE, HOLD_WIRE}),
         .s_pin_valid   (etx_pin_spp),
         .s_pin_slot    (etx_pay_rd_slot),
         .s_wr_en       (spp_we),

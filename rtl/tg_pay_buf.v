@@ -7,14 +7,15 @@
 // A pool hands out the lowest free slot to the one writer; the writer
 // takes it once its frame is complete, naming who holds it (up to two
 // holders, say the path to the wire and the REQ sender), a second port
-// adds a hold again (a resend), and four release ports drop holds. A
-// slot is free when nobody holds it and it is not pinned (being read).
+// adds a hold again (a resend), and FREE_PORTS release ports drop holds.
+// A slot is free when nobody holds it and it is not pinned (being read).
 `default_nettype none
 
 module tg_pay_buf #(
     parameter SLOTS_LOG2  = 2,  // log2 of the slots (1..5)
     parameter BLOCK_BYTES = 64, // bytes per slot: 16, 32 or 64 (2, 4 or 8 words)
-    parameter HOLDERS     = 1   // holds a slot can have at once (1..2)
+    parameter HOLDERS     = 1,  // holds a slot can have at once (1..2)
+    parameter FREE_PORTS  = 1   // release ports (1..4)
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -31,20 +32,13 @@ module tg_pay_buf #(
     input  wire [SLOTS_LOG2-1:0] s_hold_slot,
     input  wire [HOLDERS-1:0]    s_hold_mask,
 
-    // holds released (any ports at once, of one slot or several); a hold
-    // taken or added in the same cycle as a release of the same hold stays
-    input  wire                  s_free0_valid,
-    input  wire [SLOTS_LOG2-1:0] s_free0_slot,
-    input  wire [HOLDERS-1:0]    s_free0_mask,
-    input  wire                  s_free1_valid,
-    input  wire [SLOTS_LOG2-1:0] s_free1_slot,
-    input  wire [HOLDERS-1:0]    s_free1_mask,
-    input  wire                  s_free2_valid,
-    input  wire [SLOTS_LOG2-1:0] s_free2_slot,
-    input  wire [HOLDERS-1:0]    s_free2_mask,
-    input  wire                  s_free3_valid,
-    input  wire [SLOTS_LOG2-1:0] s_free3_slot,
-    input  wire [HOLDERS-1:0]    s_free3_mask,
+    // holds released (any ports at once, of one slot or several), port p
+    // at bit p, bits [p*SLOTS_LOG2 +: SLOTS_LOG2], bits [p*HOLDERS +:
+    // HOLDERS]; a hold taken or added in the same cycle as a release of
+    // the same hold stays
+    input  wire [FREE_PORTS-1:0]            s_free_valid,
+    input  wire [FREE_PORTS*SLOTS_LOG2-1:0] s_free_slot,
+    input  wire [FREE_PORTS*HOLDERS-1:0]    s_free_mask,
 
     // a slot being read out: not handed out even once its holds are gone
     input  wire                  s_pin_valid,
@@ -84,6 +78,9 @@ initial begin
     if (HOLDERS < 1 || HOLDERS > 2) begin
         $error("%m: HOLDERS must be 1 or 2");
     end
+    if (FREE_PORTS < 1 || FREE_PORTS > 4) begin
+        $error("%m: FREE_PORTS must be in 1..4");
+    end
 end
 
 // ---------------------------------------------------------------- storage
@@ -117,11 +114,21 @@ localparam [SLOTS-1:0] ONE = {{(SLOTS-1){1'b0}}, 1'b1};
 // each port's slot decoded once, then masked per hold
 wire [SLOTS-1:0] dec_take  = ONE << s_take_slot;
 wire [SLOTS-1:0] dec_hold  = ONE << s_hold_slot;
-wire [SLOTS-1:0] dec_free0 = ONE << s_free0_slot;
-wire [SLOTS-1:0] dec_free1 = ONE << s_free1_slot;
-wire [SLOTS-1:0] dec_free2 = ONE << s_free2_slot;
-wire [SLOTS-1:0] dec_free3 = ONE << s_free3_slot;
 wire [SLOTS-1:0] dec_pin   = ONE << s_pin_slot;
+
+// the slots each hold loses this cycle: every release port's decoded slot
+// where the port is valid and names the hold
+reg  [SLOTS-1:0] freed [0:HOLDERS-1];
+integer          fp, fh;
+always @* begin
+    for (fh = 0; fh < HOLDERS; fh = fh + 1) begin
+        freed[fh] = {SLOTS{1'b0}};
+        for (fp = 0; fp < FREE_PORTS; fp = fp + 1) begin
+            freed[fh] = freed[fh] | ((ONE << s_free_slot[fp*SLOTS_LOG2 +: SLOTS_LOG2]) &
+                                     {SLOTS{s_free_valid[fp] && s_free_mask[fp*HOLDERS + fh]}});
+        end
+    end
+end
 
 reg  [SLOTS-1:0]      held_reg  [0:HOLDERS-1];
 reg  [SLOTS-1:0]      held_next [0:HOLDERS-1];
@@ -139,10 +146,7 @@ end
 
 always @* begin
     for (h = 0; h < HOLDERS; h = h + 1) begin
-        held_next[h] = (held_reg[h] & ~((dec_free0 & {SLOTS{s_free0_valid && s_free0_mask[h]}}) |
-                                        (dec_free1 & {SLOTS{s_free1_valid && s_free1_mask[h]}}) |
-                                        (dec_free2 & {SLOTS{s_free2_valid && s_free2_mask[h]}}) |
-                                        (dec_free3 & {SLOTS{s_free3_valid && s_free3_mask[h]}}))) |
+        held_next[h] = (held_reg[h] & ~freed[h]) |
                        (dec_take & {SLOTS{s_take_valid && s_take_mask[h]}}) |
                        (dec_hold & {SLOTS{s_hold_valid && s_hold_mask[h]}});
     end

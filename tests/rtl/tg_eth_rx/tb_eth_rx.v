@@ -60,7 +60,8 @@ wire [3:0]  st_held_unused;   // (one hold: the same as st_busy)
 tg_pay_buf #(
     .SLOTS_LOG2  (2),
     .BLOCK_BYTES (64),
-    .HOLDERS     (1)
+    .HOLDERS     (1),
+    .FREE_PORTS  (1)
 ) tg_pay_buf_inst (
     .clk           (clk),
     .rst           (rst),
@@ -72,18 +73,9 @@ tg_pay_buf #(
     .s_hold_valid  (1'b0),
     .s_hold_slot   (2'd0),
     .s_hold_mask   (1'b0),
-    .s_free0_valid (tb_free_valid),
-    .s_free0_slot  (tb_free_slot),
-    .s_free0_mask  (1'b1),
-    .s_free1_valid (1'b0),
-    .s_free1_slot  (2'd0),
-    .s_free1_mask  (1'b0),
-    .s_free2_valid (1'b0),
-    .s_free2_slot  (2'd0),
-    .s_free2_mask  (1'b0),
-    .s_free3_valid (1'b0),
-    .s_free3_slot  (2'd0),
-    .s_free3_mask  (1'b0),
+    .s_free_valid  (tb_free_valid),
+    .s_free_slot   (tb_free_slot),
+    .s_free_mask   (1'b1),
     .s_pin_valid   (1'b0),
     .s_pin_slot    (2'd0),
     .s_wr_en       (pay_we),

@@ -112,7 +112,8 @@ assign pay_alloc_slot  = alloc_slot;
 tg_pay_buf #(
     .SLOTS_LOG2  (5),
     .BLOCK_BYTES (64),
-    .HOLDERS     (2)
+    .HOLDERS     (2),
+    .FREE_PORTS  (2)
 ) tg_req_pay_inst (
     .clk           (clk),
     .rst           (rst),
@@ -124,18 +125,9 @@ tg_pay_buf #(
     .s_hold_valid  (1'b0),
     .s_hold_slot   (5'd0),
     .s_hold_mask   (2'd0),
-    .s_free0_valid (tb_free_wire_valid),
-    .s_free0_slot  (tb_free_wire_slot),
-    .s_free0_mask  (HOLD_WIRE),
-    .s_free1_valid (tb_free_req_valid),
-    .s_free1_slot  (tb_free_req_slot),
-    .s_free1_mask  (HOLD_REQ),
-    .s_free2_valid (1'b0),
-    .s_free2_slot  (5'd0),
-    .s_free2_mask  (2'd0),
-    .s_free3_valid (1'b0),
-    .s_free3_slot  (5'd0),
-    .s_free3_mask  (2'd0),
+    .s_free_valid  ({tb_free_req_valid, tb_free_wire_valid}),
+    .s_free_slot   ({tb_free_req_slot, tb_free_wire_slot}),
+    .s_free_mask   ({HOLD_REQ, HOLD_WIRE}),
     .s_pin_valid   (1'b0),
     .s_pin_slot    (5'd0),
     .s_wr_en       (m_pay_we),

@@ -43,7 +43,8 @@ module tb_pay_buf (
 tg_pay_buf #(
     .SLOTS_LOG2  (5),
     .BLOCK_BYTES (64),
-    .HOLDERS     (2)
+    .HOLDERS     (2),
+    .FREE_PORTS  (4)
 ) dut (
     .clk           (clk),
     .rst           (rst),
@@ -55,18 +56,9 @@ tg_pay_buf #(
     .s_hold_valid  (s_hold_valid),
     .s_hold_slot   (s_hold_slot),
     .s_hold_mask   (s_hold_mask),
-    .s_free0_valid (s_free0_valid),
-    .s_free0_slot  (s_free0_slot),
-    .s_free0_mask  (s_free0_mask),
-    .s_free1_valid (s_free1_valid),
-    .s_free1_slot  (s_free1_slot),
-    .s_free1_mask  (s_free1_mask),
-    .s_free2_valid (s_free2_valid),
-    .s_free2_slot  (s_free2_slot),
-    .s_free2_mask  (s_free2_mask),
-    .s_free3_valid (s_free3_valid),
-    .s_free3_slot  (s_free3_slot),
-    .s_free3_mask  (s_free3_mask),
+    .s_free_valid  ({s_free3_valid, s_free2_valid, s_free1_valid, s_free0_valid}),
+    .s_free_slot   ({s_free3_slot, s_free2_slot, s_free1_slot, s_free0_slot}),
+    .s_free_mask   ({s_free3_mask, s_free2_mask, s_free1_mask, s_free0_mask}),
     .s_pin_valid   (s_pin_valid),
     .s_pin_slot    (s_pin_slot),
     .s_wr_en       (s_wr_en),

@@ -135,7 +135,8 @@ assign rsp_alloc_slot  = alloc_slot;
 tg_pay_buf #(
     .SLOTS_LOG2  (5),
     .BLOCK_BYTES (64),
-    .HOLDERS     (1)
+    .HOLDERS     (1),
+    .FREE_PORTS  (1)
 ) tg_rsp_pay_inst (
     .clk           (clk),
     .rst           (rst),
@@ -147,18 +148,9 @@ tg_pay_buf #(
     .s_hold_valid  (1'b0),
     .s_hold_slot   (5'd0),
     .s_hold_mask   (1'b0),
-    .s_free0_valid (tb_free_valid),
-    .s_free0_slot  (tb_free_slot),
-    .s_free0_mask  (1'b1),
-    .s_free1_valid (1'b0),
-    .s_free1_slot  (5'd0),
-    .s_free1_mask  (1'b0),
-    .s_free2_valid (1'b0),
-    .s_free2_slot  (5'd0),
-    .s_free2_mask  (1'b0),
-    .s_free3_valid (1'b0),
-    .s_free3_slot  (5'd0),
-    .s_free3_mask  (1'b0),
+    .s_free_valid  (tb_free_valid),
+    .s_free_slot   (tb_free_slot),
+    .s_free_mask   (1'b1),
     .s_pin_valid   (1'b0),
     .s_pin_slot    (5'd0),
     .s_wr_en       (m_rsp_we),
