@@ -67,3 +67,13 @@ $(DSIM_BENCH_BIN): bench/tg_dsim_bench.c $(LIBTG) $(SIM_LIB)
 .PHONY: bench-dist
 bench-dist: $(DSIM_BENCH_BIN)
 	$(DSIM_BENCH_BIN) $(DSIM_BENCH_ARGS)
+
+# make test runs the RTL-pair testbench under both simulators
+PAIR_TEST := $(BUILD)/tests/test_pair_sims
+TEST_PROGS     += $(PAIR_TEST)
+TEST_RTL_PROGS += $(PAIR_TEST)
+
+$(PAIR_TEST): bench/test_pair_sims.sh $(BENCH_TB_VVP) $(BENCH_TB_VL)
+	@mkdir -p $(@D)
+	sed -e 's|@TG_PAIR_VVP@|$(abspath $(BENCH_TB_VVP))|' -e 's|@TG_PAIR_VL@|$(abspath $(BENCH_TB_VL))|' $< > $@
+	chmod +x $@
