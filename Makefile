@@ -54,13 +54,11 @@ RTL_INCS  := rtl/tg_hw_defs.vh rtl/tg_onehot.vh
 
 # test programs registered by the fragments; each exits 0 pass, 1 fail, 77
 # skip: TEST_RTL_PROGS are the RTL and FPGA benches, the rest C programs
-# and scripts. ICE40_PROGS serve only the byte-serial iCE40 study (the
-# twin core tg_nic8): make test-ice40, not make test.
+# and scripts.
 TEST_PROGS :=
 TEST_RTL_PROGS :=
-ICE40_PROGS :=
 
-.PHONY: all demo test test-build test-run-rtl test-run-c test-ice40 lint synth-check formal clean \
+.PHONY: all demo test test-build test-run-rtl test-run-c lint synth-check formal clean \
         install setup check-defs bench
 
 all:
@@ -101,27 +99,15 @@ test-run-c: $(TEST_C_PROGS)
 	scripts/run_tests.sh -j $(JOBS) $(TEST_C_PROGS)
 
 # Every proof and deliberate bug of scripts/formal.sh is a target of its
-# own (its stamp in $(BUILD)/formal), so that they run side by side; the
-# byte-serial modules' jobs belong to make test-ice40.
-FORMAL_JOBS       := $(shell scripts/formal.sh --list core)
-FORMAL_ICE40_JOBS := $(shell scripts/formal.sh --list ice40)
+# own (its stamp in $(BUILD)/formal), so that they run side by side.
+FORMAL_JOBS       := $(shell scripts/formal.sh --list)
 FORMAL_STAMPS     := $(FORMAL_JOBS:%=$(BUILD)/formal/%.pass)
-FORMAL_ICE40_STAMPS := $(FORMAL_ICE40_JOBS:%=$(BUILD)/formal/%.pass)
 formal: $(FORMAL_STAMPS)
 	@echo "formal: $(words $(FORMAL_JOBS)) jobs passed ($(BUILD)/formal/*.pass; scripts/formal.sh names them)"
 $(BUILD)/formal/%.pass: $(RTL_SRCS) $(RTL_INCS) scripts/formal.sh scripts/requirements.txt
 	@mkdir -p $(@D)
 	@BUILD=$(BUILD) $(JOBTIME) formal $* scripts/formal.sh $*
 	@touch $@
-
-# the byte-serial iCE40 study: the twin core's benches, proofs, simulated
-# boards and synthesis check, the iCE40 node's netlist simulation and the
-# blocks on the HX8K (docs/fpga.md)
-test-ice40: $(ICE40_PROGS) $(FORMAL_ICE40_STAMPS)
-	scripts/run_tests.sh -j $(JOBS) $(ICE40_PROGS)
-	$(MAKE) --no-print-directory -j$(JOBS) synth-check-ice40
-	$(MAKE) --no-print-directory test-netlist
-	$(MAKE) --no-print-directory -C fpga blocks
 
 clean:
 	rm -rf $(BUILD)

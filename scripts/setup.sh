@@ -5,16 +5,15 @@
 # Debian 12 machine.  Idempotent: installs only what is missing.
 set -euo pipefail
 
-# Debian packages: simulators, synthesis and place-and-route for iCE40,
-# the formal back end, the PCI library, the C/C++ toolchain, gnuplot for
-# the plots of `make bench`, and the capture readers (tshark runs the
-# project's Wireshark dissector), and clang 14 with its libFuzzer runtime
-# for the fuzzing harnesses (tests/fuzz), and iproute2, whose `ip netns`
-# and veth pairs the distributed-simulation tests make, and ccache,
-# which the build uses when it is there (compiled objects kept between
-# builds).
+# Debian packages: simulators, synthesis, the formal back end, the PCI
+# library, the C/C++ toolchain, gnuplot for the plots of `make bench`,
+# and the capture readers (tshark runs the project's Wireshark
+# dissector), and clang 14 with its libFuzzer runtime for the fuzzing
+# harnesses (tests/fuzz), and iproute2, whose `ip netns` and veth pairs
+# the distributed-simulation tests make, and ccache, which the build uses
+# when it is there (compiled objects kept between builds).
 PKGS=(
-	verilator iverilog yosys nextpnr-ice40 fpga-icestorm z3
+	verilator iverilog yosys z3
 	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
 	clang-14 libclang-rt-14-dev iproute2 ccache
 )

@@ -3,23 +3,13 @@
 # Build fragment: tg-board-sim, two FPGA nodes (tg_fpga_node as the
 # Colorlight top builds it, Verilated) with their network ports joined and
 # their host ports on Unix datagram sockets (docs/fpga.md, "Simulated
-# boards"), and its test; tg-board-sim8, the same on the byte-serial node
-# (tg_fpga_node8), and libtg's Ethernet test against it.
+# boards"), and its test.
 
 BOARDSIM_BIN    := $(BUILD)/bin/tg-board-sim
 BOARDSIM_DIR    := $(BUILD)/boardsim
 # tg_fpga_node's parameters, NAME=VALUE in decimal: the Colorlight top's
 BOARDSIM_PARAMS ?= NUM_CTX=1 MAX_READS=1 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=1 MAX_REQS=1 \
                    MEM_LOG2=14 RX_FIFO_DIST=1
-# tg-board-sim8: tg_fpga_node8 as the iCE40 top builds it, but with 64-byte
-# blocks and 16 KiB of memory, the Colorlight's, so that libtg's whole
-# Ethernet test runs on it. Its receive engine clears its refusal and block
-# tables after reset in 2^BLK_SRC_BITS * 16 clk cycles.
-BOARDSIM8_BIN    := $(BUILD)/bin/tg-board-sim8
-BOARDSIM8_DIR    := $(BUILD)/boardsim8
-BOARDSIM8_PARAMS ?= NUM_CTX=1 MAX_READS=0 CNT_W=16 NUM_QUEUES=1 NUM_REGIONS=0 MAX_REQS=1 \
-                    BLOCK_BYTES=64 BLK_SRC_BITS=8 MEM_LOG2=14
-BOARDSIM8_DEFS   := -DTG_BOARD_CLEAR_CYCLES=4096
 
 # The bridge compares the destination of each frame with its parameter
 # BRIDGE_MAC, so every node is its own model: node i is Vtg_board_node<i>,
@@ -40,14 +30,14 @@ BOARDSIM_RT_OBJS := $(addprefix $(BOARDSIM_DIR)/rt_,verilated.o verilated_vcd_c.
 
 .PHONY: boardsim boardsim-force
 all: $(BOARDSIM_BIN)
-boardsim: $(BOARDSIM_BIN) $(BOARDSIM8_BIN)
+boardsim: $(BOARDSIM_BIN)
 
 $(BOARDSIM_DIR)/rt_%.o: $(BOARDSIM_VINC)/%.cpp fpga/boardsim/boardsim.mk
 	@mkdir -p $(@D)
 	$(CXX) $(BOARDSIM_CXXFLAGS) -O2 -w -c $< -o $@
 
 # One simulator: 1 its binary, 2 its models' folder, 3 the node's top
-# module, 4 the variable that holds its parameters, 5 its C++ definitions.
+# module, 4 the variable that holds its parameters.
 # The folder's params file is rewritten only when the parameters change,
 # so that a change rebuilds the models.
 define boardsim_sim
@@ -67,26 +57,17 @@ $(2)/node%/.built: $$(RTL_SRCS) $$(RTL_INCS) $$(FPGA_RTL) $(2)/params fpga/board
 
 $(1): fpga/boardsim/tg_board_sim.cpp $(foreach i,$(BOARDSIM_NODES),$(2)/node$(i)/.built) $$(BOARDSIM_RT_OBJS)
 	@mkdir -p $$(@D) $$(BUILD)/obj/$(notdir $(2))
-	$$(CXX) $$(BOARDSIM_CXXFLAGS) $(5) $(foreach i,$(BOARDSIM_NODES),-isystem $(2)/node$(i)) \
+	$$(CXX) $$(BOARDSIM_CXXFLAGS) $(foreach i,$(BOARDSIM_NODES),-isystem $(2)/node$(i)) \
 		-MF $$(BUILD)/obj/$(notdir $(2))/tg_board_sim.d -MT $$@ $$(CXXFLAGS) $$(WARN) \
 		-o $$@ $$< $(foreach i,$(BOARDSIM_NODES),$(2)/node$(i)/Vtg_board_node$(i)__ALL.a) $$(BOARDSIM_RT_OBJS) -pthread
 endef
-$(eval $(call boardsim_sim,$(BOARDSIM_BIN),$(BOARDSIM_DIR),tg_fpga_node,BOARDSIM_PARAMS,))
-$(eval $(call boardsim_sim,$(BOARDSIM8_BIN),$(BOARDSIM8_DIR),tg_fpga_node8,BOARDSIM8_PARAMS,$(BOARDSIM8_DEFS)))
+$(eval $(call boardsim_sim,$(BOARDSIM_BIN),$(BOARDSIM_DIR),tg_fpga_node,BOARDSIM_PARAMS))
 
 # the test starts the simulator and talks to it with fpga/tools/tg_bridge.py
 BOARDSIM_TEST := $(BUILD)/tests/fpga/test_board_sim
-# and libtg's Ethernet test runs against tg-board-sim8
-BOARDSIM8_TEST := $(BUILD)/tests/fpga/test_eth_node8
 TEST_PROGS  += $(BOARDSIM_TEST)
-ICE40_PROGS += $(BOARDSIM8_TEST)
 
 $(BOARDSIM_TEST): tests/fpga/test_board_sim.sh $(BOARDSIM_BIN)
 	@mkdir -p $(@D)
 	sed -e 's|@TG_BOARD_SIM@|$(abspath $(BOARDSIM_BIN))|' -e 's|@TG_SRC_DIR@|$(abspath .)|' $< > $@
-	chmod +x $@
-
-$(BOARDSIM8_TEST): tests/fpga/test_eth_node8.sh $(BOARDSIM8_BIN) $(BUILD)/tests/test_eth
-	@mkdir -p $(@D)
-	sed -e 's|@TG_BOARD_SIM8@|$(abspath $(BOARDSIM8_BIN))|' -e 's|@TG_TEST_ETH@|$(abspath $(BUILD)/tests/test_eth)|' $< > $@
 	chmod +x $@

@@ -4,10 +4,7 @@
 // (tg_fpga_node, Verilated), their network ports joined by a cable, each
 // node's host port a Unix datagram socket carrying one Ethernet frame per
 // datagram, so that host programs reach them as they would reach boards on
-// a Linux interface (docs/fpga.md, "Simulated boards"). Built a second
-// time as tg-board-sim8 on the byte-serial node (tg_fpga_node8, one
-// clock), with TG_BOARD_CLEAR_CYCLES set to its receive engine's table
-// clearing after reset.
+// a Linux interface (docs/fpga.md, "Simulated boards").
 #include "Vtg_board_node0.h"
 #include "Vtg_board_node1.h"
 #include "verilated.h"
@@ -32,7 +29,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <type_traits>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -44,13 +40,10 @@ const unsigned CORE_DIV = 4;                 // core_clk's period in clk periods
 const uint64_t PS_PER_CYCLE = 8000;          // clk at 125 MHz, for waveforms
 const uint64_t RESET_CYCLES = 64;            // rst held high, in clk cycles
 // after reset each receive engine clears its block table (256 rows, one a
-// core cycle: 1024 clk cycles; the byte-serial engine's, 4096 clk cycles
-// with its refusal table); frames that arrive meanwhile wait. Twice that,
-// to be sure.
-#ifndef TG_BOARD_CLEAR_CYCLES
-#define TG_BOARD_CLEAR_CYCLES (256 * CORE_DIV)
-#endif
-const uint64_t READY_CYCLES = RESET_CYCLES + 2 * TG_BOARD_CLEAR_CYCLES;
+// core cycle: 1024 clk cycles); frames that arrive meanwhile wait. Twice
+// that, to be sure.
+const uint64_t CLEAR_CYCLES = 256 * CORE_DIV;
+const uint64_t READY_CYCLES = RESET_CYCLES + 2 * CLEAR_CYCLES;
 const unsigned GAP = 12;                     // idle cycles at least between frames into a node
 const size_t MIN_DGRAM = 14;                 // Ethernet header
 const size_t MAX_DGRAM = 1518;               // header, 1500 bytes of payload, VLAN tag
@@ -87,10 +80,6 @@ public:
     virtual void finish() = 0;
 };
 
-// whether a model has a core clock input (tg_fpga_node) or not (tg_fpga_node8)
-template <class M, class = void> struct HasCoreClk : std::false_type {};
-template <class M> struct HasCoreClk<M, std::void_t<decltype(std::declval<M &>().core_clk)>> : std::true_type {};
-
 template <class M> class BoardModel final : public Board {
 public:
     BoardModel(uint16_t node_id, bool tracing)
@@ -106,7 +95,7 @@ public:
         t.clk = p.clk;
         t.net_rx_clk = p.clk;
         t.host_rx_clk = p.clk;
-        if constexpr (HasCoreClk<M>::value) t.core_clk = p.core_clk;
+        t.core_clk = p.core_clk;
         t.rst = p.rst;
         t.net_rxd = p.net_rxd, t.net_rx_dv = p.net_rx_dv, t.net_rx_er = p.net_rx_er;
         t.host_rxd = p.host_rxd, t.host_rx_dv = p.host_rx_dv, t.host_rx_er = p.host_rx_er;

@@ -9,7 +9,7 @@ name of the net each cell drives (flattening keeps instance paths in net
 names, "a_inst.b_inst.signal").  A cell whose outputs have only names
 Yosys made up is counted under "(no name)".
 
-    fpga/scripts/area.py build/fpga/ice40_hx8k/tg_ice40_hx8k.json [--depth 3]
+    fpga/scripts/area.py build/fpga/colorlight_5a75b/tg_colorlight_5a75b.json [--depth 3]
 """
 import argparse
 import collections

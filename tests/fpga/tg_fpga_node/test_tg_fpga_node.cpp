@@ -12,23 +12,14 @@
 // (the Colorlight top runs it 4 times slower), so its edges fall on
 // either edge of that clock. Built a second time with TB_ONE_CLOCK=1
 // against the node with ONE_CLOCK=1: the core on the GMII clock itself,
-// its buses joined without crossings. Built a third time with TB_NODE8=1
-// against the byte-serial node, tg_fpga_node8 (the iCE40 top's), which has
-// one clock and the same pins.
+// its buses joined without crossings.
 // With --bench it measures instead, with the core clock 4 times slower as
 // on the Colorlight board, how long each kind of bridge request takes from
 // its first preamble byte into the bridge to its response's last byte out,
 // and prints a table (make bench-fpga).
-#ifdef TB_NODE8
-#include "Vtg_fpga_node8.h"
-typedef Vtg_fpga_node8 NodeTop;
-static const char *const NAME = "tg_fpga_node8";
-#define TB_ONE_CLOCK 1
-#else
 #include "Vtg_fpga_node.h"
 typedef Vtg_fpga_node NodeTop;
 static const char *const NAME = "tg_fpga_node";
-#endif
 #include "verilated.h"
 #include "gmii.hpp"
 
@@ -93,9 +84,7 @@ struct Tb {
             n->m->clk = 1;
             n->m->net_rx_clk = 1;
             n->m->host_rx_clk = 1;
-#ifndef TB_NODE8
             n->m->core_clk = core_clk_at(0);
-#endif
             n->m->eval();
         }
         for (Node *n : ns) {
@@ -106,9 +95,7 @@ struct Tb {
             v.clk = 0;
             v.net_rx_clk = 0;
             v.host_rx_clk = 0;
-#ifndef TB_NODE8
             v.core_clk = core_clk_at(1);
-#endif
             v.eval();
             n->drops += v.ev_drop;
         }

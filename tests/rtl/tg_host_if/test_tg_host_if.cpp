@@ -15,19 +15,7 @@
 // non-blocking atomic through the fetch table or is refused with BAD_OP, RANGE
 // or MISALIGNED. Fetch-table entries that are overdue are offered to the
 // receive engine (m_fto) and checked cycle by cycle.
-// Built again with TB_HOST_IF8=1 against tg_host_if8, the byte-serial
-// core's host target (its Verilated class named Vtg_host_if too): the same
-// answers, in cycles it picks, and a CSR-page read strobed (csr_rd_en) with
-// its data given only in the next cycle; every page access must follow the
-// page's rules (the address steady in the cycle before, never two accesses
-// in consecutive cycles, a read only for a CSR read on offer).
-// Built with TB_MAX_READS=0 as well against tg_host_if8 with MAX_READS = 0
-// (no fetch table): every FETCH_GO and ATOMIC_GO is taken and refused with
-// BAD_OP whatever its arguments (an error event, the context's STATUS set
-// if it was OK, nothing sent), FETCH_LADDR and FETCH_CPL read as zero and
-// ignore writes, and no table entry is ever looked up or offered as overdue;
-// the phases that need a fetch to start check the refusal instead.
-// tg_host_if itself is built with its request buffer (tb_host_if.v): a
+// tg_host_if is built with its request buffer (tb_host_if.v): a
 // descriptor names a slot (TG_PAY_REQ) exactly when it has a payload, a
 // burst's or an atomic's words, and none (TG_PAY_NONE, zeros) for read
 // requests and write checks; the slot is taken only while free, with the
@@ -36,23 +24,10 @@
 // releases each hold some cycles after its descriptor is taken, shows no
 // free slot for stretches (a burst's first beat, an atomic or an
 // ATOMIC_GO must wait), and checks that no slot is left held after a run.
-#ifndef TB_HOST_IF8
-#define TB_HOST_IF8 0
-#endif
-#ifndef TB_MAX_READS
-#define TB_MAX_READS 8
-#endif
-#if TB_MAX_READS == 0 && !TB_HOST_IF8
-#error "only tg_host_if8 takes MAX_READS = 0"
-#endif
-#if TB_HOST_IF8
-#include "Vtg_host_if.h"
-#else
 // tg_host_if with its request buffer (tb_host_if.v), under the class name
-// the bench uses for either build
+// the bench uses
 #include "Vtb_host_if.h"
 typedef Vtb_host_if Vtg_host_if;
-#endif
 #include "verilated.h"
 #include "tb.hpp"
 
@@ -61,9 +36,9 @@ typedef Vtb_host_if Vtg_host_if;
 #include <memory>
 #include <vector>
 
-// module defaults (the bench is built with them; MAX_READS may be 0)
+// module defaults (the bench is built with them)
 static const unsigned NUM_CTX = 16;
-static const unsigned MAX_READS = TB_MAX_READS;
+static const unsigned MAX_READS = 8;
 
 static const uint64_t ONES = ~0ull;
 static const unsigned WORDS = TG_MAX_BURST_BYTES / 8;                    // words in a burst block
@@ -111,12 +86,6 @@ struct Cov {
     // with every slot held; holds released; the slots ever taken
     uint64_t pay_takes = 0, pay_req_holds = 0, pay_cmp_late = 0, pay_wait = 0, pay_wait_full = 0, pay_rels = 0;
     uint32_t pay_slots = 0;
-    // (MAX_READS = 0) FETCH_GO and ATOMIC_GO refused for want of a table,
-    // by the status their arguments alone would give (none, BAD_OP, RANGE,
-    // MISALIGNED or a bad length); the refusals that found STATUS clear and
-    // set it, and those that found a failure there and kept it; writes and
-    // reads of FETCH_LADDR and FETCH_CPL
-    uint64_t nf_go[2] = {}, nf_args[4] = {}, nf_set = 0, nf_kept = 0, nf_addr_wr = 0, nf_addr_rd = 0;
 };
 static Cov cov;
 
@@ -174,7 +143,7 @@ struct TxD {
     bool resolved = false;   // fetch: index known
     bool burst = false;      // a WRITE or REQ: carries the burst's words
     bool pay = false;        // has a payload in a request-buffer slot (a burst's or an atomic's words)
-    bool atomic = false;     // FAA, SWAP or CAS: words 0 and 1 are operand and compare (tg_host_if8: the rest zero)
+    bool atomic = false;     // FAA, SWAP or CAS: words 0 and 1 are operand and compare
     bool wknown[2] = {};     // atomic: whether words 0 and 1 are known to the model
     uint64_t key = 0;        // the context's key when the descriptor was formed
     bool kknown = false;
@@ -314,7 +283,6 @@ struct Model {
     bool is_good_fetch(const Beat &b) const
     {
         Dec d = decode(b.addr);
-        if (MAX_READS == 0) return false;   // no table: every start is refused
         if (!b.write || d.mis || !d.ctxpg || !known[d.page][1] || !known[d.page][2]) return false;
         if (d.reg == TG_CTX_REG_FETCH_GO) return fetch_error(d.page, b.wdata) == 0;
         if (d.reg == TG_CTX_REG_ATOMIC_GO) return atomic_error(d.page, b.wdata) == 0;
@@ -421,22 +389,7 @@ struct Model {
                 else if (d.reg == TG_CTX_REG_LAST_STATUS) v = last[c];
                 else if (value_reg(d.reg)) v = val[c][r];
                 if (d.reg == TG_CTX_REG_LAST_STATUS) (last[c] ? cov.last_err : cov.last_ok)++;
-                if (MAX_READS == 0 && (d.reg == TG_CTX_REG_FETCH_LADDR || d.reg == TG_CTX_REG_FETCH_CPL)) {
-                    v = 0;   // no fetch table: the address registers read as zero
-                    cov.nf_addr_rd++;
-                }
                 resp.push_back(v);   // checked against `known` when it comes out
-                return;
-            }
-            if (MAX_READS == 0 && (d.reg == TG_CTX_REG_FETCH_GO || d.reg == TG_CTX_REG_ATOMIC_GO)) {
-                // no fetch table: refused with BAD_OP, before any argument check
-                bool ago = d.reg == TG_CTX_REG_ATOMIC_GO;
-                uint64_t e = ago ? atomic_error(c, b.wdata) : fetch_error(c, b.wdata);
-                errors++;
-                cov.nf_go[ago]++;
-                cov.nf_args[!e ? 0 : e == TG_ST_BAD_OP ? 1 : e == TG_ST_RANGE ? 2 : 3]++;
-                (status[c] == TG_ST_OK ? cov.nf_set : cov.nf_kept)++;
-                set_status(c, TG_ST_BAD_OP);
                 return;
             }
             if (d.reg == TG_CTX_REG_FETCH_GO) {
@@ -548,10 +501,6 @@ struct Model {
             } else {
                 // LADDR and CPL hold an address, OPERAND and COMPARE 64 bits
                 bool addr_reg = d.reg == TG_CTX_REG_FETCH_LADDR || d.reg == TG_CTX_REG_FETCH_CPL;
-                if (addr_reg && MAX_READS == 0) {
-                    cov.nf_addr_wr++;   // no fetch table: taken, no error, no effect
-                    return;
-                }
                 val[c][r] = addr_reg ? (uint32_t)b.wdata : b.wdata;
                 known[c][r] = true;
             }
@@ -632,18 +581,8 @@ struct Tb {
     uint64_t n_desc = 0, n_resp = 0, n_stall_full = 0, n_wait_writes = 0, n_lookup_hits = 0;
     uint64_t n_fail = 0, n_fail_kept = 0, n_req_desc = 0;
     bool prev_txd_stalled = false, prev_resp_stalled = false;
-    bool csr_rd_prev = false, csr_access_prev = false;   // (tg_host_if8) the page's access in the last cycle
-    unsigned csr_addr_prev = 0;
-    uint64_t n_csr_rd = 0;
-    // (tg_host_if8) the copies the CSR page keeps of each context's
-    // OPERAND, COMPARE and KEY, as the module writes them
-    uint64_t copy_val[64] = {};
-    bool csr_copy_prev = false;
-    unsigned csr_copy_idx_prev = 0;
-    uint64_t n_copy_rd = 0, n_copy_wr = 0;
     uint32_t prev_txd[24];
     uint64_t prev_resp = 0;
-#if !TB_HOST_IF8
     // The request buffer, the bench as the request's path downstream: the
     // holds each slot has (bit 0 the wire, bit 1 the REQ sender), the holds
     // a slot was taken with while its descriptor is not yet taken (-1:
@@ -662,16 +601,11 @@ struct Tb {
     };
     std::vector<Rel> rels;
     int rel_idx[2] = {-1, -1};     // the releases driven in this cycle (wire, REQ), indices in rels
-#endif
 
     explicit Tb(uint64_t seed) : m(new Vtg_host_if), rng(seed)
-#if !TB_HOST_IF8
         , prng(seed ^ 0x5DEECE66Dull)
-#endif
     {
-#if !TB_HOST_IF8
         std::fill(taken, taken + 32, -1);
-#endif
     }
 
     // a value for a context register: an address register holds 32 bits
@@ -725,9 +659,7 @@ struct Tb {
         s[19] = (uint32_t)h.m_txd_mask;
         s[20] = (uint32_t)(h.m_txd_mask >> 32);
         s[21] = s[22] = s[23] = 0;
-#if !TB_HOST_IF8
         s[21] = h.m_txd_pay_src | (h.m_txd_pay_slot << 8);
-#endif
     }
 
     void check_lookup()
@@ -782,10 +714,10 @@ struct Tb {
                      "cycle %llu: descriptor (op %u len %u) addr %08x/%08x mask %016llx/%016llx",
                      (unsigned long long)cyc, w.op, w.len, h.m_txd_addr, w.addr,
                      (unsigned long long)h.m_txd_mask, (unsigned long long)w.mask);
-        // an atomic carries operand and compare (tg_host_if8: then zeros;
-        // a request-buffer slot holds the frame's words, no more)
+        // an atomic carries operand and compare (a request-buffer slot
+        // holds the frame's words, no more)
         cov.payload_known += w.atomic && w.wknown[0] && w.wknown[1];
-        const unsigned atomic_words = TB_HOST_IF8 ? WORDS : (unsigned)TG_ATOMIC_LEN / 8;
+        const unsigned atomic_words = (unsigned)TG_ATOMIC_LEN / 8;
         for (unsigned k = 0; w.atomic && k < atomic_words; k++) {
             uint64_t got = (uint64_t)h.m_txd_payload[2 * k] | ((uint64_t)h.m_txd_payload[2 * k + 1] << 32);
             if (k < 2 && !w.wknown[k]) continue;
@@ -803,7 +735,6 @@ struct Tb {
         }
     }
 
-#if !TB_HOST_IF8
     // ------------------------------------------------------------ request buffer
     static bool atomic_op(unsigned op) { return op == TG_OP_FAA || op == TG_OP_SWAP || op == TG_OP_CAS; }
     uint64_t held_vec() const
@@ -934,7 +865,6 @@ struct Tb {
                  "%s: request buffer busy %08x after every descriptor was taken (%zu releases, %u slots pending)", what,
                  m->st_busy, rels.size(), pend);
     }
-#endif
 
     void tick(bool rst = false)
     {
@@ -1028,20 +958,10 @@ struct Tb {
         }
         h.fetch_free_valid = free_idx >= 0;
         h.fetch_free_idx = (uint8_t)(free_idx >= 0 ? free_idx : rng.below(16));
-#if !TB_HOST_IF8
         pay_drive(rst);
-#endif
         h.clk = 0;
         h.eval();
-#if TB_HOST_IF8
-        // the page answers a read strobe in the next cycle, and only then
-        h.csr_rdata = !csr_rd_prev ? rng.next() : csr_copy_prev ? copy_val[csr_copy_idx_prev] : csr_value(csr_addr_prev);
-        if (rst) {
-            for (uint64_t &v : copy_val) v = 0;   // the page's copies read 0 after reset
-        }
-#else
         h.csr_rdata = csr_value(h.csr_addr);
-#endif
         h.eval();
 
         if (!rst) {
@@ -1080,9 +1000,7 @@ struct Tb {
                      "cycle %llu: overdue fetch valid %u idx %u, want valid %u idx %d", (unsigned long long)cyc,
                      h.m_fto_valid, h.m_fto_idx, overdue >= 0, overdue);
 
-#if !TB_HOST_IF8
             pay_check();
-#endif
             // transmitter port
             uint32_t snap[24];
             snapshot_txd(snap);
@@ -1096,9 +1014,7 @@ struct Tb {
                     TxD t = ref.txd.front();
                     ref.txd.pop_front();
                     check_txd(t);
-#if !TB_HOST_IF8
                     pay_desc_taken(t);
-#endif
                     n_desc++;
                     if (t.fetch) ref.ft[h.m_txd_tag & 15].sent = true;
                     if (t.op == TG_OP_REQ) n_req_desc++;
@@ -1159,19 +1075,6 @@ struct Tb {
             prev_resp_stalled = h.m_host_resp_valid && !h.m_host_resp_ready;
             prev_resp = h.m_host_resp_rdata;
 
-#if TB_HOST_IF8
-            // a CSR read is on offer, for csr_rd_en below
-            // (or a read of a context's OPERAND, COMPARE or KEY: of its copy)
-            bool csr_rd_offer = false, copy_offer = false;
-            unsigned copy_idx = 0;
-            if (h.s_host_req_valid && !hq.front().write) {
-                Dec od = decode(hq.front().addr);
-                copy_offer = od.ctxpg && !od.mis &&
-                             (od.reg == TG_CTX_REG_OPERAND || od.reg == TG_CTX_REG_COMPARE || od.reg == TG_CTX_REG_KEY);
-                copy_idx = od.page * 4 + (od.reg == TG_CTX_REG_OPERAND ? 0 : od.reg == TG_CTX_REG_COMPARE ? 1 : 2);
-                csr_rd_offer = (od.csr && !od.mis) || copy_offer;
-            }
-#endif
             // what must stall
             if (h.s_host_req_valid) {
                 const Beat &b = hq.front();
@@ -1246,15 +1149,7 @@ struct Tb {
                 ref.set_status(h.s_err_ctx, h.s_err_status);
             }
             // CSR writes pass through in the cycle they are accepted
-#if TB_HOST_IF8
-            if (h.csr_wr_en && h.csr_copy) {
-                copy_val[h.csr_copy_idx & 63] = h.csr_wdata;
-                n_copy_wr++;
-            }
-            if (h.csr_wr_en && !h.csr_copy) {
-#else
             if (h.csr_wr_en) {
-#endif
                 TB_CHECK(!ref.csr_wr.empty(), "cycle %llu: csr_wr_en with no CSR write accepted", (unsigned long long)cyc);
                 if (!ref.csr_wr.empty()) {
                     TB_CHECK(h.csr_addr == ref.csr_wr.front().first && h.csr_wdata == ref.csr_wr.front().second,
@@ -1266,41 +1161,6 @@ struct Tb {
             }
             TB_CHECK(ref.csr_wr.empty(), "cycle %llu: CSR write not passed through", (unsigned long long)cyc);
             ref.csr_wr.clear();
-#if TB_HOST_IF8
-            {
-                bool access = h.csr_rd_en || h.csr_wr_en;
-                if (h.csr_rd_en) {
-                    TB_CHECK(csr_rd_offer, "cycle %llu: csr_rd_en with no CSR read on offer", (unsigned long long)cyc);
-                    TB_CHECK(h.csr_copy == copy_offer && (!copy_offer || h.csr_copy_idx == copy_idx),
-                             "cycle %llu: CSR read of copy %d (%u), want %d (%u)", (unsigned long long)cyc,
-                             (int)h.csr_copy, (unsigned)h.csr_copy_idx, (int)copy_offer, copy_idx);
-                    n_csr_rd++;
-                    n_copy_rd += copy_offer;
-                }
-                // every copy holds what its register holds
-                for (unsigned c = 0; c < NUM_CTX; c++) {
-                    TB_CHECK(copy_val[c * 4] == ref.val[c][TG_CTX_REG_OPERAND / 8] &&
-                                 copy_val[c * 4 + 1] == ref.val[c][TG_CTX_REG_COMPARE / 8] &&
-                                 copy_val[c * 4 + 2] == ref.val[c][TG_CTX_REG_KEY / 8],
-                             "cycle %llu: context %u's copies %016llx %016llx %016llx, registers %016llx %016llx %016llx",
-                             (unsigned long long)cyc, c, (unsigned long long)copy_val[c * 4],
-                             (unsigned long long)copy_val[c * 4 + 1], (unsigned long long)copy_val[c * 4 + 2],
-                             (unsigned long long)ref.val[c][TG_CTX_REG_OPERAND / 8],
-                             (unsigned long long)ref.val[c][TG_CTX_REG_COMPARE / 8],
-                             (unsigned long long)ref.val[c][TG_CTX_REG_KEY / 8]);
-                }
-                TB_CHECK(!access || !csr_access_prev, "cycle %llu: CSR-page accesses in consecutive cycles",
-                         (unsigned long long)cyc);
-                TB_CHECK(!access || h.csr_addr == csr_addr_prev,
-                         "cycle %llu: CSR-page address %03x not steady in the cycle before (%03x)",
-                         (unsigned long long)cyc, h.csr_addr, csr_addr_prev);
-                csr_access_prev = access;
-                csr_rd_prev = h.csr_rd_en;
-                csr_copy_prev = h.csr_copy;
-                csr_copy_idx_prev = h.csr_copy_idx & 63;
-                csr_addr_prev = h.csr_addr;
-            }
-#endif
 
             seen_err += h.ev_host_error;
             seen_stray += h.ev_stray;
@@ -1312,13 +1172,9 @@ struct Tb {
                 cov.fto_atomic += ref.ft[overdue].atomic;
             }
             if (free_idx >= 0) ref.ft[free_idx] = Ent();
-#if !TB_HOST_IF8
             pay_edge();
-#endif
         }
-#if !TB_HOST_IF8
         if (rst) pay_clear();   // the buffer's holds go with the reset
-#endif
         h.clk = 1;
         h.eval();
         cyc++;
@@ -1346,9 +1202,7 @@ struct Tb {
         uint64_t reqs = ref.descs + (ref.b_active ? 1 : 0);
         TB_CHECK(seen_req == reqs, "%s: ev_host_req %llu, want %llu", what, (unsigned long long)seen_req,
                  (unsigned long long)reqs);
-#if !TB_HOST_IF8
         if (!ref.b_active) pay_drain(what);   // (an open burst has a slot in use, not yet taken)
-#endif
     }
 
     void reset()
@@ -1572,49 +1426,9 @@ static void fetch_phase(Tb &tb, unsigned n)
     tb.run("clear");
 }
 
-// With no fetch table: more starts than a table of eight would hold, with
-// arguments that would be good, are all taken with nothing freed and
-// refused; then again with a window too small for the completion word
-// (BAD_OP still, not RANGE). STATUS is read among them.
-static void no_table_phase(Tb &tb)
-{
-    uint32_t saved_ms = tb.ref.mem_size;
-    unsigned saved = tb.free_pct;
-    tb.free_pct = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass) tb.ref.mem_size = tb.rng.below(8);
-        tb.clear_statuses();
-        tb.run("clear");
-        for (unsigned i = 0; i < 8 + 3 + NUM_CTX; i++) {
-            unsigned c = i % NUM_CTX;
-            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_LADDR), 0x100 + 64 * c);
-            tb.wr(ctxreg(c, TG_CTX_REG_FETCH_CPL), 0x2000 + 8 * c);
-            uint32_t paddr = 0x40000 + 64 * i;
-            if (tb.rng.below(2))
-                tb.wr(ctxreg(c, TG_CTX_REG_FETCH_GO), fetch_go(paddr, (uint16_t)(i + 1), 1 + tb.rng.below(64)));
-            else
-                tb.wr(ctxreg(c, TG_CTX_REG_ATOMIC_GO), atomic_go(paddr, (uint16_t)(i + 1), tb.rng.below(3)));
-            if (tb.rng.chance(30)) tb.rd(ctxreg(c, TG_CTX_REG_STATUS));
-            if (tb.rng.chance(20)) tb.rd(ctxreg(c, tb.rng.below(2) ? TG_CTX_REG_FETCH_LADDR : TG_CTX_REG_FETCH_CPL));
-        }
-        // never held for want of an entry: all taken well within the limit
-        tb.run("starts with no fetch table", 3000);
-        tb.read_statuses();
-        tb.run("starts with no fetch table");
-    }
-    tb.clear_statuses();
-    tb.run("clear");
-    tb.ref.mem_size = saved_ms;
-    tb.free_pct = saved;
-}
-
 // Fill the table with nothing freed: the next start waits until a free.
 static void table_full_phase(Tb &tb)
 {
-    if (MAX_READS == 0) {
-        no_table_phase(tb);
-        return;
-    }
     unsigned saved = tb.free_pct;
     // start from an empty table
     tb.free_pct = 100;
@@ -2047,7 +1861,7 @@ int main(int argc, char **argv)
         {70, 10, 50, 1, 5, 30, 1},
         {10, 50, 0, 20, 100, 2, 10},
     };
-    uint64_t csr_rds = 0, copy_rds = 0, copy_wrs = 0, seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0, fails = 0, kept = 0, reqs = 0;
+    uint64_t seed = 1, descs = 0, resps = 0, cycles = 0, waits = 0, hits = 0, fails = 0, kept = 0, reqs = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0xA54FF53Au);
@@ -2058,12 +1872,10 @@ int main(int argc, char **argv)
             tb.ans_max = c.ans_max;
             tb.free_pct = c.free_pct;
             tb.stray_pct = c.stray_pct;
-#if !TB_HOST_IF8
             // how long the path downstream keeps a slot: from the cycle its
             // descriptor is taken to long enough for the buffer to fill
             static const unsigned REL_MAX[] = {0, 8, 40, 1000, 3};
             tb.rel_max = REL_MAX[&c - cfgs];
-#endif
             tb.ref.mem_size = rep ? 1u << 20 : 0x10000 + 8 * tb.rng.below(0x1000) + tb.rng.below(8);
             tb.reset();
 
@@ -2120,18 +1932,8 @@ int main(int argc, char **argv)
             fails += tb.n_fail;
             kept += tb.n_fail_kept;
             reqs += tb.n_req_desc;
-            csr_rds += tb.n_csr_rd;
-            copy_rds += tb.n_copy_rd;
-            copy_wrs += tb.n_copy_wr;
         }
     }
-#if TB_HOST_IF8
-    std::printf("CSR-page reads strobed: %llu (%llu of a context's copy); copies written: %llu\n",
-                (unsigned long long)csr_rds, (unsigned long long)copy_rds, (unsigned long long)copy_wrs);
-    TB_CHECK(csr_rds > 1000 && copy_rds > 500 && copy_wrs > 1000, "only %llu CSR-page reads strobed, %llu of copies, "
-             "%llu copies written", (unsigned long long)csr_rds, (unsigned long long)copy_rds, (unsigned long long)copy_wrs);
-#else
-    (void)copy_rds, (void)copy_wrs;
     std::printf("request buffer: %llu slots taken (%llu with the REQ hold), %llu holds released, %llu compare words "
                 "written as their atomic was offered, %llu cycles a request waited for a slot (%llu with all held), "
                 "slots used %08x\n", (unsigned long long)cov.pay_takes, (unsigned long long)cov.pay_req_holds,
@@ -2143,12 +1945,11 @@ int main(int argc, char **argv)
              "slots %08x", (unsigned long long)cov.pay_takes, (unsigned long long)cov.pay_req_holds,
              (unsigned long long)cov.pay_cmp_late, (unsigned long long)cov.pay_wait,
              (unsigned long long)cov.pay_wait_full, cov.pay_slots);
-#endif
     std::printf("%llu descriptors (%llu REQ), %llu host responses, %llu table hits, %llu failure reports "
                 "in %llu cycles\n", (unsigned long long)descs, (unsigned long long)reqs, (unsigned long long)resps,
                 (unsigned long long)hits, (unsigned long long)fails, (unsigned long long)cycles);
     TB_CHECK(waits > 100, "only %llu reads answered after writes overtook them", (unsigned long long)waits);
-    if (MAX_READS) TB_CHECK(hits > 1000, "only %llu lookups of live entries", (unsigned long long)hits);
+    TB_CHECK(hits > 1000, "only %llu lookups of live entries", (unsigned long long)hits);
     TB_CHECK(reqs > 1000, "only %llu REQ descriptors", (unsigned long long)reqs);
     TB_CHECK(kept > 500 && fails > kept + 500, "failure reports: %llu, %llu of them set a clear STATUS",
              (unsigned long long)fails, (unsigned long long)kept);
@@ -2167,10 +1968,8 @@ int main(int argc, char **argv)
     std::printf("timeouts: %llu reads, %llu fences, %llu late answers, %llu in a cycle a write was taken "
                 "(%llu its STATUS cleared)\n", (unsigned long long)cov.read_tmo, (unsigned long long)cov.fence_tmo,
                 (unsigned long long)cov.late, (unsigned long long)cov.tmo_write, (unsigned long long)cov.tmo_clear);
-    // (tg_host_if8 takes three cycles a request at least: fewer writes meet a timeout)
-    const uint64_t tmo_write_min = TB_HOST_IF8 ? 200 : 400, tmo_clear_min = TB_HOST_IF8 ? 100 : 250;
-    TB_CHECK(cov.read_tmo > 400 && cov.fence_tmo > 200 && cov.late > 1000 && cov.tmo_write > tmo_write_min &&
-                 cov.tmo_clear > tmo_clear_min,
+    TB_CHECK(cov.read_tmo > 400 && cov.fence_tmo > 200 && cov.late > 1000 && cov.tmo_write > 400 &&
+                 cov.tmo_clear > 250,
              "timeouts: %llu reads, %llu fences, %llu late, %llu with a write, %llu with its STATUS cleared",
              (unsigned long long)cov.read_tmo, (unsigned long long)cov.fence_tmo, (unsigned long long)cov.late,
              (unsigned long long)cov.tmo_write, (unsigned long long)cov.tmo_clear);
@@ -2191,57 +1990,32 @@ int main(int argc, char **argv)
                 (unsigned long long)cov.last_err);
     TB_CHECK(cov.last_ok > 200 && cov.last_err > 200, "LAST_STATUS reads: %llu OK, %llu failure",
              (unsigned long long)cov.last_ok, (unsigned long long)cov.last_err);
-    if (MAX_READS == 0) {
-        // no fetch table: starts refused, whatever their arguments would give
-        std::printf("no fetch table: %llu FETCH_GO, %llu ATOMIC_GO refused with BAD_OP; their arguments alone: "
-                    "%llu good, %llu BAD_OP, %llu RANGE, %llu MISALIGNED or bad length; %llu set STATUS, %llu found "
-                    "a failure kept; FETCH_LADDR and FETCH_CPL: %llu writes ignored, %llu reads\n",
-                    (unsigned long long)cov.nf_go[0], (unsigned long long)cov.nf_go[1],
-                    (unsigned long long)cov.nf_args[0], (unsigned long long)cov.nf_args[1],
-                    (unsigned long long)cov.nf_args[2], (unsigned long long)cov.nf_args[3],
-                    (unsigned long long)cov.nf_set, (unsigned long long)cov.nf_kept,
-                    (unsigned long long)cov.nf_addr_wr, (unsigned long long)cov.nf_addr_rd);
-        TB_CHECK(cov.nf_go[0] > 1500 && cov.nf_go[1] > 3000,
-                 "no fetch table: only %llu FETCH_GO, %llu ATOMIC_GO refused", (unsigned long long)cov.nf_go[0],
-                 (unsigned long long)cov.nf_go[1]);
-        TB_CHECK(cov.nf_args[0] > 2500 && cov.nf_args[1] > 400 && cov.nf_args[2] > 150 && cov.nf_args[3] > 1500,
-                 "no fetch table: refusals with good arguments %llu, a bad function %llu, out of range %llu, "
-                 "misaligned %llu", (unsigned long long)cov.nf_args[0], (unsigned long long)cov.nf_args[1],
-                 (unsigned long long)cov.nf_args[2], (unsigned long long)cov.nf_args[3]);
-        TB_CHECK(cov.nf_set > 600 && cov.nf_kept > 3000,
-                 "no fetch table: %llu refusals set STATUS, %llu kept a failure", (unsigned long long)cov.nf_set,
-                 (unsigned long long)cov.nf_kept);
-        TB_CHECK(cov.nf_addr_wr > 8000 && cov.nf_addr_rd > 300,
-                 "no fetch table: %llu address-register writes, %llu reads", (unsigned long long)cov.nf_addr_wr,
-                 (unsigned long long)cov.nf_addr_rd);
-    } else {
-        std::printf("ATOMIC_GO: %llu FAA, %llu SWAP, %llu CAS started; refused %llu BAD_OP, %llu RANGE, "
-                    "%llu MISALIGNED (%llu function and more, %llu range and alignment); reasons:",
-                    (unsigned long long)cov.ago_go[0], (unsigned long long)cov.ago_go[1],
-                    (unsigned long long)cov.ago_go[2], (unsigned long long)cov.ago_ref_st[0],
-                    (unsigned long long)cov.ago_ref_st[1], (unsigned long long)cov.ago_ref_st[2],
-                    (unsigned long long)cov.ago_fn_and_more, (unsigned long long)cov.ago_range_and_mis);
-        for (unsigned k = 0; k < WHY_N; k++) std::printf(" %s %llu", WHY_NAME[k], (unsigned long long)cov.ago_why[k]);
-        std::printf("\nATOMIC_GO entries: %llu lookups, %llu cycles stalled on a full table; %llu overdue entries "
-                    "handed over (%llu ATOMIC_GO)\n", (unsigned long long)cov.ago_hits,
-                    (unsigned long long)cov.ago_stall_full, (unsigned long long)cov.fto,
-                    (unsigned long long)cov.fto_atomic);
-        for (unsigned f = 0; f < 3; f++)
-            TB_CHECK(cov.ago_go[f] > 600, "only %llu ATOMIC_GO of function %u started",
-                     (unsigned long long)cov.ago_go[f], f);
-        for (unsigned k = 0; k < 3; k++)
-            TB_CHECK(cov.ago_ref_st[k] > 400, "only %llu ATOMIC_GO refused with status class %u",
-                     (unsigned long long)cov.ago_ref_st[k], k);
-        for (unsigned k = 0; k < WHY_N; k++)
-            TB_CHECK(cov.ago_why[k] > 200, "only %llu ATOMIC_GO refused for %s", (unsigned long long)cov.ago_why[k],
-                     WHY_NAME[k]);
-        TB_CHECK(cov.ago_fn_and_more > 150 && cov.ago_range_and_mis > 150,
-                 "ATOMIC_GO priorities: %llu function and more, %llu range and alignment",
-                 (unsigned long long)cov.ago_fn_and_more, (unsigned long long)cov.ago_range_and_mis);
-        TB_CHECK(cov.ago_hits > 5000 && cov.ago_stall_full > 1000 && cov.fto > 400 && cov.fto_atomic > 150,
-                 "ATOMIC_GO entries: %llu lookups, %llu stalled cycles, %llu overdue (%llu atomic)",
-                 (unsigned long long)cov.ago_hits, (unsigned long long)cov.ago_stall_full,
-                 (unsigned long long)cov.fto, (unsigned long long)cov.fto_atomic);
-    }
-    return tb_finish(!TB_HOST_IF8 ? "tg_host_if" : MAX_READS ? "tg_host_if8" : "tg_host_if8 (no fetch table)");
+    std::printf("ATOMIC_GO: %llu FAA, %llu SWAP, %llu CAS started; refused %llu BAD_OP, %llu RANGE, "
+                "%llu MISALIGNED (%llu function and more, %llu range and alignment); reasons:",
+                (unsigned long long)cov.ago_go[0], (unsigned long long)cov.ago_go[1],
+                (unsigned long long)cov.ago_go[2], (unsigned long long)cov.ago_ref_st[0],
+                (unsigned long long)cov.ago_ref_st[1], (unsigned long long)cov.ago_ref_st[2],
+                (unsigned long long)cov.ago_fn_and_more, (unsigned long long)cov.ago_range_and_mis);
+    for (unsigned k = 0; k < WHY_N; k++) std::printf(" %s %llu", WHY_NAME[k], (unsigned long long)cov.ago_why[k]);
+    std::printf("\nATOMIC_GO entries: %llu lookups, %llu cycles stalled on a full table; %llu overdue entries "
+                "handed over (%llu ATOMIC_GO)\n", (unsigned long long)cov.ago_hits,
+                (unsigned long long)cov.ago_stall_full, (unsigned long long)cov.fto,
+                (unsigned long long)cov.fto_atomic);
+    for (unsigned f = 0; f < 3; f++)
+        TB_CHECK(cov.ago_go[f] > 600, "only %llu ATOMIC_GO of function %u started",
+                 (unsigned long long)cov.ago_go[f], f);
+    for (unsigned k = 0; k < 3; k++)
+        TB_CHECK(cov.ago_ref_st[k] > 400, "only %llu ATOMIC_GO refused with status class %u",
+                 (unsigned long long)cov.ago_ref_st[k], k);
+    for (unsigned k = 0; k < WHY_N; k++)
+        TB_CHECK(cov.ago_why[k] > 200, "only %llu ATOMIC_GO refused for %s", (unsigned long long)cov.ago_why[k],
+                 WHY_NAME[k]);
+    TB_CHECK(cov.ago_fn_and_more > 150 && cov.ago_range_and_mis > 150,
+             "ATOMIC_GO priorities: %llu function and more, %llu range and alignment",
+             (unsigned long long)cov.ago_fn_and_more, (unsigned long long)cov.ago_range_and_mis);
+    TB_CHECK(cov.ago_hits > 5000 && cov.ago_stall_full > 1000 && cov.fto > 400 && cov.fto_atomic > 150,
+             "ATOMIC_GO entries: %llu lookups, %llu stalled cycles, %llu overdue (%llu atomic)",
+             (unsigned long long)cov.ago_hits, (unsigned long long)cov.ago_stall_full,
+             (unsigned long long)cov.fto, (unsigned long long)cov.fto_atomic);
+    return tb_finish("tg_host_if");
 }
