@@ -219,18 +219,6 @@ reg [7:0]   lsr_val, lsh_val;
 // window for its operand), and cleared by a reset; a context past
 // NUM_CTX reads as zeros.
 localparam CW = (NUM_CTX > 1) ? $clog2(NUM_CTX) : 1;
-function [7:0] ctx_status;
-    input [3:0] ctx;
-    begin
-        ctx_status = ({1'b0, ctx} < NUM_CTX[4:0]) ? ctx_status_reg[ctx[CW-1:0]] : 8'd0;
-    end
-endfunction
-function [7:0] ctx_last;
-    input [3:0] ctx;
-    begin
-        ctx_last = ({1'b0, ctx} < NUM_CTX[4:0]) ? ctx_last_reg[ctx[CW-1:0]] : 8'd0;
-    end
-endfunction
 reg [31:0]  ctx_laddr_mem  [0:NUM_CTX-1];
 reg [31:0]  ctx_cpl_mem    [0:NUM_CTX-1];
 reg [63:0]  ctx_operand_mem[0:NUM_CTX-1];
@@ -444,13 +432,23 @@ task write_atomic;
     end
 endtask
 
-// Record a failure in context c's STATUS, unless an earlier one is there
-// (the host request's port).
+// The status words the next state reads, each at the one context it
+// reads them for (read here, outside the block, so that an event-driven
+// simulator sees the block depend on the arrays)
+wire [7:0] st_err_cur  = ({1'b0, s_err_ctx}  < NUM_CTX[4:0]) ? ctx_status_reg[s_err_ctx[CW-1:0]]  : 8'd0;
+wire [7:0] st_rd_cur   = ({1'b0, rd_ctx_reg} < NUM_CTX[4:0]) ? ctx_status_reg[rd_ctx_reg[CW-1:0]] : 8'd0;
+wire [7:0] st_req_cur  = req_ctx_ok ? ctx_status_reg[req_row] : 8'd0;
+wire [7:0] st_pg_cur   = pg_ok      ? ctx_status_reg[pg_row]  : 8'd0;
+wire [7:0] last_pg_cur = pg_ok      ? ctx_last_reg[pg_row]    : 8'd0;
+
+// Record a failure in context c's STATUS (whose word is cur), unless an
+// earlier one is there (the host request's port).
 task note_failure;
     input [3:0] ctx;
+    input [7:0] cur;
     input [7:0] status;
     begin
-        if (ctx_status(ctx) == `TG_ST_OK) begin
+        if (cur == `TG_ST_OK) begin
             sth_we  = 1'b1;
             sth_idx = ctx;
             sth_val = status;
@@ -522,7 +520,7 @@ always @* begin
     resp_valid_next = resp_valid_reg;
     resp_data_next  = resp_data_reg;
 
-    ste_we  = s_err_valid && ctx_status(s_err_ctx) == `TG_ST_OK;
+    ste_we  = s_err_valid && st_err_cur == `TG_ST_OK;
     ste_idx = s_err_ctx;
     ste_val = s_err_status;
     str_we  = 1'b0;
@@ -583,7 +581,7 @@ always @* begin
                 resp_data_next = {64{1'b1}};
             end
             lsr_we = 1'b1;
-            str_we = s_hrd_status != `TG_ST_OK && ctx_status(rd_ctx_reg) == `TG_ST_OK;
+            str_we = s_hrd_status != `TG_ST_OK && st_rd_cur == `TG_ST_OK;
         end else begin
             ev_stray = 1'b1;
         end
@@ -596,7 +594,7 @@ always @* begin
         resp_data_next  = rd_sync_reg ? {56'd0, st_peer_gone} : {64{1'b1}};
         lsr_we  = 1'b1;
         lsr_val = `TG_ST_PEER_GONE;
-        str_we  = ctx_status(rd_ctx_reg) == `TG_ST_OK;
+        str_we  = st_rd_cur == `TG_ST_OK;
         str_val = `TG_ST_PEER_GONE;
     end
 
@@ -616,7 +614,7 @@ always @* begin
                     resp_data_next  = {64{1'b1}};
                 end
                 if (!is_ctrl && req_ctx_ok) begin
-                    note_failure(req_ctx, `TG_ST_MISALIGNED);
+                    note_failure(req_ctx, st_req_cur, `TG_ST_MISALIGNED);
                 end
                 if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
                     note_last(req_ctx, `TG_ST_MISALIGNED);
@@ -689,7 +687,7 @@ always @* begin
                 ctxw_operand = 1'b1;
             end else begin
                 ev_host_error = 1'b1;
-                note_failure(req_ctx, `TG_ST_MISALIGNED);
+                note_failure(req_ctx, st_req_cur, `TG_ST_MISALIGNED);
             end
         end else if ((is_remote || is_sync || is_atomwin && req_ctx_ok) && !s_host_req_write) begin
             // blocking load: a remote read, a fence (a read of nothing) or
@@ -728,7 +726,7 @@ always @* begin
                     if (go_bad_len || go_bad_align || go_bad_range) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        note_failure(pg_ctx, go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
+                        note_failure(pg_ctx, st_pg_cur, go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
                     end else if (txd_free && ft_free_found) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -746,7 +744,7 @@ always @* begin
                     if (go_bad_len || go_blk_end > BLK_LEN) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        note_failure(pg_ctx, `TG_ST_MISALIGNED);
+                        note_failure(pg_ctx, st_pg_cur, `TG_ST_MISALIGNED);
                     end else if (txd_free) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -758,7 +756,7 @@ always @* begin
                     if (ago_bad_fn || ago_bad_align || ago_bad_range) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        note_failure(pg_ctx, ago_bad_fn    ? `TG_ST_BAD_OP :
+                        note_failure(pg_ctx, st_pg_cur, ago_bad_fn    ? `TG_ST_BAD_OP :
                                              ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
                     end else if (txd_free && ft_free_found && s_pay_alloc_valid && !aw2_reg) begin
                         s_host_req_ready = 1'b1;
@@ -787,12 +785,12 @@ always @* begin
                 s_host_req_ready = 1'b1;
                 resp_valid_next  = 1'b1;
                 case (req_reg)
-                    `TG_CTX_REG_STATUS / 8:      resp_data_next = {56'd0, ctx_status(pg_ctx)};
+                    `TG_CTX_REG_STATUS / 8:      resp_data_next = {56'd0, st_pg_cur};
                     `TG_CTX_REG_FETCH_LADDR / 8: resp_data_next = {32'd0, pg_laddr};
                     `TG_CTX_REG_FETCH_CPL / 8:   resp_data_next = {32'd0, pg_cpl};
                     `TG_CTX_REG_OPERAND / 8:     resp_data_next = pg_operand;
                     `TG_CTX_REG_COMPARE / 8:     resp_data_next = pg_compare;
-                    `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, ctx_last(pg_ctx)};
+                    `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, last_pg_cur};
                     `TG_CTX_REG_KEY / 8:         resp_data_next = pg_key;
                     default:                     resp_data_next = 64'd0;
                 endcase
@@ -807,7 +805,7 @@ always @* begin
                     resp_data_next  = {64{1'b1}};
                 end
                 if (!is_ctrl && req_ctx_ok) begin
-                    note_failure(req_ctx, `TG_ST_BAD_OP);
+                    note_failure(req_ctx, st_req_cur, `TG_ST_BAD_OP);
                 end
                 if (!is_ctrl && req_ctx_ok && !s_host_req_write) begin
                     note_last(req_ctx, `TG_ST_BAD_OP);
