@@ -13,7 +13,7 @@ ECP5_DEVICE  ?= --25k
 ECP5_PACKAGE := CABGA256
 ECP5_SPEED   := 6
 CABLE        ?= ft232
-# nextpnr placement seed: the 125 MHz side meets its clock at this seed
-# (by 1.2 %); a change that makes a clock miss is mended in the logic, not
+# nextpnr placement seed: the 125 MHz side meets its clock at this seed;
+# a change that makes a clock miss is mended in the logic, not
 # by another seed (docs/fpga.md, "Timing and the placement seed")
 SEED         ?= 8
