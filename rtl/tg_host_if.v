@@ -441,17 +441,26 @@ wire [7:0] st_req_cur  = req_ctx_ok ? ctx_status_reg[req_row] : 8'd0;
 wire [7:0] st_pg_cur   = pg_ok      ? ctx_status_reg[pg_row]  : 8'd0;
 wire [7:0] last_pg_cur = pg_ok      ? ctx_last_reg[pg_row]    : 8'd0;
 
+// Write context c's STATUS (the host request's port).
+task set_status;
+    input [3:0] ctx;
+    input [7:0] status;
+    begin
+        sth_we  = 1'b1;
+        sth_idx = ctx;
+        sth_val = status;
+    end
+endtask
+
 // Record a failure in context c's STATUS (whose word is cur), unless an
-// earlier one is there (the host request's port).
+// earlier one is there.
 task note_failure;
     input [3:0] ctx;
     input [7:0] cur;
     input [7:0] status;
     begin
         if (cur == `TG_ST_OK) begin
-            sth_we  = 1'b1;
-            sth_idx = ctx;
-            sth_val = status;
+            set_status(ctx, status);
         end
     end
 endtask
@@ -772,7 +781,7 @@ always @* begin
                 end else begin
                     s_host_req_ready = 1'b1;
                     case (req_reg)
-                        `TG_CTX_REG_STATUS / 8:      begin sth_we = 1'b1; sth_idx = pg_ctx; sth_val = `TG_ST_OK; end
+                        `TG_CTX_REG_STATUS / 8:      set_status(pg_ctx, `TG_ST_OK);
                         `TG_CTX_REG_FETCH_LADDR / 8: ctxw_laddr   = 1'b1;
                         `TG_CTX_REG_FETCH_CPL / 8:   ctxw_cpl     = 1'b1;
                         `TG_CTX_REG_OPERAND / 8:     ctxw_operand = 1'b1;

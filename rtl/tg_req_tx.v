@@ -91,14 +91,14 @@ localparam SW = (MAX_REQS > 1) ? $clog2(MAX_REQS) : 1;
 // error reads (mask, length, context, key, payload slot) is in memories.
 // Both are arrays of MAX_REQS rows written by index: a slot's state
 // through two ports (a) a REQ kept or resent, (b) its answer or its
-// timeout, the rest when a REQ is kept; the ages count by themselves.
+// timeout, the rest when a REQ is kept (at keep_idx); the ages count by
+// themselves.
 reg [1:0]   st_reg    [0:MAX_REQS-1];
 reg [31:0]  seq_reg   [0:MAX_REQS-1];
 reg [7:0]   gen_reg   [0:MAX_REQS-1];   // tag generation: a late answer to an older REQ in the slot never matches
 reg [15:0]  dst_reg   [0:MAX_REQS-1];
 reg [31:0]  addr_reg  [0:MAX_REQS-1];
-reg         sta_we;                     // port a: a REQ kept (new) or resent
-reg         sta_new;                    // ... kept: its order, queue and age too
+reg         sta_we;                     // port a: a REQ kept or resent
 reg [SW-1:0] sta_idx;
 reg [1:0]   sta_val;
 reg         stb_we;                     // port b: answered or timed out
@@ -326,7 +326,6 @@ always @* begin
     m_pay_rel_src    = psrc_mem[resp_idx[SW-1:0]];
     m_pay_rel_slot   = pslot_mem[resp_idx[SW-1:0]];
     sta_we          = 1'b0;
-    sta_new         = 1'b0;
     sta_idx         = lock_idx_next[SW-1:0];
     sta_val         = E_SENT;
     stb_we          = 1'b0;
@@ -337,7 +336,6 @@ always @* begin
     // a new REQ goes out: keep it
     if (keep_sent) begin
         sta_we  = 1'b1;
-        sta_new = 1'b1;
         resent_next[lock_idx_next] = 1'b0;
         ownw_next[lock_idx_next]   = 1'b0;
         seq_ctr_next = seq_ctr_reg + 32'd1;
@@ -345,7 +343,6 @@ always @* begin
     // a new REQ parked during recovery
     if (keep_parked) begin
         sta_we  = 1'b1;
-        sta_new = 1'b1;
         sta_idx = free_idx[SW-1:0];
         sta_val = E_REFUSED;
         resent_next[free_idx] = 1'b0;
@@ -432,11 +429,6 @@ always @(posedge clk) begin
     if (sta_we) begin
         st_reg[sta_idx] <= sta_val;
     end
-    if (sta_new) begin
-        seq_reg[sta_idx]  <= seq_ctr_reg;
-        dst_reg[sta_idx]  <= s_txd_dst;
-        addr_reg[sta_idx] <= s_txd_addr;
-    end
     if (stb_we) begin
         st_reg[stb_idx] <= stb_val;
     end
@@ -473,6 +465,9 @@ endgenerate
 // the slots' memories: the kept REQ's fields, one row a cycle
 always @(posedge clk) begin
     if (keep_sent || keep_parked) begin
+        seq_reg[keep_idx]  <= seq_ctr_reg;
+        dst_reg[keep_idx]  <= s_txd_dst;
+        addr_reg[keep_idx] <= s_txd_addr;
         mask_mem[keep_idx] <= s_txd_mask;
         len_mem[keep_idx]  <= s_txd_len;
         ctx_mem[keep_idx]  <= s_txd_ctx;

@@ -296,13 +296,14 @@ wire       f_burst   = f_op_base == OP_BAR_BURST;
 wire       f_n_ok    = f_strb_reg != 8'd0 && f_strb_reg <= BURST_WORDS;
 reg mem_ok_reg, host_ok_reg;
 reg op_host_reg, op_mem_reg, op_read_reg, op_write_reg, op_burst_reg;
+wire f_op_host = f_op_base == OP_BAR_WRITE || f_op_base == OP_BAR_READ || f_burst && f_n_ok;
 reg replay_reg;
 reg [2:0] burst_lastw_reg;           // the burst's last word
 always @(posedge clk) begin
     mem_ok_reg   <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
-    host_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0 &&
+    op_host_reg  <= f_op_host;
+    host_ok_reg  <= f_op_host && f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0 &&
                     (!f_burst || {1'b0, f_addr_reg[5:3]} + f_strb_reg[3:0] <= 4'd8);
-    op_host_reg  <= f_op_base == OP_BAR_WRITE || f_op_base == OP_BAR_READ || f_burst && f_n_ok;
     op_mem_reg   <= f_op_base == OP_MEM_WRITE || f_op_base == OP_MEM_READ;
     op_read_reg  <= f_op_base == OP_BAR_READ || f_op_base == OP_MEM_READ;
     op_write_reg <= f_op_base == OP_BAR_WRITE || f_op_base == OP_MEM_WRITE || f_burst;
@@ -343,19 +344,23 @@ always @* begin
             l_seq_next    = f_seq_reg;
             l_op_next     = f_op_base;
             x_status_next = ST_OK;
-            x_rdata_next  = 64'd0;
-            if (op_host_reg) begin
-                x_state_next = op_burst_reg ? X_LOAD : X_HOST;
-            end else if (op_mem_reg) begin
+            // an unknown operation is refused in X_HOST
+            if (op_mem_reg) begin
                 x_state_next = X_MEM;
             end else begin
-                x_status_next = ST_BAD_OP;
-                x_state_next  = X_SEND;
+                x_state_next = (op_host_reg && op_burst_reg) ? X_LOAD : X_HOST;
             end
         end
     end
     X_HOST: begin
-        if (!host_ok_reg) begin
+        // the response's data is cleared in the first state of every
+        // request (X_HOST, X_LOAD or X_MEM), not as it starts: X_IDLE keeps
+        // the last response for a resend
+        x_rdata_next = 64'd0;
+        if (!op_host_reg) begin
+            x_status_next = ST_BAD_OP;
+            x_state_next  = X_SEND;
+        end else if (!host_ok_reg) begin
             x_status_next = ST_RANGE;
             x_state_next  = X_SEND;
         end else if (m_host_req_ready && !x_last_reg) begin
@@ -368,6 +373,7 @@ always @* begin
     X_LOAD: begin
         // the burst word x_beat_reg from the buffer, a byte a cycle: byte
         // x_cnt is read while byte x_cnt - 1 arrives from the read register
+        x_rdata_next = 64'd0;
         x_cnt_next  = x_cnt_reg + 1'b1;
         x_strb_next = f_data_reg[8*x_beat_reg +: 8];
         x_last_next = x_beat_reg == burst_lastw_reg;
@@ -384,6 +390,7 @@ always @* begin
         end
     end
     X_MEM: begin
+        x_rdata_next = 64'd0;
         if (!mem_ok_reg) begin
             x_status_next = ST_RANGE;
             x_state_next  = X_SEND;
