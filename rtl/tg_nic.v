@@ -108,6 +108,93 @@ wire        st_link_gone_any;
 wire [15:0] st_link_gone_peer;
 reg         link_on_reg, link_on_next;   // frames take the link-layer paths
 
+// ---------------------------------------------------------------- boundary
+// Every port is a register: requests, answers and frames cross a register
+// slice (one cycle each way), the memory's answers and the node id a
+// register. No path runs from a port into the core's logic or out of it
+// again, so the core's timing does not depend on what drives its ports, and
+// a cycle-based simulator evaluates its logic once per clock.
+wire        hq_valid, hq_ready, hq_write, hq_last;
+wire [46:0] hq_addr;
+wire [63:0] hq_wdata;
+wire [7:0]  hq_wstrb;
+wire        hr_valid, hr_ready;
+wire [63:0] hr_rdata;
+wire        mq_valid, mq_ready, mq_write;
+wire [31:0] mq_addr;
+wire [63:0] mq_wdata;
+wire [7:0]  mq_wstrb;
+reg         mr_valid_reg;
+reg  [63:0] mr_rdata_reg;
+wire [63:0] tx_tdata, rx_tdata;
+wire [7:0]  tx_tkeep, rx_tkeep;
+wire        tx_tvalid, tx_tready, tx_tlast, rx_tvalid, rx_tready, rx_tlast;
+reg  [15:0] node_id_reg;
+
+tg_reg_slice #(.W(121)) host_req_slice (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (s_host_req_valid),
+    .s_ready (s_host_req_ready),
+    .s_data  ({s_host_req_write, s_host_req_addr, s_host_req_wdata, s_host_req_wstrb, s_host_req_last}),
+    .m_valid (hq_valid),
+    .m_ready (hq_ready),
+    .m_data  ({hq_write, hq_addr, hq_wdata, hq_wstrb, hq_last})
+);
+
+tg_reg_slice #(.W(64)) host_resp_slice (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (hr_valid),
+    .s_ready (hr_ready),
+    .s_data  (hr_rdata),
+    .m_valid (m_host_resp_valid),
+    .m_ready (m_host_resp_ready),
+    .m_data  (m_host_resp_rdata)
+);
+
+tg_reg_slice #(.W(105)) mem_req_slice (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (mq_valid),
+    .s_ready (mq_ready),
+    .s_data  ({mq_write, mq_addr, mq_wdata, mq_wstrb}),
+    .m_valid (m_mem_req_valid),
+    .m_ready (m_mem_req_ready),
+    .m_data  ({m_mem_req_write, m_mem_req_addr, m_mem_req_wdata, m_mem_req_wstrb})
+);
+
+tg_reg_slice #(.W(73)) tx_slice (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (tx_tvalid),
+    .s_ready (tx_tready),
+    .s_data  ({tx_tdata, tx_tkeep, tx_tlast}),
+    .m_valid (m_axis_tx_tvalid),
+    .m_ready (m_axis_tx_tready),
+    .m_data  ({m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast})
+);
+
+tg_reg_slice #(.W(73)) rx_slice (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (s_axis_rx_tvalid),
+    .s_ready (s_axis_rx_tready),
+    .s_data  ({s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast}),
+    .m_valid (rx_tvalid),
+    .m_ready (rx_tready),
+    .m_data  ({rx_tdata, rx_tkeep, rx_tlast})
+);
+
+always @(posedge clk) begin
+    mr_valid_reg <= s_mem_resp_valid;
+    mr_rdata_reg <= s_mem_resp_rdata;
+    node_id_reg  <= cfg_node_id;
+    if (rst) begin
+        mr_valid_reg <= 1'b0;
+    end
+end
+
 // ---------------------------------------------------------------- events
 wire ev_tx_start, ev_tx_frame, ev_tx_data_start, ev_rx_data_frame;
 wire ev_rx_frame, ev_drop_fcs, ev_drop_type, ev_drop_malformed;
@@ -140,7 +227,7 @@ tg_csr #(
 ) tg_csr_inst (
     .clk               (clk),
     .rst               (rst),
-    .cfg_node_id       (cfg_node_id),
+    .cfg_node_id       (node_id_reg),
     .csr_addr          (csr_addr),
     .csr_rdata         (csr_rdata),
     .csr_wr_en         (csr_wr_en),
@@ -313,16 +400,16 @@ tg_host_if #(
     .rst                (rst),
     .cfg_mem_size       (cfg_mem_size),
     .cfg_read_timeout   (cfg_read_timeout),
-    .s_host_req_valid   (s_host_req_valid),
-    .s_host_req_ready   (s_host_req_ready),
-    .s_host_req_write   (s_host_req_write),
-    .s_host_req_addr    (s_host_req_addr),
-    .s_host_req_wdata   (s_host_req_wdata),
-    .s_host_req_wstrb   (s_host_req_wstrb),
-    .s_host_req_last    (s_host_req_last),
-    .m_host_resp_valid  (m_host_resp_valid),
-    .m_host_resp_ready  (m_host_resp_ready),
-    .m_host_resp_rdata  (m_host_resp_rdata),
+    .s_host_req_valid   (hq_valid),
+    .s_host_req_ready   (hq_ready),
+    .s_host_req_write   (hq_write),
+    .s_host_req_addr    (hq_addr),
+    .s_host_req_wdata   (hq_wdata),
+    .s_host_req_wstrb   (hq_wstrb),
+    .s_host_req_last    (hq_last),
+    .m_host_resp_valid  (hr_valid),
+    .m_host_resp_ready  (hr_ready),
+    .m_host_resp_rdata  (hr_rdata),
     .csr_addr           (csr_addr),
     .csr_rdata          (csr_rdata),
     .csr_wr_en          (csr_wr_en),
@@ -469,18 +556,18 @@ tg_eth_rx #(
 ) tg_eth_rx_inst (
     .clk               (clk),
     .rst               (rst),
-    .cfg_node_id       (cfg_node_id),
+    .cfg_node_id       (node_id_reg),
     .s_slot_valid      (pay_alloc_valid),
     .s_slot_idx        (pay_alloc_slot),
     .m_pay_we          (pay_we),
     .m_pay_slot        (pay_wr_slot),
     .m_pay_word        (pay_wr_word),
     .m_pay_wdata       (pay_wr_data),
-    .s_axis_rx_tdata   (s_axis_rx_tdata),
-    .s_axis_rx_tkeep   (s_axis_rx_tkeep),
-    .s_axis_rx_tvalid  (s_axis_rx_tvalid),
-    .s_axis_rx_tready  (s_axis_rx_tready),
-    .s_axis_rx_tlast   (s_axis_rx_tlast),
+    .s_axis_rx_tdata   (rx_tdata),
+    .s_axis_rx_tkeep   (rx_tkeep),
+    .s_axis_rx_tvalid  (rx_tvalid),
+    .s_axis_rx_tready  (rx_tready),
+    .s_axis_rx_tlast   (rx_tlast),
     .m_rxd_valid       (erx_valid),
     .m_rxd_ready       (erx_ready),
     .m_rxd_op          (erx_op),
@@ -1049,14 +1136,14 @@ tg_mem_arb tg_mem_arb_inst (
     .s1_mem_req_wstrb  (spl_mem_req_wstrb),
     .m1_mem_resp_valid (spl_mem_resp_valid),
     .m1_mem_resp_rdata (spl_mem_resp_rdata),
-    .m_mem_req_valid   (m_mem_req_valid),
-    .m_mem_req_ready   (m_mem_req_ready),
-    .m_mem_req_write   (m_mem_req_write),
-    .m_mem_req_addr    (m_mem_req_addr),
-    .m_mem_req_wdata   (m_mem_req_wdata),
-    .m_mem_req_wstrb   (m_mem_req_wstrb),
-    .s_mem_resp_valid  (s_mem_resp_valid),
-    .s_mem_resp_rdata  (s_mem_resp_rdata)
+    .m_mem_req_valid   (mq_valid),
+    .m_mem_req_ready   (mq_ready),
+    .m_mem_req_write   (mq_write),
+    .m_mem_req_addr    (mq_addr),
+    .m_mem_req_wdata   (mq_wdata),
+    .m_mem_req_wstrb   (mq_wstrb),
+    .s_mem_resp_valid  (mr_valid_reg),
+    .s_mem_resp_rdata  (mr_rdata_reg)
 );
 
 // ---------------------------------------------------------------- REQ sender
@@ -1358,7 +1445,7 @@ tg_eth_tx #(
 ) tg_eth_tx_inst (
     .clk              (clk),
     .rst              (rst),
-    .cfg_node_id      (cfg_node_id),
+    .cfg_node_id      (node_id_reg),
     .s_txd_valid      (etx_valid),
     .s_txd_ready      (etx_ready),
     .s_txd_op         (etx_op),
@@ -1383,11 +1470,11 @@ tg_eth_tx #(
     .s_pay_rd_data    (etx_pay_rd_data),
     .m_pay_pin_valid  (etx_pay_pin_valid),
     .m_pay_rel_valid  (etx_pay_rel_valid),
-    .m_axis_tx_tdata  (m_axis_tx_tdata),
-    .m_axis_tx_tkeep  (m_axis_tx_tkeep),
-    .m_axis_tx_tvalid (m_axis_tx_tvalid),
-    .m_axis_tx_tready (m_axis_tx_tready),
-    .m_axis_tx_tlast  (m_axis_tx_tlast),
+    .m_axis_tx_tdata  (tx_tdata),
+    .m_axis_tx_tkeep  (tx_tkeep),
+    .m_axis_tx_tvalid (tx_tvalid),
+    .m_axis_tx_tready (tx_tready),
+    .m_axis_tx_tlast  (tx_tlast),
     .ev_tx_start      (ev_tx_start),
     .ev_tx_data_start (ev_tx_data_start),
     .ev_tx_frame      (ev_tx_frame)

@@ -45,8 +45,10 @@ struct tg_vnic *tg_vnic_new(unsigned node_id, const char *vcd_path, unsigned ps_
 /* Close the waveform and free.  Accepts NULL. */
 void tg_vnic_free(struct tg_vnic *v);
 
-/* First half of cycle `cycle`: clock low, apply `in`, settle the
- * combinational logic and return the outputs that go with these inputs. */
+/* First half of cycle `cycle`: clock low, apply `in` and return the
+ * outputs.  The core's ports are registers: the outputs are those of the
+ * last edge, and the evaluation computes only the port registers' input
+ * logic. */
 void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in, struct tg_vnic_out *out,
 		    uint64_t cycle);
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The Telegraphos NIC authors
+// A register slice for a valid/ready channel: both sides see registers only.
+// m_valid and m_data come from the output register, s_ready from a register
+// too, so that no path runs through the slice combinationally in either
+// direction. A beat takes one cycle to cross; the slice passes one beat per
+// cycle while m_ready stays high, and a skid register keeps the beat taken
+// in the cycle m_ready fell.
+`default_nettype none
+
+module tg_reg_slice #(
+    parameter W = 64
+) (
+    input  wire         clk,
+    input  wire         rst,
+
+    input  wire         s_valid,
+    output wire         s_ready,
+    input  wire [W-1:0] s_data,
+
+    output wire         m_valid,
+    input  wire         m_ready,
+    output wire [W-1:0] m_data
+);
+
+// ---------------------------------------------------------------- state
+reg         out_valid_reg,  out_valid_next;    // m side
+reg [W-1:0] out_data_reg,   out_data_next;
+reg         skid_valid_reg, skid_valid_next;   // taken while the m side stalled
+reg [W-1:0] skid_data_reg,  skid_data_next;
+reg         ready_reg;                         // = !skid_valid_reg
+
+wire s_fire = s_valid && ready_reg;
+wire m_free = !out_valid_reg || m_ready;       // the output register may load
+
+// ---------------------------------------------------------------- next state
+always @* begin
+    out_valid_next  = out_valid_reg;
+    out_data_next   = out_data_reg;
+    skid_valid_next = skid_valid_reg;
+    skid_data_next  = skid_data_reg;
+
+    if (m_free) begin
+        // the oldest beat moves out: the skid's, else the one arriving
+        if (skid_valid_reg) begin
+            out_valid_next  = 1'b1;
+            out_data_next   = skid_data_reg;
+            skid_valid_next = 1'b0;
+        end else begin
+            out_valid_next = s_fire;
+            if (s_fire) out_data_next = s_data;
+        end
+    end else if (s_fire) begin
+        // the output holds: the beat waits in the skid (empty, as s_ready
+        // was high)
+        skid_valid_next = 1'b1;
+        skid_data_next  = s_data;
+    end
+end
+
+// ---------------------------------------------------------------- registers
+always @(posedge clk) begin
+    out_valid_reg  <= out_valid_next;
+    out_data_reg   <= out_data_next;
+    skid_valid_reg <= skid_valid_next;
+    skid_data_reg  <= skid_data_next;
+    ready_reg      <= !skid_valid_next;
+    if (rst) begin
+        out_valid_reg  <= 1'b0;
+        skid_valid_reg <= 1'b0;
+        ready_reg      <= 1'b0;
+    end
+end
+
+assign s_ready = ready_reg;
+assign m_valid = out_valid_reg;
+assign m_data  = out_data_reg;
+
+endmodule
+
+`default_nettype wire
