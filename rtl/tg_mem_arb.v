@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Shares the host-memory master port between two requesters: round robin
-// per request, and every answer (the memory answers in order) goes back to
-// the requester of the oldest unanswered request.
+// per request through a registered grant, and every answer (the memory
+// answers in order) goes back to the requester of the oldest unanswered
+// request.
 `default_nettype none
 
 module tg_mem_arb #(
@@ -48,32 +49,29 @@ localparam DEPTH = 1 << OUT_LOG2;
 reg [DEPTH-1:0]  own_reg,  own_next;     // requester of each unanswered request
 reg [OUT_LOG2:0] wr_reg,   wr_next;
 reg [OUT_LOG2:0] rd_reg,   rd_next;
-reg              last_reg, last_next;    // requester granted last
-reg              hold_reg, hold_next;    // the port stalled: keep its requester
-reg              hsel_reg, hsel_next;    // the requester kept
+reg              grant_reg, grant_next;  // the requester on the port: 0 or 1
 
 wire [OUT_LOG2:0] used = wr_reg - rd_reg;
 wire              room = (used != DEPTH[OUT_LOG2:0]);
 wire              head_own = own_reg[rd_reg[OUT_LOG2-1:0]];
 
-// requester 1 goes first when requester 0 was granted last, and the other
-// way round; a request holds until it is taken, and so does the grant of a
-// stalled one
-reg grant1;
+// The grant is a register: the port shows the granted requester's request,
+// and each ready is made of registers and m_mem_req_ready alone, never of
+// the other requester's valid. The grant moves to the other requester when
+// it waits and the granted one has no request or was just served (round
+// robin per request); a request waiting on a stalled port keeps it. A move
+// to a requester that was not granted costs it one cycle.
+wire cur_valid = grant_reg ? s1_mem_req_valid : s0_mem_req_valid;
+wire oth_valid = grant_reg ? s0_mem_req_valid : s1_mem_req_valid;
 
 always @* begin
-    grant1 = hold_reg ? hsel_reg : s1_mem_req_valid && (!s0_mem_req_valid || !last_reg);
-
-    m_mem_req_valid  = room && (s0_mem_req_valid || s1_mem_req_valid);
-    m_mem_req_write  = grant1 ? s1_mem_req_write : s0_mem_req_write;
-    m_mem_req_addr   = grant1 ? s1_mem_req_addr  : s0_mem_req_addr;
-    m_mem_req_wdata  = grant1 ? s1_mem_req_wdata : s0_mem_req_wdata;
-    m_mem_req_wstrb  = grant1 ? s1_mem_req_wstrb : s0_mem_req_wstrb;
-    // each ready depends on the other requester only
-    s0_mem_req_ready = room && m_mem_req_ready &&
-                       (hold_reg ? !hsel_reg : !(s1_mem_req_valid && !last_reg));
-    s1_mem_req_ready = room && m_mem_req_ready &&
-                       (hold_reg ? hsel_reg : !(s0_mem_req_valid && last_reg));
+    m_mem_req_valid  = room && cur_valid;
+    m_mem_req_write  = grant_reg ? s1_mem_req_write : s0_mem_req_write;
+    m_mem_req_addr   = grant_reg ? s1_mem_req_addr  : s0_mem_req_addr;
+    m_mem_req_wdata  = grant_reg ? s1_mem_req_wdata : s0_mem_req_wdata;
+    m_mem_req_wstrb  = grant_reg ? s1_mem_req_wstrb : s0_mem_req_wstrb;
+    s0_mem_req_ready = room && m_mem_req_ready && !grant_reg;
+    s1_mem_req_ready = room && m_mem_req_ready && grant_reg;
 
     m0_mem_resp_valid = s_mem_resp_valid && !head_own;
     m1_mem_resp_valid = s_mem_resp_valid && head_own;
@@ -83,16 +81,16 @@ assign m0_mem_resp_rdata = s_mem_resp_rdata;
 assign m1_mem_resp_rdata = s_mem_resp_rdata;
 
 always @* begin
-    own_next  = own_reg;
-    wr_next   = wr_reg;
-    rd_next   = rd_reg;
-    last_next = last_reg;
-    hold_next = m_mem_req_valid && !m_mem_req_ready;
-    hsel_next = grant1;
+    own_next   = own_reg;
+    wr_next    = wr_reg;
+    rd_next    = rd_reg;
+    grant_next = grant_reg;
     if (m_mem_req_valid && m_mem_req_ready) begin
-        own_next[wr_reg[OUT_LOG2-1:0]] = grant1;
-        wr_next   = wr_reg + 1'b1;
-        last_next = grant1;
+        own_next[wr_reg[OUT_LOG2-1:0]] = grant_reg;
+        wr_next = wr_reg + 1'b1;
+    end
+    if (oth_valid && (!cur_valid || (m_mem_req_valid && m_mem_req_ready))) begin
+        grant_next = !grant_reg;
     end
     if (s_mem_resp_valid) begin
         rd_next = rd_reg + 1'b1;
@@ -100,19 +98,15 @@ always @* begin
 end
 
 always @(posedge clk) begin
-    own_reg  <= own_next;
-    wr_reg   <= wr_next;
-    rd_reg   <= rd_next;
-    last_reg <= last_next;
-    hold_reg <= hold_next;
-    hsel_reg <= hsel_next;
+    own_reg   <= own_next;
+    wr_reg    <= wr_next;
+    rd_reg    <= rd_next;
+    grant_reg <= grant_next;
     if (rst) begin
-        own_reg  <= {DEPTH{1'b0}};
-        wr_reg   <= {(OUT_LOG2+1){1'b0}};
-        rd_reg   <= {(OUT_LOG2+1){1'b0}};
-        last_reg <= 1'b0;
-        hold_reg <= 1'b0;
-        hsel_reg <= 1'b0;
+        own_reg   <= {DEPTH{1'b0}};
+        wr_reg    <= {(OUT_LOG2+1){1'b0}};
+        rd_reg    <= {(OUT_LOG2+1){1'b0}};
+        grant_reg <= 1'b0;
     end
 end
 

@@ -7,8 +7,11 @@
 // holds still while the memory stalls; every answer goes to the requester
 // that asked, in its order, with the read data of a reference memory; two
 // requesters that both wait are served in turn; no more than 2^OUT_LOG2
-// requests await an answer, and the arbiter forwards whenever it may; a
-// reset in the middle of traffic starts it afresh.
+// requests await an answer; the port shows the granted requester's request
+// whenever it has one and there is room, the grant moving to the other
+// requester when it waits and the granted one has none or was just served;
+// the readies do not follow the requesters' valids within a cycle; a reset
+// in the middle of traffic starts it afresh.
 #include "Vtg_mem_arb.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -63,6 +66,10 @@ struct Tb {
     MReq held_req;
     unsigned held_src = 0;
     int last_grant = -1;
+    bool both_at_last = false;                // both requesters waited at the last grant
+    unsigned grant = 0;                       // the requester the arbiter should have granted
+    unsigned waited[2] = {0, 0};              // cycles a request has waited
+    unsigned max_wait = 1000;                 // the longest wait allowed (stalls and a full port included)
     uint64_t turns = 0, turns_to_same = 0;   // grants with both waiting on a free port
     bool strict_turns = false;                // both always valid: grants must alternate
     uint64_t stall_changes = 0;
@@ -127,6 +134,19 @@ struct Tb {
         a.clk = 0;
         a.eval();
 
+        // each ready is made of the arbiter's registers and the memory's
+        // ready: the requesters' valids and payloads do not move it
+        uint8_t r0 = a.s0_mem_req_ready, r1 = a.s1_mem_req_ready;
+        uint8_t v0 = a.s0_mem_req_valid, v1 = a.s1_mem_req_valid;
+        a.s0_mem_req_valid = !v0;
+        a.s1_mem_req_valid = !v1;
+        a.eval();
+        TB_CHECK(a.s0_mem_req_ready == r0 && a.s1_mem_req_ready == r1,
+                 "cycle %llu: a ready follows a requester's valid", (unsigned long long)cyc);
+        a.s0_mem_req_valid = v0;
+        a.s1_mem_req_valid = v1;
+        a.eval();
+
         if (!rst) step(a, rv, rdata);
 
         a.clk = 1;
@@ -147,10 +167,15 @@ struct Tb {
         out.wstrb = a.m_mem_req_wstrb;
         bool fire = a.m_mem_req_valid && a.m_mem_req_ready;
 
-        // forward whenever there is a request and room for its answer
-        bool want_valid = (v[0] || v[1]) && outstanding < DEPTH;
-        TB_CHECK(a.m_mem_req_valid == want_valid, "cycle %llu: m_mem_req_valid %u, valid %u/%u, %u awaiting answers",
-                 c, a.m_mem_req_valid, v[0], v[1], outstanding);
+        // the port shows the granted requester's request whenever it has
+        // one and there is room for its answer; only that requester is ready
+        bool room = outstanding < DEPTH;
+        TB_CHECK(a.m_mem_req_valid == (v[grant] && room),
+                 "cycle %llu: m_mem_req_valid %u, granted %u, valid %u/%u, %u awaiting answers", c,
+                 a.m_mem_req_valid, grant, v[0], v[1], outstanding);
+        TB_CHECK(rd[grant] == (room && a.m_mem_req_ready), "cycle %llu: granted requester %u ready %u (room %u, memory ready %u)",
+                 c, grant, rd[grant], room, a.m_mem_req_ready);
+        TB_CHECK(!rd[1 - grant], "cycle %llu: requester %u ready while not granted", c, 1 - grant);
         TB_CHECK(!(hs[0] && hs[1]), "cycle %llu: both requesters taken at once", c);
         TB_CHECK((hs[0] || hs[1]) == fire, "cycle %llu: requester handshakes %u/%u, memory handshake %u", c, hs[0],
                  hs[1], fire);
@@ -161,33 +186,31 @@ struct Tb {
             TB_CHECK(same, "cycle %llu: stalled request from requester %u changed (valid %u, addr %08x -> %08x)", c,
                      held_src, a.m_mem_req_valid, held_req.addr, out.addr);
         }
-        // which requester is on the port
-        int src = -1;
-        if (held) src = (int)held_src;
-        else if (v[0] && v[1]) src = last_grant < 0 ? -2 : 1 - last_grant;
-        else if (v[0]) src = 0;
-        else if (v[1]) src = 1;
+        int src = (int)grant;
         if (a.m_mem_req_valid) {
-            if (src == -2) src = (out == offer(1, a)) ? 1 : 0;   // first grant after reset: either
-            if (src >= 0) {
-                TB_CHECK(out == offer((unsigned)src, a), "cycle %llu: forwarded request is not requester %d's", c,
-                         src);
-                bool other = src ? v[0] : v[1];
-                if (a.m_mem_req_ready) {
-                    TB_CHECK(hs[src], "cycle %llu: requester %d forwarded and taken but not ready", c, src);
-                }
-                if (other) TB_CHECK(!(src ? rd[0] : rd[1]), "cycle %llu: requester %d ready while not on the port",
-                                    c, 1 - src);
-            }
+            TB_CHECK(out == offer(grant, a), "cycle %llu: forwarded request is not requester %u's", c, grant);
         }
+        // both waiting, and both waited at the last grant too: the other one's turn
         if (v[0] && v[1] && !held && fire) {
             turns++;
-            if (last_grant >= 0 && hs[last_grant]) turns_to_same++;
+            if (last_grant >= 0 && hs[last_grant] && both_at_last) turns_to_same++;
         }
+        if (fire) both_at_last = v[0] && v[1];
         if (strict_turns && fire && last_grant >= 0) {
             TB_CHECK(!hs[last_grant], "cycle %llu: requester %d granted twice in a row while both wait", c,
                      last_grant);
         }
+        // the grant moves to a waiting requester when the granted one has
+        // nothing or was just served
+        for (unsigned i = 0; i < 2; i++) {
+            if (v[i] && !hs[i]) {
+                waited[i]++;
+                TB_CHECK(waited[i] <= max_wait, "cycle %llu: requester %u waited %u cycles", c, i, waited[i]);
+            } else {
+                waited[i] = 0;
+            }
+        }
+        if (v[1 - grant] && (!v[grant] || fire)) grant = 1 - grant;
 
         // answers
         bool a0 = a.m0_mem_resp_valid, a1 = a.m1_mem_resp_valid;
@@ -250,6 +273,9 @@ struct Tb {
         outstanding = 0;
         held = false;
         last_grant = -1;
+        grant = 0;
+        both_at_last = false;
+        waited[0] = waited[1] = 0;
     }
 
     void add(unsigned i, unsigned n)
@@ -320,6 +346,7 @@ int main(int argc, char **argv)
                 tb.add(0, 300);
                 tb.add(1, 300);
                 tb.strict_turns = true;
+                tb.last_grant = -1;   // the first grant of the run goes to whichever holds the grant
                 while (!tb.r[0].items.empty() && !tb.r[1].items.empty()) tb.tick();
                 tb.strict_turns = false;
                 tb.run(400000);
