@@ -190,6 +190,12 @@ reg [BLK_SRC_BITS-1:0] bclr_reg, bclr_next; // next row to clear after reset
 reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
 reg         fto_reg,    fto_next;        // ... because it is overdue (no frame to retire)
 reg         wchk_reg,   wchk_next;       // first cycle of a remote write: its refusal byte is read
+reg         wref_reg,   wref_next;       // ... and was not OK: the write is refused in the second
+`ifdef TG_TESTBUG_011
+wire        wref = 1'b0;                 // deliberate bug: a kept refusal does not stop later writes
+`else
+wire        wref = wref_reg;
+`endif
 reg [3:0]   idx_reg,    idx_next;        // next word to issue
 reg [3:0]   rcv_reg,    rcv_next;        // read data words received
 reg [4:0]   pend_reg,   pend_next;       // memory requests not yet answered
@@ -435,6 +441,7 @@ always @* begin
     fidx_next  = fidx_reg;
     fto_next   = fto_reg;
     wchk_next  = 1'b0;
+    wref_next  = 1'b0;
     s_fto_ready = 1'b0;
 
     s_rxd_ready      = 1'b0;
@@ -611,11 +618,12 @@ always @* begin
         end
 
         S_WRITE: begin
-`ifdef TG_TESTBUG_011
-            if (1'b0) begin                           // deliberate bug: a kept refusal does not stop later writes
-`else
-            if (wchk_reg && wst_cur != `TG_ST_OK) begin
-`endif
+            if (wchk_reg) begin
+                // the refusal byte arrives from its RAM: compared this
+                // cycle, acted on in the next (no request depends on the
+                // RAM's output in the cycle it comes out)
+                wref_next = wst_cur != `TG_ST_OK;
+            end else if (wref) begin
                 // an earlier write of this source and context was refused
                 // and no fence has reported it yet: refuse this one too
                 ev_refused  = 1'b1;
@@ -841,7 +849,7 @@ always @* begin
 end
 
 /* verilator lint_off UNUSEDSIGNAL */ // [3]: an index past the last word is not read
-wire       wr_step       = !(wchk_reg && wst_cur != `TG_ST_OK) && (idx_reg < nw_reg) &&
+wire       wr_step       = !wchk_reg && !wref && (idx_reg < nw_reg) &&
                            (mask_byte(wmask_reg, idx_reg[2:0]) == 8'd0 || m_mem_req_ready);
 wire [3:0] pay_word_next = (state_reg == S_WRITE) ? idx_reg + {3'd0, wr_step} :
                            (state_reg == S_AREAD || (state_reg == S_AWAIT && pend_reg != 5'd0)) ? 4'd1 : 4'd0;
@@ -871,12 +879,14 @@ always @(posedge clk) begin
     fidx_reg  <= fidx_next;
     fto_reg   <= fto_next;
     wchk_reg  <= wchk_next;
+    wref_reg  <= wref_next;
     if (rst) begin
         state_reg <= S_BCLR;
         after_reg <= N_DONE;
         pend_reg  <= 5'd0;
         bclr_reg  <= {BLK_SRC_BITS{1'b0}};
         wchk_reg  <= 1'b0;
+        wref_reg  <= 1'b0;
     end
 end
 
