@@ -174,6 +174,13 @@ reg [63:0]  bst_mask_reg,   bst_mask_next;
 reg         aw2_reg,        aw2_next;
 reg [PAY_SLOT_W-1:0] aw2_slot_reg, aw2_slot_next;
 reg [63:0]  aw2_data_reg,   aw2_data_next;
+// FETCH_GO, WCHECK and ATOMIC_GO are checked in two cycles: the first
+// computes the checks of the request at the port into go_st_reg (its
+// context's addresses against the memory size: two carry chains), the
+// second acts on them; the request holds at the port meanwhile, and so do
+// the context's words (only this port writes them)
+reg         gchk_reg,       gchk_next;       // go_st_reg is the request's
+reg [7:0]   go_st_reg;                       // OK, or why the request is refused
 
 // descriptor offered to the transmitter
 reg         txd_valid_reg,  txd_valid_next;
@@ -338,6 +345,20 @@ wire [32:0] ago_lend     = {1'b0, go_laddr} + 33'd8;
 wire        ago_bad_range = (ago_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b0, cfg_mem_size});
 wire [7:0]  ago_op       = (ago_fn == `TG_AOP_FAA)  ? `TG_OP_FAA :
                            (ago_fn == `TG_AOP_SWAP) ? `TG_OP_SWAP : `TG_OP_CAS;
+// the checks of a FETCH_GO, WCHECK or ATOMIC_GO at the port (go_st_reg
+// a cycle later)
+wire [7:0]  go_st = (req_reg == `TG_CTX_REG_FETCH_GO / 8) ?
+                        ((go_bad_len || go_bad_align || go_bad_range) ?
+                             (go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED) : `TG_ST_OK) :
+                    (req_reg == `TG_CTX_REG_WCHECK / 8) ?
+                        ((go_bad_len || go_blk_end > BLK_LEN) ? `TG_ST_MISALIGNED : `TG_ST_OK) :
+                        ((ago_bad_fn || ago_bad_align || ago_bad_range) ?
+                             (ago_bad_fn ? `TG_ST_BAD_OP : ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED) :
+                             `TG_ST_OK);
+wire        is_go = is_ctxpg && s_host_req_write &&
+                    (req_reg == `TG_CTX_REG_FETCH_GO / 8 || req_reg == `TG_CTX_REG_WCHECK / 8 ||
+                     req_reg == `TG_CTX_REG_ATOMIC_GO / 8);
+
 // a blocking atomic from a window load
 wire [7:0]   win_aop     = (req_win == `TG_WIN_SWAP) ? `TG_OP_SWAP :
                            (req_win == `TG_WIN_CAS)  ? `TG_OP_CAS  : `TG_OP_FAA;
@@ -516,6 +537,7 @@ always @* begin
     m_pay_wr_word = 3'd1;
     m_pay_wr_data = aw2_data_reg;
     aw2_next      = 1'b0;
+    gchk_next     = 1'b0;
     aw2_slot_next = aw2_slot_reg;
     aw2_data_next = aw2_data_reg;
 
@@ -731,11 +753,15 @@ always @* begin
             end
         end else if (is_ctxpg) begin
             if (s_host_req_write) begin
-                if (req_reg == `TG_CTX_REG_FETCH_GO / 8) begin
-                    if (go_bad_len || go_bad_align || go_bad_range) begin
+                if (is_go && !gchk_reg) begin
+                    // first cycle: the checks go into go_st_reg
+                    gchk_next = 1'b1;
+                end else if (req_reg == `TG_CTX_REG_FETCH_GO / 8) begin
+                    gchk_next = 1'b1;                   // (until taken)
+                    if (go_st_reg != `TG_ST_OK) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        note_failure(pg_ctx, st_pg_cur, go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
+                        note_failure(pg_ctx, st_pg_cur, go_st_reg);
                     end else if (txd_free && ft_free_found) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -750,10 +776,11 @@ always @* begin
                     // a write of no bytes over the words of the range: the
                     // target checks it like any write, and a refusal stops
                     // this context's later writes there until its fence
-                    if (go_bad_len || go_blk_end > BLK_LEN) begin
+                    gchk_next = 1'b1;
+                    if (go_st_reg != `TG_ST_OK) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        note_failure(pg_ctx, st_pg_cur, `TG_ST_MISALIGNED);
+                        note_failure(pg_ctx, st_pg_cur, go_st_reg);
                     end else if (txd_free) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -762,11 +789,11 @@ always @* begin
                                  {PAY_SLOT_W{1'b0}});
                     end
                 end else if (req_reg == `TG_CTX_REG_ATOMIC_GO / 8) begin
-                    if (ago_bad_fn || ago_bad_align || ago_bad_range) begin
+                    gchk_next = 1'b1;
+                    if (go_st_reg != `TG_ST_OK) begin
                         s_host_req_ready = 1'b1;
                         ev_host_error    = 1'b1;
-                        note_failure(pg_ctx, st_pg_cur, ago_bad_fn    ? `TG_ST_BAD_OP :
-                                             ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED);
+                        note_failure(pg_ctx, st_pg_cur, go_st_reg);
                     end else if (txd_free && ft_free_found && s_pay_alloc_valid && !aw2_reg) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
@@ -825,6 +852,9 @@ always @* begin
         // a full block left waiting for the transmitter
         send_burst;
     end
+    if (s_host_req_ready) begin
+        gchk_next = 1'b0;                          // the next request is checked afresh
+    end
 
     // contexts past NUM_CTX and fetch entries past MAX_READS are never
     // used: constant, so synthesis keeps no state or logic for them
@@ -844,6 +874,8 @@ always @(posedge clk) begin
     bst_cnt_reg    <= bst_cnt_next;
     bst_slot_reg   <= bst_slot_next;
     aw2_reg        <= aw2_next;
+    gchk_reg       <= gchk_next;
+    go_st_reg      <= go_st;
     aw2_slot_reg   <= aw2_slot_next;
     aw2_data_reg   <= aw2_data_next;
     bst_mask_reg   <= bst_mask_next;
@@ -893,6 +925,7 @@ always @(posedge clk) begin
     if (rst) begin
         bst_active_reg <= 1'b0;
         aw2_reg        <= 1'b0;
+        gchk_reg       <= 1'b0;
         txd_valid_reg  <= 1'b0;
         rd_wait_reg    <= 1'b0;
         rd_seq_reg     <= 15'd0;
