@@ -302,7 +302,7 @@ reg [2:0] burst_lastw_reg;           // the burst's last word
 always @(posedge clk) begin
     mem_ok_reg   <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:MEM_LOG2] == {(64-MEM_LOG2){1'b0}};
     op_host_reg  <= f_op_host;
-    host_ok_reg  <= f_op_host && f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0 &&
+    host_ok_reg  <= f_addr_reg[2:0] == 3'd0 && f_addr_reg[63:47] == 17'd0 &&
                     (!f_burst || {1'b0, f_addr_reg[5:3]} + f_strb_reg[3:0] <= 4'd8);
     op_mem_reg   <= f_op_base == OP_MEM_WRITE || f_op_base == OP_MEM_READ;
     op_read_reg  <= f_op_base == OP_BAR_READ || f_op_base == OP_MEM_READ;
@@ -411,7 +411,7 @@ always @* begin
 end
 
 
-assign m_host_req_valid  = (x_state_reg == X_HOST) && host_ok_reg;
+assign m_host_req_valid  = (x_state_reg == X_HOST) && op_host_reg && host_ok_reg;
 assign m_host_req_write  = op_write_reg;
 assign m_host_req_addr   = {f_addr_reg[46:6], f_addr_reg[5:3] + x_beat_reg, 3'd0};
 assign m_host_req_wdata  = x_word_reg;
