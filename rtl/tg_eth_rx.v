@@ -59,7 +59,7 @@ module tg_eth_rx #(
     output wire         ev_rx_data_frame, // ... other than ACK or NAK
     output wire         ev_drop_fcs,      // dropped: bad FCS
     output wire         ev_drop_type,     // dropped: EtherType, version or destination
-    output wire         ev_drop_malformed // dropped: size, length field or opcode
+    output wire         ev_drop_malformed // dropped: size, keep, length field or opcode
 );
 
 localparam MAX_BEATS = 17;               // 130-byte largest frame, rounded up
@@ -95,7 +95,7 @@ reg [HDR_W-1:0]    hdr_reg,    hdr_next;      // the header beats
 reg [63:0]         prev_reg,   prev_next;     // the beat before (its payload lanes)
 reg [SLOT_W-1:0]   slot_reg,   slot_next;     // payload-buffer slot of this frame
 reg [4:0]          beat_reg,   beat_next;     // beats stored so far
-reg                over_reg,   over_next;     // more beats than MAX_BEATS
+reg                over_reg,   over_next;     // more beats than MAX_BEATS, or a beat's keep off the stream's rule
 reg [7:0]          bytes_reg,  bytes_next;    // bytes received (saturating)
 reg [31:0]         crc_reg,    crc_next;
 
@@ -118,6 +118,7 @@ tg_crc32_d64 tg_crc32_d64_inst (
 
 reg [3:0]  keep_count;
 reg [63:0] keep_data;
+wire       keep_run = (s_axis_rx_tkeep & (s_axis_rx_tkeep + 8'd1)) == 8'd0;
 integer    lane;
 
 always @* begin
@@ -267,6 +268,12 @@ always @* begin
                     end
                     beat_next = beat_reg + 5'd1;
                 end else begin
+                    over_next = 1'b1;
+                end
+                // keep all ones before the last beat, a run of ones from
+                // bit 0 on it: anything else makes the frame malformed
+                // (the CRC step takes no byte of such a beat)
+                if (s_axis_rx_tlast ? (s_axis_rx_tkeep == 8'd0 || !keep_run) : (s_axis_rx_tkeep != 8'hFF)) begin
                     over_next = 1'b1;
                 end
                 if (bytes_reg <= 8'd247) begin

@@ -54,7 +54,7 @@
 `define TG_CSR_REG_RX_FRAMES            72  // RO frames received and accepted
 `define TG_CSR_REG_RX_DROP_FCS          80  // RO frames dropped: bad FCS
 `define TG_CSR_REG_RX_DROP_TYPE         88  // RO frames dropped: wrong EtherType, version or destination
-`define TG_CSR_REG_RX_DROP_MALFORMED    96  // RO frames dropped: truncated, oversized, length mismatch, bad opcode
+`define TG_CSR_REG_RX_DROP_MALFORMED    96  // RO frames dropped: truncated, oversized, keep off the stream rule, length mismatch, bad opcode
 `define TG_CSR_REG_RX_REFUSED           104  // RO requests refused with an error status
 `define TG_CSR_REG_HOST_ERRORS          112  // RO host-port requests refused (misaligned, bad window, bad argument)
 `define TG_CSR_REG_RX_STRAY             120  // RO responses that matched no outstanding request

@@ -28,7 +28,7 @@ reg         out_valid_reg,  out_valid_next;    // m side
 reg [W-1:0] out_data_reg,   out_data_next;
 reg         skid_valid_reg, skid_valid_next;   // taken while the m side stalled
 reg [W-1:0] skid_data_reg,  skid_data_next;
-reg         ready_reg;                         // = !skid_valid_reg
+reg         ready_reg,      ready_next;        // the skid is empty (low in reset)
 
 wire s_fire = s_valid && ready_reg;
 wire m_free = !out_valid_reg || m_ready;       // the output register may load
@@ -56,6 +56,7 @@ always @* begin
         skid_valid_next = 1'b1;
         skid_data_next  = s_data;
     end
+    ready_next = !skid_valid_next;
 end
 
 // ---------------------------------------------------------------- registers
@@ -64,7 +65,7 @@ always @(posedge clk) begin
     out_data_reg   <= out_data_next;
     skid_valid_reg <= skid_valid_next;
     skid_data_reg  <= skid_data_next;
-    ready_reg      <= !skid_valid_next;
+    ready_reg      <= ready_next;
     if (rst) begin
         out_valid_reg  <= 1'b0;
         skid_valid_reg <= 1'b0;

@@ -60,7 +60,7 @@ GROUPS = [
         ("CSR_REG_RX_FRAMES", 0x048, "RO frames received and accepted"),
         ("CSR_REG_RX_DROP_FCS", 0x050, "RO frames dropped: bad FCS"),
         ("CSR_REG_RX_DROP_TYPE", 0x058, "RO frames dropped: wrong EtherType, version or destination"),
-        ("CSR_REG_RX_DROP_MALFORMED", 0x060, "RO frames dropped: truncated, oversized, length mismatch, bad opcode"),
+        ("CSR_REG_RX_DROP_MALFORMED", 0x060, "RO frames dropped: truncated, oversized, keep off the stream rule, length mismatch, bad opcode"),
         ("CSR_REG_RX_REFUSED", 0x068, "RO requests refused with an error status"),
         ("CSR_REG_HOST_ERRORS", 0x070, "RO host-port requests refused (misaligned, bad window, bad argument)"),
         ("CSR_REG_RX_STRAY", 0x078, "RO responses that matched no outstanding request"),

@@ -54,7 +54,7 @@
 #define TG_CSR_REG_RX_FRAMES            0x48ULL  /* RO frames received and accepted */
 #define TG_CSR_REG_RX_DROP_FCS          0x50ULL  /* RO frames dropped: bad FCS */
 #define TG_CSR_REG_RX_DROP_TYPE         0x58ULL  /* RO frames dropped: wrong EtherType, version or destination */
-#define TG_CSR_REG_RX_DROP_MALFORMED    0x60ULL  /* RO frames dropped: truncated, oversized, length mismatch, bad opcode */
+#define TG_CSR_REG_RX_DROP_MALFORMED    0x60ULL  /* RO frames dropped: truncated, oversized, keep off the stream rule, length mismatch, bad opcode */
 #define TG_CSR_REG_RX_REFUSED           0x68ULL  /* RO requests refused with an error status */
 #define TG_CSR_REG_HOST_ERRORS          0x70ULL  /* RO host-port requests refused (misaligned, bad window, bad argument) */
 #define TG_CSR_REG_RX_STRAY             0x78ULL  /* RO responses that matched no outstanding request */

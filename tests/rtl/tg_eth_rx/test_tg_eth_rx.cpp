@@ -76,6 +76,15 @@ struct Tb {
     uint64_t prev_mask;
     uint32_t prev_payload[16];
     uint8_t payload_buf[256];
+    // one beat of a queued frame driven with another keep: frame number
+    // (counted from the first frame queued), beat, keep
+    struct KeepPatch {
+        uint64_t frame;
+        size_t beat;
+        uint8_t keep;
+    };
+    std::deque<KeepPatch> patches;
+    uint64_t frames_queued = 0, frames_gone = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtb_eth_rx), rng(seed)
     {
@@ -94,6 +103,14 @@ struct Tb {
         expect.push_back(w);
         want_counts[what]++;
         src.frames.push_back(f);
+        frames_queued++;
+    }
+
+    // send f with beat `beat` driven with keep `keep` instead of its own
+    void send_patched(const Bytes &f, size_t beat, uint8_t keep, Outcome what, const char *why)
+    {
+        patches.push_back(KeepPatch{frames_queued, beat, keep});
+        send(f, what, why);
     }
 
     tg_frame_hdr good_hdr(uint8_t op, uint8_t len)
@@ -183,6 +200,9 @@ struct Tb {
         r.cfg_node_id = node;
         if (rst) r.s_axis_rx_tvalid = 0;
         else src.drive(r.s_axis_rx_tdata, r.s_axis_rx_tkeep, r.s_axis_rx_tvalid, r.s_axis_rx_tlast, rng);
+        if (!rst && r.s_axis_rx_tvalid && !patches.empty() && patches.front().frame == frames_gone &&
+            patches.front().beat == src.pos / 8)
+            r.s_axis_rx_tkeep = patches.front().keep;
         if (!r.s_axis_rx_tvalid) {
             r.s_axis_rx_tdata = rng.next();
             r.s_axis_rx_tkeep = (uint8_t)rng.next();
@@ -266,7 +286,12 @@ struct Tb {
             if (r.m_rxd_valid && r.m_rxd_ready) done_slots.push_back(r.m_rxd_slot);
             if (r.m_rxd_valid && r.m_rxd_ready && !present.empty()) present.pop_front();
             if (r.s_axis_rx_tvalid && r.s_axis_rx_tready) mid = !r.s_axis_rx_tlast;
+            size_t before = src.frames.size();
             src.advance(r.s_axis_rx_tvalid && r.s_axis_rx_tready);
+            if (src.frames.size() < before) {
+                frames_gone++;
+                while (!patches.empty() && patches.front().frame < frames_gone) patches.pop_front();
+            }
         }
         told = !rst;
         told_slot = r.m_rxd_slot_next;
@@ -291,6 +316,8 @@ struct Tb {
     {
         for (int i = 0; i < 3; i++) tick(true);
         src.frames.clear();
+        frames_gone = frames_queued;
+        patches.clear();
         src.pos = 0;
         src.showing = false;
         expect.clear();
@@ -473,6 +500,40 @@ static void size_errors(Tb &tb)
     tb.run();
 }
 
+// A beat whose keep breaks the stream's rule (all ones before the last
+// beat, a run of ones from bit 0 on it) makes its frame malformed, even
+// with an FCS that matches the bytes the CRC step took and a byte count
+// that matches the length field: a middle beat with a hole in its keep,
+// which the CRC step skips whole, and a last beat one byte longer to keep
+// the count.
+static void keep_errors(Tb &tb)
+{
+    for (unsigned r = 0; r < 16; r++) {
+        Bytes g = encode(tb.good_hdr(TG_OP_WRITE, TG_MAX_PAYLOAD), tb.payload_buf);   // 130 bytes
+        size_t beat = 8 + tb.rng.below(7);         // a payload beat
+        uint8_t hole = (uint8_t)(0xFF & ~(1u << tb.rng.below(7)));   // not a run
+        // 131 bytes driven, 130 counted: the header, the payload, and an
+        // FCS over the bytes the CRC step takes (all but the beat's)
+        Bytes f(g.begin(), g.begin() + (ptrdiff_t)(g.size() - 3));
+        Bytes taken;
+        for (size_t i = 0; i < f.size(); i++)
+            if (i / 8 != beat) taken.push_back(f[i]);
+        uint32_t fcs = ~tg_crc32_update(0xFFFFFFFFu, taken.data(), taken.size());
+        for (int k = 0; k < 4; k++) f.push_back((uint8_t)(fcs >> (8 * k)));
+        tb.send_patched(f, beat, hole, DROP_MALFORMED, "a middle beat's keep with a hole");
+        tb.good();
+    }
+    // a middle beat whose keep is a run but not all ones: the count is off
+    // as well, so the drop says malformed under either rule
+    for (unsigned r = 0; r < 8; r++) {
+        Bytes g = tb.base_frame();
+        size_t beats = (g.size() + 7) / 8;
+        tb.send_patched(g, 1 + tb.rng.below((unsigned)beats - 2), 0x7F, DROP_ANY, "a middle beat's keep short");
+        tb.good();
+    }
+    tb.run();
+}
+
 static void mixed(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -525,6 +586,7 @@ int main(int argc, char **argv)
             opcode_errors(tb, st == 0);
             link_ops(tb);
             size_errors(tb);
+            keep_errors(tb);
             mixed(tb, 300);
 
             // reset while a frame is arriving or a descriptor is held
