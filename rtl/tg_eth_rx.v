@@ -2,8 +2,9 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Frame receiver: takes one Ethernet frame from a 64-bit AXI-Stream, keeps
 // its header beats in registers and writes its payload words, a word a
-// beat, into a slot of the payload buffer (tg_pay_buf); checks FCS,
-// EtherType, destination, version, length and opcode, and presents an
+// beat, into a slot of the payload buffer (tg_pay_buf); checks FCS (or
+// takes a MAC's verdict on it), EtherType, destination, version, length
+// and opcode, and presents an
 // accepted frame as a request descriptor naming its slot (others are
 // dropped and counted by reason, their slot reused).
 `default_nettype none
@@ -11,7 +12,9 @@
 
 module tg_eth_rx #(
     parameter BLOCK_BYTES = 64, // payload bytes kept per frame: 16, 32 or 64 (the rest is not stored)
-    parameter SLOT_W      = 2   // bits of a payload-buffer slot number (1..4)
+    parameter SLOT_W      = 2,  // bits of a payload-buffer slot number (1..4)
+    parameter FCS         = 1   // 1: frames end with their FCS, checked here; 0: a MAC
+                                // has checked and removed it (tuser says it was bad)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -25,6 +28,7 @@ module tg_eth_rx #(
     input  wire         s_axis_rx_tvalid,
     output wire         s_axis_rx_tready,
     input  wire         s_axis_rx_tlast,
+    input  wire         s_axis_rx_tuser,   // on the last beat: the frame is bad (a MAC's FCS check)
 
     // payload buffer: a free slot (a frame starts only with one), and the
     // payload words written into it as they arrive
@@ -57,7 +61,7 @@ module tg_eth_rx #(
     // events
     output wire         ev_rx_frame,      // a frame was accepted
     output wire         ev_rx_data_frame, // ... other than ACK or NAK
-    output wire         ev_drop_fcs,      // dropped: bad FCS
+    output wire         ev_drop_fcs,      // dropped: bad FCS, or marked bad by tuser
     output wire         ev_drop_type,     // dropped: EtherType, version or destination
     output wire         ev_drop_malformed // dropped: size, keep, length field or opcode
 );
@@ -80,6 +84,9 @@ initial begin
     if (SLOT_W < 1 || SLOT_W > 4) begin
         $error("%m: SLOT_W must be in 1..4");
     end
+    if (FCS < 0 || FCS > 1) begin
+        $error("%m: FCS must be 0 or 1");
+    end
     if (PAY_LANE == 0) begin
         $error("%m: the payload must not start on a beat boundary");
     end
@@ -98,23 +105,30 @@ reg [4:0]          beat_reg,   beat_next;     // beats stored so far
 reg                over_reg,   over_next;     // more beats than MAX_BEATS, or a beat's keep off the stream's rule
 reg [7:0]          bytes_reg,  bytes_next;    // bytes received (saturating)
 reg [31:0]         crc_reg,    crc_next;
+reg                user_reg,   user_next;     // the last beat's tuser
 
 // ---------------------------------------------------------------- receive path
 wire [31:0] crc_beat;
 
+generate
+if (FCS != 0) begin : g_fcs
 `ifdef FORMAL
-// The proof takes the CRC step as any value (tg_crc32_d64 has its own
-// proof); what it checks is how the receiver chains and judges it.
-(* anyseq *) reg [31:0] f_crc_step;
-assign crc_beat = f_crc_step;
+    // The proof takes the CRC step as any value (tg_crc32_d64 has its own
+    // proof); what it checks is how the receiver chains and judges it.
+    (* anyseq *) reg [31:0] f_crc_step;
+    assign crc_beat = f_crc_step;
 `else
-tg_crc32_d64 tg_crc32_d64_inst (
-    .crc_in  (crc_reg),
-    .data    (s_axis_rx_tdata),
-    .keep    (s_axis_rx_tkeep),
-    .crc_out (crc_beat)
-);
+    tg_crc32_d64 tg_crc32_d64_inst (
+        .crc_in  (crc_reg),
+        .data    (s_axis_rx_tdata),
+        .keep    (s_axis_rx_tkeep),
+        .crc_out (crc_beat)
+    );
 `endif
+end else begin : g_no_fcs
+    assign crc_beat = CRC_RESIDUE;
+end
+endgenerate
 
 reg [3:0]  keep_count;
 reg [63:0] keep_data;
@@ -196,11 +210,12 @@ wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
                 (f_op == `TG_OP_CAS) || (f_op == `TG_OP_ATOMIC_RESP) ||
                 (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
 wire op_link  = (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
-// header + payload + FCS; a read request carries no payload
-wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + 9'd66;
+// header + payload (+ FCS); a read request carries no payload
+localparam [7:0] MIN_BYTES = (FCS != 0) ? 8'd66 : 8'd62;
+wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + {1'b0, MIN_BYTES};
 
-wire bad_fcs   = (crc_reg != CRC_RESIDUE);
-wire bad_size  = over_reg || (bytes_reg < 8'd66);
+wire bad_fcs   = user_reg || (crc_reg != CRC_RESIDUE);
+wire bad_size  = over_reg || (bytes_reg < MIN_BYTES);
 wire bad_type  = (f_ethertype != `TG_ETHERTYPE) || (f_ver != `TG_PROTO_VERSION) ||
                  (f_dst_mac != my_mac) || (f_dst != cfg_node_id);
 wire bad_len   = (f_len[2:0] != 3'd0) || (f_len > 8'd64) || (op_link && f_len != 8'd0) ||
@@ -250,6 +265,7 @@ always @* begin
     over_next  = over_reg;
     bytes_next = bytes_reg;
     crc_next   = crc_reg;
+    user_next  = user_reg;
 
     case (state_reg)
         S_RECV: begin
@@ -283,6 +299,7 @@ always @* begin
                 end
                 if (s_axis_rx_tlast) begin
                     state_next = S_CHECK;
+                    user_next  = s_axis_rx_tuser;
                 end
             end
         end
@@ -307,7 +324,8 @@ always @* begin
         beat_next  = 5'd0;
         over_next  = 1'b0;
         bytes_next = 8'd0;
-        crc_next   = 32'hFFFFFFFF;
+        crc_next   = (FCS != 0) ? 32'hFFFFFFFF : CRC_RESIDUE;
+        user_next  = 1'b0;
     end
 end
 
@@ -320,6 +338,7 @@ always @(posedge clk) begin
     over_reg  <= over_next;
     bytes_reg <= bytes_next;
     crc_reg   <= crc_next;
+    user_reg  <= user_next;
     if (rst) begin
         state_reg <= S_RECV;
         hdr_reg   <= {HDR_W{1'b0}};
@@ -328,7 +347,8 @@ always @(posedge clk) begin
         beat_reg  <= 5'd0;
         over_reg  <= 1'b0;
         bytes_reg <= 8'd0;
-        crc_reg   <= 32'hFFFFFFFF;
+        crc_reg   <= (FCS != 0) ? 32'hFFFFFFFF : CRC_RESIDUE;
+        user_reg  <= 1'b0;
     end
 end
 
@@ -347,10 +367,11 @@ reg               f_mid;      // beats of a frame transferred, its last not yet
 reg               f_ended;    // the last cycle transferred a frame's last beat
 reg               f_held;     // an accepted frame not yet taken
 reg  [31:0]       f_crc;
+reg               f_user;    // tuser of the last transfer
 reg  [HDR_W-1:0]  f_hdr;     // the header one cycle ago
 reg  [SLOT_W-1:0] f_slot;    // the slot one cycle ago
 reg  [SLOT_W-1:0] f_slot0;   // the free slot offered at the frame's first beat
-wire              f_fcs_ok = (f_crc == CRC_RESIDUE);
+wire              f_fcs_ok = (f_crc == CRC_RESIDUE) && !f_user;
 wire [2:0]        f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} +
                                {2'd0, ev_drop_type} + {2'd0, ev_drop_malformed};
 
@@ -364,6 +385,7 @@ always @(posedge clk) begin
     if (f_xfer) begin
         f_mid <= !s_axis_rx_tlast;
         f_crc <= crc_beat;
+        f_user <= s_axis_rx_tuser;
     end
     if (ev_rx_frame) begin
         f_held <= 1'b1;
@@ -375,6 +397,7 @@ always @(posedge clk) begin
         f_ended <= 1'b0;
         f_held  <= 1'b0;
         f_crc   <= 32'hFFFFFFFF;
+        f_user  <= 1'b0;
     end
 end
 
@@ -400,9 +423,11 @@ always @* begin
             assert(crc_reg == f_crc);
         end
         // R3: a frame is dropped as bad FCS exactly when the register over
-        // it is not the residue, so every such frame is counted
+        // it is not the residue or its last beat's tuser is set, so every
+        // such frame is counted
         assert(ev_drop_fcs == (f_ended && !f_fcs_ok));
-        // R4: a frame is accepted and offered only with the residue, and
+        // R4: a frame is accepted and offered only with the residue and
+        // tuser clear, and
         // the offer is the accepted frame's header and slot, unchanged and
         // held until taken, with no beat taken and no payload word written
         // meanwhile

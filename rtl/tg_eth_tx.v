@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Frame transmitter: turns one request descriptor into an Ethernet II frame
-// (Telegraphos header, payload, FCS) on a 64-bit AXI-Stream. The header
+// (Telegraphos header, payload and, unless a MAC adds it, FCS) on a 64-bit
+// AXI-Stream. The header
 // comes from the descriptor's fields; the payload words are read one at a
 // time from the payload buffer slot the descriptor names, as they are
 // sent.
@@ -9,7 +10,8 @@
 `include "tg_hw_defs.vh"
 
 module tg_eth_tx #(
-    parameter PAY_SLOT_W = 5    // payload-buffer slot number bits
+    parameter PAY_SLOT_W = 5,   // payload-buffer slot number bits
+    parameter FCS        = 1    // 1: the frame ends with its FCS; 0: a MAC adds it
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -69,7 +71,7 @@ module tg_eth_tx #(
 // of beat 8+k (bytes 2-7): the word is read in the cycle before beat 7+k
 // (the address follows the beat register alone: the word for the next
 // beat), kept while the beat waits, and its bytes 2-7 kept for the next
-// beat.
+// beat. Without the FCS (FCS = 0) beat 7+m, with lanes 0-5, is the last.
 
 // ---------------------------------------------------------------- state
 reg                  busy_reg,   busy_next;
@@ -154,29 +156,36 @@ wire [4:0]  beat_fcs  = {1'b0, words_reg} + 5'd7;   // beat with FCS bytes 0-1
 wire [4:0]  beat_last = {1'b0, words_reg} + 5'd8;   // beat with FCS bytes 2-3
 wire        at_fcs    = (beat_reg == beat_fcs);
 wire        at_last   = (beat_reg == beat_last);
+wire        at_end    = (FCS != 0) ? at_last : at_fcs;   // the frame's last beat
 wire [31:0] crc_beat;
 wire [31:0] fcs       = ~crc_beat;
 
-// (runs of 6 and 8 bytes only: the beats this transmitter sends)
-tg_crc32_d64 #(
-    .RUNS    (8'hA0)
-) tg_crc32_d64_inst (
-    .crc_in  (crc_reg),
-    .data    (beat_data),
-    .keep    (at_fcs ? 8'h3F : 8'hFF),
-    .crc_out (crc_beat)
-);
+generate
+if (FCS != 0) begin : g_fcs
+    // (runs of 6 and 8 bytes only: the beats this transmitter sends)
+    tg_crc32_d64 #(
+        .RUNS    (8'hA0)
+    ) tg_crc32_d64_inst (
+        .crc_in  (crc_reg),
+        .data    (beat_data),
+        .keep    (at_fcs ? 8'h3F : 8'hFF),
+        .crc_out (crc_beat)
+    );
+end else begin : g_no_fcs
+    assign crc_beat = 32'hFFFFFFFF;
+end
+endgenerate
 
 reg [63:0] tdata_out;
 reg [7:0]  tkeep_out;
 
 always @* begin
-    if (at_last) begin
+    if (at_last && FCS != 0) begin
         tdata_out = {48'd0, fcs_hi_reg};
         tkeep_out = 8'h03;
     end else if (at_fcs) begin
-        tdata_out = {fcs[15:0], beat_data[47:0]};
-        tkeep_out = 8'hFF;
+        tdata_out = {(FCS != 0) ? fcs[15:0] : 16'd0, beat_data[47:0]};
+        tkeep_out = (FCS != 0) ? 8'hFF : 8'h3F;
     end else begin
         tdata_out = beat_data;
         tkeep_out = 8'hFF;
@@ -186,12 +195,12 @@ end
 assign m_axis_tx_tdata  = tdata_out;
 assign m_axis_tx_tkeep  = tkeep_out;
 assign m_axis_tx_tvalid = busy_reg;
-assign m_axis_tx_tlast  = at_last;
+assign m_axis_tx_tlast  = at_end;
 assign s_txd_ready      = !busy_reg;
 
 wire beat_fire = busy_reg && m_axis_tx_tready;
 assign ev_tx_start = beat_fire && (beat_reg == 5'd0);
-assign ev_tx_frame = beat_fire && at_last;
+assign ev_tx_frame = beat_fire && at_end;
 assign ev_tx_data_start = ev_tx_start && (op_reg != `TG_OP_ACK) && (op_reg != `TG_OP_NAK);
 
 // the word the next beat carries (read a cycle ahead); the port is
@@ -202,7 +211,7 @@ assign m_pay_src       = src_reg;
 assign m_pay_rd_slot   = slot_reg;
 assign m_pay_rd_word   = rd_word;
 assign m_pay_pin_valid = busy_reg && has_pay;
-assign m_pay_rel_valid = beat_fire && at_last && has_pay && rel_reg;
+assign m_pay_rel_valid = beat_fire && at_end && has_pay && rel_reg;
 
 always @* begin
     busy_next   = busy_reg;
@@ -264,7 +273,7 @@ always @* begin
         if (at_fcs) begin
             fcs_hi_next = fcs[31:16];
         end
-        if (at_last) begin
+        if (at_end) begin
             busy_next = 1'b0;
         end
     end

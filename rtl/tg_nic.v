@@ -20,7 +20,9 @@ module tg_nic #(
     parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
-    parameter LINK_SLOTS_LOG2 = 5   // link layer: log2 of the retransmission buffer slots (1..5)
+    parameter LINK_SLOTS_LOG2 = 5,  // link layer: log2 of the retransmission buffer slots (1..5)
+    parameter FCS             = 1   // 1: frames at the network port carry their FCS, made and checked
+                                    // here; 0: a MAC adds and checks it, and marks a bad frame with tuser
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -50,7 +52,8 @@ module tg_nic #(
     input  wire        s_mem_resp_valid,
     input  wire [63:0] s_mem_resp_rdata,
 
-    // network port (whole Ethernet frames with FCS)
+    // network port (whole Ethernet frames, with FCS when FCS = 1); tuser on
+    // a received frame's last beat: the frame is bad (tie to 0 without a MAC)
     output wire [63:0] m_axis_tx_tdata,
     output wire [7:0]  m_axis_tx_tkeep,
     output wire        m_axis_tx_tvalid,
@@ -61,6 +64,7 @@ module tg_nic #(
     input  wire        s_axis_rx_tvalid,
     output wire        s_axis_rx_tready,
     input  wire        s_axis_rx_tlast,
+    input  wire        s_axis_rx_tuser,
 
     // interrupt: queue overflow or armed notification (IRQ_STATUS & IRQ_MASK)
     output wire        irq
@@ -72,6 +76,9 @@ initial begin
     end
     if (SPILL_RING != 0 && SPILL_RING != 1) begin
         $error("%m: SPILL_RING must be 0 or 1");
+    end
+    if (FCS != 0 && FCS != 1) begin
+        $error("%m: FCS must be 0 or 1");
     end
 end
 
@@ -128,7 +135,7 @@ reg         mr_valid_reg;
 reg  [63:0] mr_rdata_reg;
 wire [63:0] tx_tdata, rx_tdata;
 wire [7:0]  tx_tkeep, rx_tkeep;
-wire        tx_tvalid, tx_tready, tx_tlast, rx_tvalid, rx_tready, rx_tlast;
+wire        tx_tvalid, tx_tready, tx_tlast, rx_tvalid, rx_tready, rx_tlast, rx_tuser;
 reg  [15:0] node_id_reg;
 
 tg_reg_slice #(.W(121)) host_req_slice (
@@ -175,15 +182,15 @@ tg_reg_slice #(.W(73)) tx_slice (
     .m_data  ({m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast})
 );
 
-tg_reg_slice #(.W(73)) rx_slice (
+tg_reg_slice #(.W(74)) rx_slice (
     .clk     (clk),
     .rst     (rst),
     .s_valid (s_axis_rx_tvalid),
     .s_ready (s_axis_rx_tready),
-    .s_data  ({s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast}),
+    .s_data  ({s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tuser}),
     .m_valid (rx_tvalid),
     .m_ready (rx_tready),
-    .m_data  ({rx_tdata, rx_tkeep, rx_tlast})
+    .m_data  ({rx_tdata, rx_tkeep, rx_tlast, rx_tuser})
 );
 
 always @(posedge clk) begin
@@ -552,7 +559,8 @@ tg_pay_buf #(
 
 tg_eth_rx #(
     .BLOCK_BYTES (BLOCK_BYTES),
-    .SLOT_W      (RX_SLOT_W)
+    .SLOT_W      (RX_SLOT_W),
+    .FCS         (FCS)
 ) tg_eth_rx_inst (
     .clk               (clk),
     .rst               (rst),
@@ -568,6 +576,7 @@ tg_eth_rx #(
     .s_axis_rx_tvalid  (rx_tvalid),
     .s_axis_rx_tready  (rx_tready),
     .s_axis_rx_tlast   (rx_tlast),
+    .s_axis_rx_tuser   (rx_tuser),
     .m_rxd_valid       (erx_valid),
     .m_rxd_ready       (erx_ready),
     .m_rxd_op          (erx_op),
@@ -1441,7 +1450,8 @@ always @(posedge clk) begin
 end
 
 tg_eth_tx #(
-    .PAY_SLOT_W (PAY_SLOT_W)
+    .PAY_SLOT_W (PAY_SLOT_W),
+    .FCS        (FCS)
 ) tg_eth_tx_inst (
     .clk              (clk),
     .rst              (rst),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// AXI-Stream clock-domain crossing: beats {tlast, tkeep, tdata} through
+// AXI-Stream clock-domain crossing: beats {tuser, tlast, tkeep, tdata} through
 // tg_async_fifo. In frame mode the output offers a frame only once its
 // last beat has been written, so a byte-paced consumer (a MAC) never runs
 // dry inside a frame however slow the writing clock is.
@@ -10,6 +10,7 @@ module tg_axis_async_fifo #(
     parameter DATA_W = 64, // tdata bits (8..128, a multiple of 8)
     parameter ADDR_W = 5,  // log2 of the beats held (2..8); in frame mode a
                            // frame longer than this never comes out
+    parameter USER_W = 1,  // tuser bits (1..8)
     parameter FRAME  = 0   // 1: store whole frames before offering them
 ) (
     // input side
@@ -19,6 +20,7 @@ module tg_axis_async_fifo #(
     input  wire                s_axis_tvalid,
     output wire                s_axis_tready,
     input  wire                s_axis_tlast,
+    input  wire [USER_W-1:0]   s_axis_tuser,
 
     // output side; m_rst (m_clk, synchronous) resets both sides
     input  wire                m_clk,
@@ -27,14 +29,16 @@ module tg_axis_async_fifo #(
     output wire [DATA_W/8-1:0] m_axis_tkeep,
     output wire                m_axis_tvalid,
     input  wire                m_axis_tready,
-    output wire                m_axis_tlast
+    output wire                m_axis_tlast,
+    output wire [USER_W-1:0]   m_axis_tuser
 );
 
 localparam KEEP_W = DATA_W / 8;
-localparam WIDTH  = DATA_W + KEEP_W + 1;
+localparam WIDTH  = DATA_W + KEEP_W + 1 + USER_W;
 
 initial begin
     if (DATA_W < 8 || DATA_W > 128 || DATA_W % 8 != 0) $error("%m: DATA_W must be 8..128, a multiple of 8");
+    if (USER_W < 1 || USER_W > 8) $error("%m: USER_W must be 1..8");
     if (FRAME < 0 || FRAME > 1) $error("%m: FRAME must be 0 or 1");
 end
 
@@ -48,7 +52,7 @@ tg_async_fifo #(
 ) tg_async_fifo_inst (
     .wr_clk   (s_clk),
     .wr_en    (s_axis_tvalid),
-    .wr_data  ({s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
+    .wr_data  ({s_axis_tuser, s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
     .wr_full  (wr_full),
     .rd_clk   (m_clk),
     .rst      (m_rst),
@@ -60,7 +64,8 @@ tg_async_fifo #(
 assign s_axis_tready = !wr_full;
 assign m_axis_tdata  = rd_data[DATA_W-1:0];
 assign m_axis_tkeep  = rd_data[DATA_W +: KEEP_W];
-assign m_axis_tlast  = rd_data[WIDTH-1];
+assign m_axis_tlast  = rd_data[DATA_W + KEEP_W];
+assign m_axis_tuser  = rd_data[WIDTH-1 -: USER_W];
 
 generate
 if (FRAME != 0) begin : g_frame

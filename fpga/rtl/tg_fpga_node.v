@@ -139,8 +139,12 @@ wire core_rst = core_rst_reg;
 // ---------------------------------------------------------------- network MAC
 wire [63:0] rx_tdata, tx_tdata, mac_rx_tdata, mac_tx_tdata;
 wire [7:0]  rx_tkeep, tx_tkeep, mac_rx_tkeep, mac_tx_tkeep;
-wire        rx_tvalid, rx_tready, rx_tlast, tx_tvalid, tx_tready, tx_tlast;
-wire        mac_rx_tvalid, mac_rx_tready, mac_rx_tlast, mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;
+wire        rx_tvalid, rx_tready, rx_tlast, rx_tuser, tx_tvalid, tx_tready, tx_tlast;
+wire        mac_rx_tvalid, mac_rx_tready, mac_rx_tlast, mac_rx_tuser;
+wire        mac_tx_tvalid, mac_tx_tready, mac_tx_tlast;
+/* verilator lint_off UNUSEDSIGNAL */
+wire        mac_tx_tuser_unused;      // (the core marks no frame it sends)
+/* verilator lint_on UNUSEDSIGNAL */
 wire        ev_mac_drop, ev_bridge_drop;
 
 tg_gmii_mac #(
@@ -161,6 +165,7 @@ tg_gmii_mac #(
     .m_axis_rx_tvalid (mac_rx_tvalid),
     .m_axis_rx_tready (mac_rx_tready),
     .m_axis_rx_tlast  (mac_rx_tlast),
+    .m_axis_rx_tuser  (mac_rx_tuser),
     .s_axis_tx_tdata  (mac_tx_tdata),
     .s_axis_tx_tkeep  (mac_tx_tkeep),
     .s_axis_tx_tvalid (mac_tx_tvalid),
@@ -178,6 +183,7 @@ if (ONE_CLOCK != 0) begin : g_rx_direct
     assign rx_tkeep      = mac_rx_tkeep;
     assign rx_tvalid     = mac_rx_tvalid;
     assign rx_tlast      = mac_rx_tlast;
+    assign rx_tuser      = mac_rx_tuser;
     assign mac_rx_tready = rx_tready;
 end else begin : g_rx_cross
     tg_axis_async_fifo #(
@@ -191,13 +197,15 @@ end else begin : g_rx_cross
         .s_axis_tvalid (mac_rx_tvalid),
         .s_axis_tready (mac_rx_tready),
         .s_axis_tlast  (mac_rx_tlast),
+        .s_axis_tuser  (mac_rx_tuser),
         .m_clk         (core_clk),
         .m_rst         (core_rst),
         .m_axis_tdata  (rx_tdata),
         .m_axis_tkeep  (rx_tkeep),
         .m_axis_tvalid (rx_tvalid),
         .m_axis_tready (rx_tready),
-        .m_axis_tlast  (rx_tlast)
+        .m_axis_tlast  (rx_tlast),
+        .m_axis_tuser  (rx_tuser)
     );
 end
 endgenerate
@@ -213,13 +221,15 @@ tg_axis_async_fifo #(
     .s_axis_tvalid (tx_tvalid),
     .s_axis_tready (tx_tready),
     .s_axis_tlast  (tx_tlast),
+    .s_axis_tuser  (1'b0),
     .m_clk         (clk),
     .m_rst         (rst_mac_reg),
     .m_axis_tdata  (mac_tx_tdata),
     .m_axis_tkeep  (mac_tx_tkeep),
     .m_axis_tvalid (mac_tx_tvalid),
     .m_axis_tready (mac_tx_tready),
-    .m_axis_tlast  (mac_tx_tlast)
+    .m_axis_tlast  (mac_tx_tlast),
+    .m_axis_tuser  (mac_tx_tuser_unused)
 );
 
 // ---------------------------------------------------------------- bridge
@@ -421,7 +431,8 @@ tg_nic #(
     .NUM_REGIONS (NUM_REGIONS),
     .BLOCK_BYTES (BLOCK_BYTES),
     .SPILL_RING (SPILL_RING),
-    .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
+    .LINK_LAYER (0),         // not built on the boards yet (docs/fpga.md)
+    .FCS        (0)          // the MAC makes and checks the FCS, a byte a cycle
 ) tg_nic_inst (
     .clk               (core_clk),
     .rst               (core_rst),
@@ -454,6 +465,7 @@ tg_nic #(
     .s_axis_rx_tvalid  (rx_tvalid),
     .s_axis_rx_tready  (rx_tready),
     .s_axis_rx_tlast   (rx_tlast),
+    .s_axis_rx_tuser   (rx_tuser),
     .irq               (core_irq)
 );
 

@@ -3,7 +3,7 @@
 // Unit test of the AXI-Stream clock crossing in frame mode (built with
 // FRAME=1): frames of 1 to 17 beats written with random gaps, read at
 // several clock ratios by a random reader and by a MAC-paced reader.
-// Every beat comes out once and in order; no frame is offered before its
+// Every beat comes out once, in order and with its tuser; no frame is offered before its
 // last beat went in; once a frame's first beat is taken, tvalid holds
 // until its last; the input side stalls while the FIFO is full.
 #include "Vtg_axis_async_fifo.h"
@@ -16,6 +16,7 @@ struct Beat {
     uint64_t data;
     uint8_t keep;
     bool last;
+    bool user;
     unsigned frame;
 };
 
@@ -38,6 +39,7 @@ static void run(unsigned s_half, unsigned m_half, unsigned gap_pct, bool mac_pac
             b.data = rng.next();
             b.keep = (i + 1 == n) ? (uint8_t)(0xFF >> rng.below(8)) : 0xFF;
             b.last = (i + 1 == n);
+            b.user = rng.chance(50);
             b.frame = f;
             to_send.push_back(b);
         }
@@ -62,6 +64,7 @@ static void run(unsigned s_half, unsigned m_half, unsigned gap_pct, bool mac_pac
                 m->s_axis_tdata = b.data;
                 m->s_axis_tkeep = b.keep;
                 m->s_axis_tlast = b.last;
+                m->s_axis_tuser = b.user;
                 if (m->s_axis_tready) {
                     if (b.last) last_in[b.frame] = true;
                     in_flight.push_back(b);
@@ -94,10 +97,10 @@ static void run(unsigned s_half, unsigned m_half, unsigned gap_pct, bool mac_pac
                     Beat b = in_flight.front();
                     in_flight.pop_front();
                     TB_CHECK(m->m_axis_tdata == b.data && m->m_axis_tkeep == b.keep &&
-                                 (bool)m->m_axis_tlast == b.last,
-                             "frame %u: beat %016llx/%02x/%d, expected %016llx/%02x/%d", b.frame,
+                                 (bool)m->m_axis_tlast == b.last && (bool)m->m_axis_tuser == b.user,
+                             "frame %u: beat %016llx/%02x/%d/%d, expected %016llx/%02x/%d/%d", b.frame,
                              (unsigned long long)m->m_axis_tdata, m->m_axis_tkeep, m->m_axis_tlast,
-                             (unsigned long long)b.data, b.keep, b.last);
+                             m->m_axis_tuser, (unsigned long long)b.data, b.keep, b.last, b.user);
                     if (!in_frame) TB_CHECK(last_in[b.frame], "frame %u offered before its last beat", b.frame);
                     in_frame = !b.last;
                     beats_out++;

@@ -7,7 +7,9 @@
 // to 8 words, each one request and one frame on the network; bridge refusals;
 // then the line rate: the bench sends node 2 write frames back to back at
 // the GbE frame rate (12-byte gaps), shortest and longest, and every one
-// must land without a drop.
+// must land without a drop; a write with a bit flipped after its FCS was
+// made and one with rx_er are dropped (the MAC marks them, the core counts
+// them under RX_DROP_FCS) and write nothing.
 // The NIC core runs on its own clock, 5 times slower than the GMII clock
 // (the Colorlight top runs it 4 times slower), so its edges fall on
 // either edge of that clock. Built a second time with TB_ONE_CLOCK=1
@@ -303,9 +305,27 @@ int main(int argc, char **argv)
         std::printf("%s: 64 writes at line rate in %llu cycles, core clock %u times slower\n", NAME,
                     (unsigned long long)lr_cycles, CORE_HALF);
 
+    TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_RX_DROP_FCS) == 0, "FCS drops");
+
+    // a corrupted write and one with rx_er: dropped, counted, nothing written
+    for (unsigned k = 0; k < 2; k++) {
+        struct tg_frame_hdr h = {};
+        uint8_t buf[TG_MAX_FRAME_BYTES], pay[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        h.ver = TG_PROTO_VERSION, h.op = TG_OP_WRITE, h.src = 1, h.dst = 2;
+        h.len = 8, h.mask = 0xFF, h.addr = 0x3000;
+        size_t n = tg_frame_encode(buf, &h, pay);
+        Bytes f(buf, buf + n);
+        if (k == 0) f[TG_PAYLOAD_OFF + 3] ^= 0x08;
+        t.b.net_inj.push(gmii_wire(f), k == 1 ? 8 + TG_PAYLOAD_OFF + 2 : -1);
+    }
+    while (t.b.net_inj.busy()) t.tick();
+    for (unsigned i = 0; i < 500; i++) t.tick();
+    TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_RX_DROP_FCS) == 2,
+             "FCS drops after two bad frames");
+    TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_MEM_READ, 0x3000) == 0, "a bad frame wrote memory");
+
     TB_CHECK(t.a.net_mon.bad == 0 && t.b.net_mon.bad == 0, "bad frames on the network");
     TB_CHECK(t.a.net_mon.min_gap >= 12 && t.b.net_mon.min_gap >= 12, "inter-frame gap");
-    TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_RX_DROP_FCS) == 0, "FCS drops");
     std::printf("%s: %llu cycles, %zu + %zu frames on the network\n", NAME, (unsigned long long)t.cyc,
                 t.a.net_mon.frames.size(), t.b.net_mon.frames.size());
     return tb_finish(NAME);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Unit test of the GMII MAC. Receive: frames of 1 to 300 bytes with
-// sample gaps and sink backpressure arrive whole and in order; frames
-// longer than the FIFO allows are cut short and corrupted; a frame with
-// rx_er or a bad preamble cannot pass intact; frames that find the FIFO
-// without room are dropped whole and counted. Transmit: frames with FCS
-// leave with preamble, start delimiter and at least 12 idle bytes between
+// Unit test of the GMII MAC. Receive: frames of 1 to 300 bytes and their
+// FCS, with sample gaps and sink backpressure, arrive whole, in order,
+// without the FCS and not marked bad; frames longer than the FIFO allows
+// are cut short and marked bad; a frame with a wrong FCS or rx_er is
+// marked bad, and one with a bad preamble does not arrive; a frame of no
+// more bytes than an FCS is dropped and counted; frames that find the FIFO
+// without room are dropped whole and counted. Transmit: frames leave with
+// preamble, start delimiter, their FCS and at least 12 idle bytes between
 // them; a source that pauses inside a frame for less than a beat's byte
 // times is covered by the beat held ahead, and one that runs dry for longer
 // marks the frame with tx_er.
@@ -15,7 +17,7 @@
 
 #include <memory>
 
-static const size_t MAX_BYTES = (64 / 2 - 1) * 8;   // RX_FIFO_LOG2 = 6
+static const size_t MAX_BYTES = (64 / 2 - 1) * 8;   // RX_FIFO_LOG2 = 6: bytes before the FCS
 
 struct Tb {
     std::unique_ptr<Vtg_gmii_mac> m{new Vtg_gmii_mac};
@@ -51,7 +53,8 @@ struct Tb {
             v.eval();
         }
         bool fired = v.s_axis_tx_tvalid && v.s_axis_tx_tready;
-        rx.sample(v.m_axis_rx_tdata, v.m_axis_rx_tkeep, v.m_axis_rx_tvalid, v.m_axis_rx_tlast);
+        rx.sample(v.m_axis_rx_tdata, v.m_axis_rx_tkeep, v.m_axis_rx_tvalid, v.m_axis_rx_tlast,
+                  v.m_axis_rx_tuser);
         v.clk = 1;
         v.eval();
         tx.advance(fired);
@@ -76,7 +79,7 @@ int main(int argc, char **argv)
         Bytes f(1 + t.rng.below(n < 100 ? (unsigned)MAX_BYTES : 300));
         for (auto &b : f) b = (uint8_t)t.rng.next();
         sent.push_back(f);
-        t.src.push(gmii_wire(f));
+        t.src.push(gmii_wire(with_fcs(f)));
         while (t.src.busy()) t.tick();
     }
     for (unsigned i = 0; i < 2000; i++) t.tick();
@@ -85,35 +88,51 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sent.size() && i < t.rx.frames.size(); i++) {
         const Bytes &g = t.rx.frames[i];
         if (sent[i].size() <= MAX_BYTES) {
-            TB_CHECK(g == sent[i], "frame %zu (%zu bytes) differs", i, sent[i].size());
+            TB_CHECK(g == sent[i] && !t.rx.bad[i], "frame %zu (%zu bytes) differs or is marked bad", i,
+                     sent[i].size());
         } else {
-            TB_CHECK(g.size() == MAX_BYTES && g != Bytes(sent[i].begin(), sent[i].begin() + MAX_BYTES),
-                     "overlong frame %zu: %zu bytes, must be cut and corrupted", i, g.size());
+            TB_CHECK(g.size() == MAX_BYTES && t.rx.bad[i], "overlong frame %zu: %zu bytes, must be cut and bad",
+                     i, g.size());
         }
     }
-    t.rx.frames.clear();
+    t.rx.clear();
 
-    // ---- receive errors: rx_er inside, a broken preamble
+    // ---- receive errors: rx_er inside, a wrong FCS, a broken preamble,
+    // frames of no more bytes than an FCS
     Bytes e(80, 0x5A);
-    t.src.push(gmii_wire(e), 30);
-    Bytes bad_pre = gmii_wire(e);
+    t.src.push(gmii_wire(with_fcs(e)), 30);
+    Bytes bad_fcs = with_fcs(e);
+    bad_fcs[81] ^= 0x10;
+    t.src.push(gmii_wire(bad_fcs));
+    Bytes bad_pre = gmii_wire(with_fcs(e));
     bad_pre[3] = 0x00;
     t.src.push(bad_pre);
+    t.src.push(gmii_wire(with_fcs(Bytes())));
+    t.src.push(gmii_wire(Bytes(2, 0x77)));
+    t.src.push(gmii_wire(with_fcs(Bytes(1, 0x42))));
     while (t.src.busy()) t.tick();
     for (unsigned i = 0; i < 200; i++) t.tick();
-    TB_CHECK(t.rx.frames.size() == 1 && t.rx.frames[0] != e, "rx_er frame must arrive corrupted");
-    t.rx.frames.clear();
+    TB_CHECK(t.rx.frames.size() == 3, "%zu frames of 3", t.rx.frames.size());
+    if (t.rx.frames.size() == 3) {
+        TB_CHECK(t.rx.frames[0] == e && t.rx.bad[0], "rx_er frame must arrive marked bad");
+        TB_CHECK(t.rx.frames[1] == e && t.rx.bad[1], "frame with a wrong FCS must arrive marked bad");
+        TB_CHECK(t.rx.frames[2] == Bytes(1, 0x42) && !t.rx.bad[2], "one-byte frame");
+    }
+    TB_CHECK(t.drops == 2, "%u drops of the two frames without a byte before the FCS", t.drops);
+    t.drops = 0;
+    t.rx.clear();
 
     // ---- receive overflow: the sink stops, frames beyond the FIFO are dropped whole
     t.rx.stall_pct = 100;
     t.sample_gap_pct = 0;
-    for (unsigned n = 0; n < 10; n++) t.src.push(gmii_wire(Bytes(120, (uint8_t)n)));
+    for (unsigned n = 0; n < 10; n++) t.src.push(gmii_wire(with_fcs(Bytes(120, (uint8_t)n))));
     while (t.src.busy()) t.tick();
     t.rx.stall_pct = 0;
     for (unsigned i = 0; i < 500; i++) t.tick();
     TB_CHECK(t.drops > 0 && t.rx.frames.size() + t.drops == 10, "%zu delivered, %u dropped",
              t.rx.frames.size(), t.drops);
-    for (const Bytes &f : t.rx.frames) TB_CHECK(f.size() == 120, "partial frame of %zu bytes", f.size());
+    for (size_t i = 0; i < t.rx.frames.size(); i++)
+        TB_CHECK(t.rx.frames[i] == Bytes(120, t.rx.frames[i][0]) && !t.rx.bad[i], "frame %zu differs", i);
 
     // ---- transmit
     std::vector<Bytes> txs;
@@ -121,7 +140,7 @@ int main(int argc, char **argv)
         Bytes f(1 + t.rng.below(200));
         for (auto &b : f) b = (uint8_t)t.rng.next();
         txs.push_back(f);
-        t.tx.frames.push_back(with_fcs(f));
+        t.tx.frames.push_back(f);
     }
     while (!t.tx.idle()) t.tick();
     for (unsigned i = 0; i < 100; i++) t.tick();
@@ -134,7 +153,7 @@ int main(int argc, char **argv)
     // ---- a pause of 5 cycles before the second beat: the first beat's 8 bytes cover it
     Bytes paused(64);
     for (auto &b : paused) b = (uint8_t)t.rng.next();
-    t.tx.frames.push_back(with_fcs(paused));
+    t.tx.frames.push_back(paused);
     t.tx_hold_cycles = 5;
     while (!t.tx.idle()) t.tick();
     for (unsigned i = 0; i < 100; i++) t.tick();
@@ -144,7 +163,7 @@ int main(int argc, char **argv)
              "paused frame: %u aborts, %u bad, %zu frames", t.aborts, t.out.bad, t.out.frames.size());
 
     // ---- transmit abort: the source runs dry for longer than a beat
-    t.tx.frames.push_back(with_fcs(Bytes(64, 0x33)));
+    t.tx.frames.push_back(Bytes(64, 0x33));
     t.tx_hold_cycles = 20;
     for (unsigned i = 0; i < 200 && !t.aborts; i++) t.tick();
     t.tx.frames.clear();

@@ -117,6 +117,7 @@ struct AxisSource {
 // that tkeep is all ones except on the last beat.
 struct AxisSink {
     std::deque<Bytes> frames;
+    std::deque<bool> bad;   // per frame: tuser on its last beat
     Bytes cur;
     unsigned stall_pct = 0;
     bool ready = true;
@@ -126,7 +127,7 @@ struct AxisSink {
         ready = !rng.chance(stall_pct);
         return ready;
     }
-    void sample(uint64_t tdata, uint8_t tkeep, bool tvalid, bool tlast)
+    void sample(uint64_t tdata, uint8_t tkeep, bool tvalid, bool tlast, bool tuser = false)
     {
         if (!(tvalid && ready)) return;
         TB_CHECK(tlast || tkeep == 0xFF, "tkeep %02x before the last beat", tkeep);
@@ -135,8 +136,14 @@ struct AxisSink {
             if (tkeep & (1u << i)) cur.push_back((uint8_t)(tdata >> (8 * i)));
         if (tlast) {
             frames.push_back(cur);
+            bad.push_back(tuser);
             cur.clear();
         }
+    }
+    void clear()
+    {
+        frames.clear();
+        bad.clear();
     }
 };
 

@@ -7,7 +7,9 @@
 // of every word written.
 `default_nettype none
 
-module tb_eth_rx (
+module tb_eth_rx #(
+    parameter FCS = 1   // the receiver's FCS parameter
+) (
     input  wire         clk,
     input  wire         rst,
     input  wire [15:0]  cfg_node_id,
@@ -20,6 +22,7 @@ module tb_eth_rx (
     input  wire         s_axis_rx_tvalid,
     output wire         s_axis_rx_tready,
     input  wire         s_axis_rx_tlast,
+    input  wire         s_axis_rx_tuser,
 
     output wire         m_rxd_valid,
     input  wire         m_rxd_ready,
@@ -91,7 +94,8 @@ tg_pay_buf #(
 
 tg_eth_rx #(
     .BLOCK_BYTES (64),
-    .SLOT_W      (2)
+    .SLOT_W      (2),
+    .FCS         (FCS)
 ) dut (
     .clk               (clk),
     .rst               (rst),
@@ -101,6 +105,7 @@ tg_eth_rx #(
     .s_axis_rx_tvalid  (s_axis_rx_tvalid),
     .s_axis_rx_tready  (s_axis_rx_tready),
     .s_axis_rx_tlast   (s_axis_rx_tlast),
+    .s_axis_rx_tuser   (s_axis_rx_tuser),
     .s_slot_valid      (alloc_valid && !tb_slot_block),
     .s_slot_idx        (alloc_slot),
     .m_pay_we          (pay_we),

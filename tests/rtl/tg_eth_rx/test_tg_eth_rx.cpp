@@ -5,12 +5,19 @@
 // until taken; every kind of bad
 // frame is dropped and counted under exactly one reason, and the next good
 // frame still gets through, under random stream gaps and descriptor stalls.
+// A frame whose last beat has tuser set is dropped as a bad FCS. Built with
+// TB_FCS=0 (the receiver's FCS=0), every frame loses its FCS on the way in
+// and a wrong one sets tuser instead, as a MAC does.
 #include "Vtb_eth_rx.h"
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <cstring>
 #include <memory>
+
+#ifndef TB_FCS
+#define TB_FCS 1
+#endif
 
 // the opcodes the receiver lets through
 static const uint8_t GOOD_OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ, TG_OP_REQ_RESP,
@@ -85,15 +92,28 @@ struct Tb {
     };
     std::deque<KeepPatch> patches;
     uint64_t frames_queued = 0, frames_gone = 0;
+    std::deque<bool> users;     // per frame queued: tuser on its last beat
 
     explicit Tb(uint64_t seed) : m(new Vtb_eth_rx), rng(seed)
     {
         for (auto &b : payload_buf) b = (uint8_t)rng.next();
     }
 
-    void send(const Bytes &f, Outcome what, const char *why, const tg_frame_hdr *h = nullptr,
-              const uint8_t *payload = nullptr)
+    // user: tuser on the frame's last beat; -1: as a MAC would set it
+    // (with TB_FCS=0: the frame's FCS was wrong; else never)
+    void send(const Bytes &frame, Outcome what, const char *why, const tg_frame_hdr *h = nullptr,
+              const uint8_t *payload = nullptr, int user = -1)
     {
+        Bytes f = frame;
+#if TB_FCS
+        bool bad = user > 0;
+#else
+        // a MAC checks and removes the FCS; one shorter than an FCS is bad
+        bool bad = f.size() < TG_FCS_BYTES || tg_crc32_update(0xFFFFFFFFu, f.data(), f.size()) != 0xDEBB20E3u;
+        if (user >= 0) bad = user > 0;
+        if (f.size() >= TG_FCS_BYTES) f.resize(f.size() - TG_FCS_BYTES);
+        if (f.empty()) return;   // a MAC delivers no frame without bytes
+#endif
         Want w{};
         w.what = what;
         w.why = why;
@@ -103,6 +123,7 @@ struct Tb {
         expect.push_back(w);
         want_counts[what]++;
         src.frames.push_back(f);
+        users.push_back(bad);
         frames_queued++;
     }
 
@@ -110,7 +131,7 @@ struct Tb {
     void send_patched(const Bytes &f, size_t beat, uint8_t keep, Outcome what, const char *why)
     {
         patches.push_back(KeepPatch{frames_queued, beat, keep});
-        send(f, what, why);
+        send(f, what, why, nullptr, nullptr, 0);
     }
 
     tg_frame_hdr good_hdr(uint8_t op, uint8_t len)
@@ -203,6 +224,9 @@ struct Tb {
         if (!rst && r.s_axis_rx_tvalid && !patches.empty() && patches.front().frame == frames_gone &&
             patches.front().beat == src.pos / 8)
             r.s_axis_rx_tkeep = patches.front().keep;
+        // tuser counts on the last beat only: anything elsewhere
+        r.s_axis_rx_tuser = (r.s_axis_rx_tvalid && r.s_axis_rx_tlast && !users.empty()) ? users.front()
+                                                                                       : rng.below(2);
         if (!r.s_axis_rx_tvalid) {
             r.s_axis_rx_tdata = rng.next();
             r.s_axis_rx_tkeep = (uint8_t)rng.next();
@@ -290,6 +314,7 @@ struct Tb {
             src.advance(r.s_axis_rx_tvalid && r.s_axis_rx_tready);
             if (src.frames.size() < before) {
                 frames_gone++;
+                users.pop_front();
                 while (!patches.empty() && patches.front().frame < frames_gone) patches.pop_front();
             }
         }
@@ -316,6 +341,7 @@ struct Tb {
     {
         for (int i = 0; i < 3; i++) tick(true);
         src.frames.clear();
+        users.clear();
         frames_gone = frames_queued;
         patches.clear();
         src.pos = 0;
@@ -534,6 +560,19 @@ static void keep_errors(Tb &tb)
     tb.run();
 }
 
+// frames a MAC marked bad (tuser on the last beat): dropped as a bad FCS
+// whatever they carry, good frames or bad ones
+static void user_marked(Tb &tb)
+{
+    for (unsigned k = 0; k < 40; k++) {
+        tg_frame_hdr h = tb.good_hdr(tb.random_op(), (uint8_t)(8 * tb.rng.below(9)));
+        if (k % 4 == 3) h.ver ^= 0x40;   // a bad header too: still an FCS drop
+        tb.send(encode(h, tb.payload_buf), DROP_FCS, "marked bad by tuser", nullptr, nullptr, 1);
+        tb.good();
+    }
+    tb.run();
+}
+
 static void mixed(Tb &tb, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -587,6 +626,7 @@ int main(int argc, char **argv)
             link_ops(tb);
             size_errors(tb);
             keep_errors(tb);
+            user_marked(tb);
             mixed(tb, 300);
 
             // reset while a frame is arriving or a descriptor is held

@@ -12,7 +12,9 @@
 `default_nettype none
 `include "tg_hw_defs.vh"
 
-module tb_eth_tx (
+module tb_eth_tx #(
+    parameter FCS = 1   // the transmitter's FCS parameter
+) (
     input  wire         clk,
     input  wire         rst,
     input  wire [15:0]  cfg_node_id,
@@ -85,7 +87,8 @@ always @(posedge clk) begin
 end
 
 tg_eth_tx #(
-    .PAY_SLOT_W (5)
+    .PAY_SLOT_W (5),
+    .FCS        (FCS)
 ) dut (
     .clk              (clk),
     .rst              (rst),

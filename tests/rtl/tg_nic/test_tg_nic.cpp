@@ -88,6 +88,7 @@ struct Tb {
         n.m_mem_req_ready = mem.pick_ready(rng);
         n.m_axis_tx_tready = tx.pick_ready(rng);
         rx.drive(n.s_axis_rx_tdata, n.s_axis_rx_tkeep, n.s_axis_rx_tvalid, n.s_axis_rx_tlast, rng);
+        n.s_axis_rx_tuser = 0;
         n.clk = 0;
         n.eval();
 
