@@ -68,7 +68,7 @@ for (n = 0; n < 2; n = n + 1) begin : node
         .m_axis_tx_tlast(tx_tlast[n]),
         .s_axis_rx_tdata(tx_tdata[1 - n]), .s_axis_rx_tkeep(tx_tkeep[1 - n]),
         .s_axis_rx_tvalid(tx_tvalid[1 - n]), .s_axis_rx_tready(rx_tready[n]),
-        .s_axis_rx_tlast(tx_tlast[1 - n]), .s_axis_rx_tuser(1'b0),
+        .s_axis_rx_tlast(tx_tlast[1 - n]), .s_axis_rx_tuser(1'b0),   // no FCS on this wire
         .irq(irq[n])
     );
 

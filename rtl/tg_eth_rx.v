@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Frame receiver: takes one Ethernet frame from a 64-bit AXI-Stream, keeps
-// its header beats in registers and writes its payload words, a word a
-// beat, into a slot of the payload buffer (tg_pay_buf); checks FCS (or
-// takes a MAC's verdict on it), EtherType, destination, version, length
-// and opcode, and presents an
+// Frame receiver: takes one Ethernet frame (without its FCS, which a MAC
+// has checked: tuser on the last beat marks a bad one) from a 64-bit
+// AXI-Stream, keeps its header beats in registers and writes its payload
+// words, a word a beat, into a slot of the payload buffer (tg_pay_buf);
+// checks EtherType, destination, version, length and opcode, and presents
+// an
 // accepted frame as a request descriptor naming its slot (others are
 // dropped and counted by reason, their slot reused).
 `default_nettype none
@@ -12,9 +13,7 @@
 
 module tg_eth_rx #(
     parameter BLOCK_BYTES = 64, // payload bytes kept per frame: 16, 32 or 64 (the rest is not stored)
-    parameter SLOT_W      = 2,  // bits of a payload-buffer slot number (1..4)
-    parameter FCS         = 1   // 1: frames end with their FCS, checked here; 0: a MAC
-                                // has checked and removed it (tuser says it was bad)
+    parameter SLOT_W      = 2   // bits of a payload-buffer slot number (1..4)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -28,7 +27,7 @@ module tg_eth_rx #(
     input  wire         s_axis_rx_tvalid,
     output wire         s_axis_rx_tready,
     input  wire         s_axis_rx_tlast,
-    input  wire         s_axis_rx_tuser,   // on the last beat: the frame is bad (a MAC's FCS check)
+    input  wire         s_axis_rx_tuser,   // on the last beat: the frame is bad (the MAC's FCS check)
 
     // payload buffer: a free slot (a frame starts only with one), and the
     // payload words written into it as they arrive
@@ -61,13 +60,12 @@ module tg_eth_rx #(
     // events
     output wire         ev_rx_frame,      // a frame was accepted
     output wire         ev_rx_data_frame, // ... other than ACK or NAK
-    output wire         ev_drop_fcs,      // dropped: bad FCS, or marked bad by tuser
+    output wire         ev_drop_fcs,      // dropped: marked bad by tuser (FCS)
     output wire         ev_drop_type,     // dropped: EtherType, version or destination
     output wire         ev_drop_malformed // dropped: size, keep, length field or opcode
 );
 
-localparam MAX_BEATS = 17;               // 130-byte largest frame, rounded up
-localparam [31:0] CRC_RESIDUE = 32'hDEBB20E3;  // register after data + a good FCS
+localparam MAX_BEATS = 16;               // 126-byte largest frame, rounded up
 // The payload starts in lane PAY_LANE of beat PAY_BEAT; its word k is the
 // rest of beat PAY_BEAT+k and the start of the next beat, so it is
 // written as beat PAY_BEAT+k+1 arrives. The beats up to PAY_BEAT hold the
@@ -83,9 +81,6 @@ initial begin
     end
     if (SLOT_W < 1 || SLOT_W > 4) begin
         $error("%m: SLOT_W must be in 1..4");
-    end
-    if (FCS < 0 || FCS > 1) begin
-        $error("%m: FCS must be 0 or 1");
     end
     if (PAY_LANE == 0) begin
         $error("%m: the payload must not start on a beat boundary");
@@ -104,32 +99,9 @@ reg [SLOT_W-1:0]   slot_reg,   slot_next;     // payload-buffer slot of this fra
 reg [4:0]          beat_reg,   beat_next;     // beats stored so far
 reg                over_reg,   over_next;     // more beats than MAX_BEATS, or a beat's keep off the stream's rule
 reg [7:0]          bytes_reg,  bytes_next;    // bytes received (saturating)
-reg [31:0]         crc_reg,    crc_next;
 reg                user_reg,   user_next;     // the last beat's tuser
 
 // ---------------------------------------------------------------- receive path
-wire [31:0] crc_beat;
-
-generate
-if (FCS != 0) begin : g_fcs
-`ifdef FORMAL
-    // The proof takes the CRC step as any value (tg_crc32_d64 has its own
-    // proof); what it checks is how the receiver chains and judges it.
-    (* anyseq *) reg [31:0] f_crc_step;
-    assign crc_beat = f_crc_step;
-`else
-    tg_crc32_d64 tg_crc32_d64_inst (
-        .crc_in  (crc_reg),
-        .data    (s_axis_rx_tdata),
-        .keep    (s_axis_rx_tkeep),
-        .crc_out (crc_beat)
-    );
-`endif
-end else begin : g_no_fcs
-    assign crc_beat = CRC_RESIDUE;
-end
-endgenerate
-
 reg [3:0]  keep_count;
 reg [63:0] keep_data;
 wire       keep_run = (s_axis_rx_tkeep & (s_axis_rx_tkeep + 8'd1)) == 8'd0;
@@ -210,11 +182,11 @@ wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
                 (f_op == `TG_OP_CAS) || (f_op == `TG_OP_ATOMIC_RESP) ||
                 (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
 wire op_link  = (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
-// header + payload (+ FCS); a read request carries no payload
-localparam [7:0] MIN_BYTES = (FCS != 0) ? 8'd66 : 8'd62;
+// header + payload; a read request carries no payload
+localparam [7:0] MIN_BYTES = 8'd62;
 wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + {1'b0, MIN_BYTES};
 
-wire bad_fcs   = user_reg || (crc_reg != CRC_RESIDUE);
+wire bad_fcs   = user_reg;
 wire bad_size  = over_reg || (bytes_reg < MIN_BYTES);
 wire bad_type  = (f_ethertype != `TG_ETHERTYPE) || (f_ver != `TG_PROTO_VERSION) ||
                  (f_dst_mac != my_mac) || (f_dst != cfg_node_id);
@@ -227,7 +199,7 @@ assign ev_drop_fcs       = check_now && bad_fcs;
 assign ev_drop_malformed = check_now && !bad_fcs && (bad_size || (!bad_type && (bad_len || bad_op)));
 assign ev_drop_type      = check_now && !bad_fcs && !bad_size && bad_type;
 `ifdef TG_TESTBUG_009
-// deliberate bug: a frame is accepted whatever its FCS
+// deliberate bug: a frame is accepted whatever its tuser (the MAC's FCS verdict)
 wire   frame_ok          = !bad_size && !bad_type && !bad_len && !bad_op;
 `else
 wire   frame_ok          = !bad_fcs && !bad_size && !bad_type && !bad_len && !bad_op;
@@ -264,13 +236,11 @@ always @* begin
     beat_next  = beat_reg;
     over_next  = over_reg;
     bytes_next = bytes_reg;
-    crc_next   = crc_reg;
     user_next  = user_reg;
 
     case (state_reg)
         S_RECV: begin
             if (beat_fire) begin
-                crc_next  = crc_beat;
                 prev_next = keep_data;
                 if (beat_reg == 5'd0) begin
                     slot_next = s_slot_idx;
@@ -288,7 +258,6 @@ always @* begin
                 end
                 // keep all ones before the last beat, a run of ones from
                 // bit 0 on it: anything else makes the frame malformed
-                // (the CRC step takes no byte of such a beat)
                 if (s_axis_rx_tlast ? (s_axis_rx_tkeep == 8'd0 || !keep_run) : (s_axis_rx_tkeep != 8'hFF)) begin
                     over_next = 1'b1;
                 end
@@ -324,7 +293,6 @@ always @* begin
         beat_next  = 5'd0;
         over_next  = 1'b0;
         bytes_next = 8'd0;
-        crc_next   = (FCS != 0) ? 32'hFFFFFFFF : CRC_RESIDUE;
         user_next  = 1'b0;
     end
 end
@@ -337,7 +305,6 @@ always @(posedge clk) begin
     beat_reg  <= beat_next;
     over_reg  <= over_next;
     bytes_reg <= bytes_next;
-    crc_reg   <= crc_next;
     user_reg  <= user_next;
     if (rst) begin
         state_reg <= S_RECV;
@@ -347,7 +314,6 @@ always @(posedge clk) begin
         beat_reg  <= 5'd0;
         over_reg  <= 1'b0;
         bytes_reg <= 8'd0;
-        crc_reg   <= (FCS != 0) ? 32'hFFFFFFFF : CRC_RESIDUE;
         user_reg  <= 1'b0;
     end
 end
@@ -355,8 +321,8 @@ end
 `ifdef FORMAL
 // ---------------------------------------------------------------- properties
 // A frame is the beats transferred (tvalid and tready) up to and including
-// one with tlast.  f_crc is the CRC step's result at the last transfer, so
-// after a frame's last beat it is the register over the whole frame.
+// one with tlast.  f_user is tuser at the last transfer, so after a frame's
+// last beat it is the MAC's verdict on the frame.
 reg f_past_valid = 1'b0;
 always @(posedge clk) begin
     f_past_valid <= 1'b1;
@@ -366,12 +332,11 @@ wire              f_xfer  = s_axis_rx_tvalid && s_axis_rx_tready;
 reg               f_mid;      // beats of a frame transferred, its last not yet
 reg               f_ended;    // the last cycle transferred a frame's last beat
 reg               f_held;     // an accepted frame not yet taken
-reg  [31:0]       f_crc;
 reg               f_user;    // tuser of the last transfer
 reg  [HDR_W-1:0]  f_hdr;     // the header one cycle ago
 reg  [SLOT_W-1:0] f_slot;    // the slot one cycle ago
 reg  [SLOT_W-1:0] f_slot0;   // the free slot offered at the frame's first beat
-wire              f_fcs_ok = (f_crc == CRC_RESIDUE) && !f_user;
+wire              f_fcs_ok = !f_user;
 wire [2:0]        f_verdicts = {2'd0, ev_rx_frame} + {2'd0, ev_drop_fcs} +
                                {2'd0, ev_drop_type} + {2'd0, ev_drop_malformed};
 
@@ -384,7 +349,6 @@ always @(posedge clk) begin
     end
     if (f_xfer) begin
         f_mid <= !s_axis_rx_tlast;
-        f_crc <= crc_beat;
         f_user <= s_axis_rx_tuser;
     end
     if (ev_rx_frame) begin
@@ -396,7 +360,6 @@ always @(posedge clk) begin
         f_mid   <= 1'b0;
         f_ended <= 1'b0;
         f_held  <= 1'b0;
-        f_crc   <= 32'hFFFFFFFF;
         f_user  <= 1'b0;
     end
 end
@@ -406,28 +369,23 @@ always @* begin
         assume(rst);
     end
     if (f_past_valid && !rst) begin
-        // R1: every beat of a frame goes through the CRC step, the first
-        // from the initial value, each later one from the result of the
-        // beat before (and the register holds that chain between beats)
+        // R1: the verdict a frame is judged by is the tuser of its last
+        // beat, and no earlier beat's (or earlier frame's) tuser counts
         if (state_reg == S_RECV) begin
-            assert(crc_reg == (f_mid ? f_crc : 32'hFFFFFFFF));
+            assert(!user_reg);
         end else begin
             assert(!f_mid);
+            assert(user_reg == f_user);
         end
         // R2: each frame gets exactly one verdict, in the cycle after its
         // last beat, and no beat is taken before it
         assert(f_verdicts <= 3'd1);
         assert((f_verdicts == 3'd1) == f_ended);
         assert((state_reg == S_CHECK) == f_ended);
-        if (f_ended) begin
-            assert(crc_reg == f_crc);
-        end
-        // R3: a frame is dropped as bad FCS exactly when the register over
-        // it is not the residue or its last beat's tuser is set, so every
-        // such frame is counted
+        // R3: a frame is dropped as bad FCS exactly when its last beat's
+        // tuser is set, so every such frame is counted
         assert(ev_drop_fcs == (f_ended && !f_fcs_ok));
-        // R4: a frame is accepted and offered only with the residue and
-        // tuser clear, and
+        // R4: a frame is accepted and offered only with tuser clear, and
         // the offer is the accepted frame's header and slot, unchanged and
         // held until taken, with no beat taken and no payload word written
         // meanwhile

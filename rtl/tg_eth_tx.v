@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Frame transmitter: turns one request descriptor into an Ethernet II frame
-// (Telegraphos header, payload and, unless a MAC adds it, FCS) on a 64-bit
+// (Telegraphos header and payload; the MAC appends the FCS) on a 64-bit
 // AXI-Stream. The header
 // comes from the descriptor's fields; the payload words are read one at a
 // time from the payload buffer slot the descriptor names, as they are
@@ -10,8 +10,7 @@
 `include "tg_hw_defs.vh"
 
 module tg_eth_tx #(
-    parameter PAY_SLOT_W = 5,   // payload-buffer slot number bits
-    parameter FCS        = 1    // 1: the frame ends with its FCS; 0: a MAC adds it
+    parameter PAY_SLOT_W = 5    // payload-buffer slot number bits
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -64,14 +63,12 @@ module tg_eth_tx #(
     output wire         ev_tx_frame     // last beat of a frame accepted
 );
 
-// The header is 62 bytes and the payload a multiple of 8, so the data of a
-// frame with m payload words ends in lane 5 of beat 7+m: lanes 6-7 of that
-// beat carry FCS bytes 0-1 and beat 8+m carries FCS bytes 2-3. Payload
-// word k goes out in lanes 6-7 of beat 7+k (its bytes 0-1) and lanes 0-5
-// of beat 8+k (bytes 2-7): the word is read in the cycle before beat 7+k
-// (the address follows the beat register alone: the word for the next
-// beat), kept while the beat waits, and its bytes 2-7 kept for the next
-// beat. Without the FCS (FCS = 0) beat 7+m, with lanes 0-5, is the last.
+// The header is 62 bytes and the payload a multiple of 8, so a frame with
+// m payload words ends in lane 5 of beat 7+m, its last. Payload word k
+// goes out in lanes 6-7 of beat 7+k (its bytes 0-1) and lanes 0-5 of beat
+// 8+k (bytes 2-7): the word is read in the cycle before beat 7+k (the
+// address follows the beat register alone: the word for the next beat),
+// kept while the beat waits, and its bytes 2-7 kept for the next beat.
 
 // ---------------------------------------------------------------- state
 reg                  busy_reg,   busy_next;
@@ -93,8 +90,6 @@ reg [PAY_SLOT_W-1:0] slot_reg,   slot_next;
 reg                  rel_reg,    rel_next;
 reg [3:0]            words_reg,  words_next;   // payload words of the frame
 reg [4:0]            beat_reg,   beat_next;
-reg [31:0]           crc_reg,    crc_next;
-reg [15:0]           fcs_hi_reg, fcs_hi_next;
 reg [47:0]           carry_reg,  carry_next;   // bytes 2-7 of the last payload word
 reg                  adv_reg,    adv_next;     // the beat moved on in the last cycle
 reg [63:0]           word_reg,   word_next;    // the payload word of this beat
@@ -105,7 +100,7 @@ wire [23:0] mac_oui   = `TG_MAC_OUI;
 wire [7:0]  proto_ver = `TG_PROTO_VERSION;
 
 // bytes 0-61 of the frame (header fields are big-endian: the most
-// significant byte is sent first); bytes 62-63 are payload or FCS
+// significant byte is sent first); bytes 62-63 are payload
 wire [511:0] hdr_img;
 assign hdr_img[0*8 +: 48]   = {dst_reg[7:0], dst_reg[15:8], 8'h00,
                                mac_oui[7:0], mac_oui[15:8], mac_oui[23:16]};
@@ -152,48 +147,11 @@ always @* begin
     end
 end
 
-wire [4:0]  beat_fcs  = {1'b0, words_reg} + 5'd7;   // beat with FCS bytes 0-1
-wire [4:0]  beat_last = {1'b0, words_reg} + 5'd8;   // beat with FCS bytes 2-3
-wire        at_fcs    = (beat_reg == beat_fcs);
-wire        at_last   = (beat_reg == beat_last);
-wire        at_end    = (FCS != 0) ? at_last : at_fcs;   // the frame's last beat
-wire [31:0] crc_beat;
-wire [31:0] fcs       = ~crc_beat;
+wire [4:0]  beat_end  = {1'b0, words_reg} + 5'd7;   // the last beat: lanes 0-5
+wire        at_end    = (beat_reg == beat_end);
 
-generate
-if (FCS != 0) begin : g_fcs
-    // (runs of 6 and 8 bytes only: the beats this transmitter sends)
-    tg_crc32_d64 #(
-        .RUNS    (8'hA0)
-    ) tg_crc32_d64_inst (
-        .crc_in  (crc_reg),
-        .data    (beat_data),
-        .keep    (at_fcs ? 8'h3F : 8'hFF),
-        .crc_out (crc_beat)
-    );
-end else begin : g_no_fcs
-    assign crc_beat = 32'hFFFFFFFF;
-end
-endgenerate
-
-reg [63:0] tdata_out;
-reg [7:0]  tkeep_out;
-
-always @* begin
-    if (at_last && FCS != 0) begin
-        tdata_out = {48'd0, fcs_hi_reg};
-        tkeep_out = 8'h03;
-    end else if (at_fcs) begin
-        tdata_out = {(FCS != 0) ? fcs[15:0] : 16'd0, beat_data[47:0]};
-        tkeep_out = (FCS != 0) ? 8'hFF : 8'h3F;
-    end else begin
-        tdata_out = beat_data;
-        tkeep_out = 8'hFF;
-    end
-end
-
-assign m_axis_tx_tdata  = tdata_out;
-assign m_axis_tx_tkeep  = tkeep_out;
+assign m_axis_tx_tdata  = at_end ? {16'd0, beat_data[47:0]} : beat_data;
+assign m_axis_tx_tkeep  = at_end ? 8'h3F : 8'hFF;
 assign m_axis_tx_tvalid = busy_reg;
 assign m_axis_tx_tlast  = at_end;
 assign s_txd_ready      = !busy_reg;
@@ -233,8 +191,6 @@ always @* begin
     rel_next    = rel_reg;
     words_next  = words_reg;
     beat_next   = beat_reg;
-    crc_next    = crc_reg;
-    fcs_hi_next = fcs_hi_reg;
     carry_next  = carry_reg;
     adv_next    = 1'b0;
     word_next   = pay_word;
@@ -263,16 +219,11 @@ always @* begin
             words_next  = (s_txd_op == `TG_OP_READ_REQ || s_txd_op == `TG_OP_ACK ||
                            s_txd_op == `TG_OP_NAK) ? 4'd0 : s_txd_len[6:3];
             beat_next   = 5'd0;
-            crc_next    = 32'hFFFFFFFF;
         end
     end else if (m_axis_tx_tready) begin
         adv_next   = 1'b1;
         beat_next  = beat_reg + 5'd1;
-        crc_next   = crc_beat;
         carry_next = pay_word[63:16];
-        if (at_fcs) begin
-            fcs_hi_next = fcs[31:16];
-        end
         if (at_end) begin
             busy_next = 1'b0;
         end
@@ -299,8 +250,6 @@ always @(posedge clk) begin
     rel_reg    <= rel_next;
     words_reg  <= words_next;
     beat_reg   <= beat_next;
-    crc_reg    <= crc_next;
-    fcs_hi_reg <= fcs_hi_next;
     carry_reg  <= carry_next;
     adv_reg    <= adv_next;
     word_reg   <= word_next;

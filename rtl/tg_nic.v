@@ -20,9 +20,7 @@ module tg_nic #(
     parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
     parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
-    parameter LINK_SLOTS_LOG2 = 5,  // link layer: log2 of the retransmission buffer slots (1..5)
-    parameter FCS             = 1   // 1: frames at the network port carry their FCS, made and checked
-                                    // here; 0: a MAC adds and checks it, and marks a bad frame with tuser
+    parameter LINK_SLOTS_LOG2 = 5   // link layer: log2 of the retransmission buffer slots (1..5)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -52,8 +50,9 @@ module tg_nic #(
     input  wire        s_mem_resp_valid,
     input  wire [63:0] s_mem_resp_rdata,
 
-    // network port (whole Ethernet frames, with FCS when FCS = 1); tuser on
-    // a received frame's last beat: the frame is bad (tie to 0 without a MAC)
+    // network port: whole Ethernet frames without their FCS, which the MAC
+    // appends and checks; tuser on a received frame's last beat: the MAC
+    // found it bad (its FCS, an error symbol)
     output wire [63:0] m_axis_tx_tdata,
     output wire [7:0]  m_axis_tx_tkeep,
     output wire        m_axis_tx_tvalid,
@@ -76,9 +75,6 @@ initial begin
     end
     if (SPILL_RING != 0 && SPILL_RING != 1) begin
         $error("%m: SPILL_RING must be 0 or 1");
-    end
-    if (FCS != 0 && FCS != 1) begin
-        $error("%m: FCS must be 0 or 1");
     end
 end
 
@@ -559,8 +555,7 @@ tg_pay_buf #(
 
 tg_eth_rx #(
     .BLOCK_BYTES (BLOCK_BYTES),
-    .SLOT_W      (RX_SLOT_W),
-    .FCS         (FCS)
+    .SLOT_W      (RX_SLOT_W)
 ) tg_eth_rx_inst (
     .clk               (clk),
     .rst               (rst),
@@ -1450,8 +1445,7 @@ always @(posedge clk) begin
 end
 
 tg_eth_tx #(
-    .PAY_SLOT_W (PAY_SLOT_W),
-    .FCS        (FCS)
+    .PAY_SLOT_W (PAY_SLOT_W)
 ) tg_eth_tx_inst (
     .clk              (clk),
     .rst              (rst),

@@ -712,7 +712,7 @@ static void node_cycle(struct tg_sim *sim, unsigned n)
 	in.host_resp_ready = 1;
 	tg_mm_outputs(&nd->mm, now, &in.mem_req_ready, &in.mem_resp_valid, &in.mem_resp_rdata);
 	tg_switch_outputs(sim->sw, n, now, &in.tx_tready, &in.rx_tvalid, &in.rx_tdata,
-			  &in.rx_tkeep, &in.rx_tlast);
+			  &in.rx_tkeep, &in.rx_tlast, &in.rx_tuser);
 
 	tg_vnic_settle(nd->nic, &in, &out, now);
 	host_fire = in.host_req_valid && out.host_req_ready;
@@ -1089,6 +1089,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		sim->sw->uplink_arg = sim->bridge;
 	}
 	sim->sw->fwd_latency = cfg->switch_latency;
+	sim->sw->mac_fcs = 1;    /* the switch's ports are the NICs' MACs */
 	{
 		struct tg_sim_faults f = {
 			.drop_ppm = cfg->drop_pct * PPM_PER_PCT + cfg->drop_ppm,

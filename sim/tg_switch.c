@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tg/tg_frame.h"
 #include "tg/tg_hw.h"
 #include "tg_rng.h"
 #include "tg_switch.h"
@@ -212,18 +213,27 @@ int tg_switch_is_down(const struct tg_switch *sw, unsigned p, uint64_t now)
 }
 
 /* Byte-time of the last byte of beat `beat` of fr, plus one. */
-static uint64_t beat_end_b(const struct tg_sw_frame *fr, unsigned beat)
+/* Bytes of fr its NIC is offered: all, or (mac_fcs) all but its FCS. */
+static unsigned rx_len(const struct tg_switch *sw, const struct tg_sw_frame *fr)
+{
+	return sw->mac_fcs && fr->len > TG_FCS_BYTES ? fr->len - TG_FCS_BYTES : fr->len;
+}
+
+/* Byte-time at which the NIC may take beat `beat` of fr: when its last
+ * byte has arrived, or for the last beat with mac_fcs, the whole frame. */
+static uint64_t beat_end_b(const struct tg_switch *sw, const struct tg_sw_frame *fr,
+			   unsigned beat)
 {
 	unsigned last = beat * 8u + 7u;
 
-	if (last >= fr->len)
+	if (last >= rx_len(sw, fr) - 1u)
 		last = fr->len - 1;
 	return fr->data_b + last + 1;
 }
 
 void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *tx_tready,
 		       uint8_t *rx_tvalid, uint64_t *rx_tdata, uint8_t *rx_tkeep,
-		       uint8_t *rx_tlast)
+		       uint8_t *rx_tlast, uint8_t *rx_tuser)
 {
 	struct tg_sw_port *pt = &sw->port[p];
 	struct tg_sw_frame *fr = pt->egress.head;
@@ -237,11 +247,13 @@ void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *
 	*rx_tdata = 0;
 	*rx_tkeep = 0;
 	*rx_tlast = 0;
+	if (rx_tuser)
+		*rx_tuser = 0;
 	/* a frame not yet started on a dead link is never offered */
 	if (fr && !pt->rx_beat && (pt->down || pt->nsched) && tg_switch_is_down(sw, p, now))
 		return;
-	if (fr && cdiv(beat_end_b(fr, pt->rx_beat), pt->bpc) + pt->latency <= now) {
-		unsigned off = pt->rx_beat * 8u, n = fr->len - off;
+	if (fr && cdiv(beat_end_b(sw, fr, pt->rx_beat), pt->bpc) + pt->latency <= now) {
+		unsigned len = rx_len(sw, fr), off = pt->rx_beat * 8u, n = len - off;
 		uint64_t d = 0;
 
 		if (n > 8)
@@ -251,7 +263,15 @@ void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *
 		*rx_tvalid = 1;
 		*rx_tdata = d;
 		*rx_tkeep = (uint8_t)((1u << n) - 1u);
-		*rx_tlast = off + n == fr->len;
+		*rx_tlast = off + n == len;
+		if (sw->mac_fcs && *rx_tlast) {
+			if (!fr->fcs_state)
+				fr->fcs_state = fr->len > TG_FCS_BYTES &&
+						tg_crc32_update(0xFFFFFFFFu, fr->data, fr->len) ==
+							TG_FCS_RESIDUE ? 1 : 2;
+			if (rx_tuser)
+				*rx_tuser = fr->fcs_state == 2;
+		}
 	}
 }
 
@@ -262,7 +282,7 @@ void tg_switch_rx_fire(struct tg_switch *sw, unsigned p)
 
 	if (!fr)
 		return;
-	if (++pt->rx_beat * 8u >= fr->len) {
+	if (++pt->rx_beat * 8u >= rx_len(sw, fr)) {
 		pt->buf_used -= fr->len;
 		free(fifo_pop(&pt->egress));
 		pt->rx_beat = 0;
@@ -310,6 +330,18 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 	int dst;
 
 	pt->in_frame = 0;
+	if (sw->mac_fcs) {
+		/* the MAC appends the FCS, which takes its bytes on the wire */
+		if (pt->len + TG_FCS_BYTES > TG_SW_MAX_FRAME) {
+			pt->too_long = 1;
+		} else {
+			uint32_t fcs = ~tg_crc32_update(0xFFFFFFFFu, pt->buf, pt->len);
+
+			for (unsigned i = 0; i < TG_FCS_BYTES; i++)
+				pt->buf[pt->len++] = (uint8_t)(fcs >> (8 * i));
+		}
+		pt->cursor_b += TG_FCS_BYTES;
+	}
 	pt->free_b = pt->cursor_b + (sw->overhead - PREAMBLE_BYTES);
 	if (pt->too_long || pt->len < TG_ETH_HDR_BYTES) {
 		pt->drop_malformed++;

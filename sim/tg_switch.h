@@ -18,6 +18,7 @@ struct tg_sw_frame {
 	unsigned len, src, dst;
 	unsigned hold;           /* held: frames still to let pass */
 	int uplink;              /* came in through the uplink (not copied back out) */
+	int fcs_state;           /* egress with mac_fcs: 0 not checked yet, 1 FCS good, 2 bad */
 	uint8_t data[];
 };
 
@@ -66,6 +67,11 @@ struct tg_switch {
 	unsigned fwd_latency;    /* cycles inside the switch after the last byte (default 0) */
 	unsigned overhead;       /* preamble + SFD + IFG bytes per frame */
 	unsigned tx_stall_pct;
+	/* the ports play the NICs' MACs: the FCS is appended to each frame a
+	 * NIC sends, and each frame is offered to its NIC without its FCS,
+	 * rx_tuser set on the last beat of one whose FCS is wrong (or that is
+	 * no longer than an FCS, offered whole); 0: frames pass as they are */
+	int mac_fcs;
 	/* faults, per million frames */
 	uint32_t drop_ppm, flip_ppm, dup_ppm, reorder_ppm;
 	unsigned reorder_depth;  /* a held frame lets this many frames pass, >= 1 */
@@ -115,10 +121,10 @@ int tg_switch_is_down(const struct tg_switch *sw, unsigned p, uint64_t now);
 int tg_switch_put_frame(struct tg_switch *sw, unsigned p, uint64_t now, const uint8_t *data,
 			unsigned len);
 
-/* The NIC inputs of port p for cycle `now`. */
+/* The NIC inputs of port p for cycle `now` (rx_tuser may be NULL). */
 void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *tx_tready,
 		       uint8_t *rx_tvalid, uint64_t *rx_tdata, uint8_t *rx_tkeep,
-		       uint8_t *rx_tlast);
+		       uint8_t *rx_tlast, uint8_t *rx_tuser);
 
 /* A TX beat of port p fired in cycle `now`.  Returns 0, or -1 if tkeep
  * breaks the stream rules (the beat is still taken). */

@@ -89,7 +89,7 @@ extern "C" void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in,
 	t->s_axis_rx_tkeep = in->rx_tkeep;
 	t->s_axis_rx_tvalid = in->rx_tvalid;
 	t->s_axis_rx_tlast = in->rx_tlast;
-	t->s_axis_rx_tuser = 0;   /* no MAC: the core checks each frame's FCS */
+	t->s_axis_rx_tuser = in->rx_tuser;
 	t->eval();
 	if (v->vcd)
 		v->vcd->dump(cycle * v->ps_per_cycle);

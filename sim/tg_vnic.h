@@ -20,7 +20,7 @@ struct tg_vnic_in {
 	uint8_t host_resp_ready;
 	uint8_t mem_req_ready, mem_resp_valid;
 	uint8_t tx_tready;
-	uint8_t rx_tkeep, rx_tvalid, rx_tlast;
+	uint8_t rx_tkeep, rx_tvalid, rx_tlast, rx_tuser;
 };
 
 /* Outputs of tg_nic. */

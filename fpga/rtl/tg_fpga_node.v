@@ -431,8 +431,7 @@ tg_nic #(
     .NUM_REGIONS (NUM_REGIONS),
     .BLOCK_BYTES (BLOCK_BYTES),
     .SPILL_RING (SPILL_RING),
-    .LINK_LAYER (0),         // not built on the boards yet (docs/fpga.md)
-    .FCS        (0)          // the MAC makes and checks the FCS, a byte a cycle
+    .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
 ) tg_nic_inst (
     .clk               (core_clk),
     .rst               (core_rst),

@@ -22,6 +22,9 @@ struct tg_frame_hdr {
 	uint32_t rsvd;
 };
 
+/** The CRC-32 register after a frame's bytes and its correct FCS. */
+#define TG_FCS_RESIDUE 0xDEBB20E3u
+
 /** Ethernet CRC-32 (reflected 0xEDB88320) continued over @p n bytes;
  *  start with crc = 0xFFFFFFFF and invert the result to get the FCS. */
 static inline uint32_t tg_crc32_update(uint32_t crc, const uint8_t *p, size_t n)
@@ -122,7 +125,7 @@ static inline int tg_frame_decode(const uint8_t *buf, size_t n, struct tg_frame_
 
 	if (n < TG_PAYLOAD_OFF + TG_FCS_BYTES)
 		return -1;
-	if (tg_crc32_update(0xFFFFFFFFu, buf, n) != 0xDEBB20E3u)
+	if (tg_crc32_update(0xFFFFFFFFu, buf, n) != TG_FCS_RESIDUE)
 		return -1;
 	if (__tg_get_be(buf + 12, 2) != TG_ETHERTYPE)
 		return -1;

@@ -150,9 +150,11 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 
 	*resp = 0;
 	*self = 0;
-	if (tg_crc32_update(0xFFFFFFFFu, b, n) != 0xDEBB20E3u)
+	/* the MAC (the switch's port) marks a frame bad that has a wrong FCS
+	 * or nothing before its FCS */
+	if (n <= TG_FCS_BYTES || tg_crc32_update(0xFFFFFFFFu, b, n) != TG_FCS_RESIDUE)
 		return C_DROP_FCS;
-	if (n < TG_PAYLOAD_OFF + TG_FCS_BYTES || n > 136)   /* 17 beats buffered */
+	if (n < TG_PAYLOAD_OFF + TG_FCS_BYTES || n > 128 + TG_FCS_BYTES)   /* 16 beats buffered */
 		return C_DROP_MAL;
 	tg_node_mac(mac, FUZZED);
 	if (get_be(b + 12, 2) != TG_ETHERTYPE || hfield(b, n, TG_H_VER, 1) != TG_PROTO_VERSION ||

@@ -66,7 +66,7 @@ static uint64_t send(struct tg_switch *sw, unsigned p, uint64_t now, const uint8
 		uint8_t tready, v, keep, last;
 		uint64_t d;
 
-		tg_switch_outputs(sw, p, now, &tready, &v, &d, &keep, &last);
+		tg_switch_outputs(sw, p, now, &tready, &v, &d, &keep, &last, NULL);
 		if (tready) {
 			unsigned k = n - off < 8 ? n - off : 8;
 			uint64_t data = 0;
@@ -118,7 +118,7 @@ static void test_switch(void)
 		uint64_t d;
 
 		for (unsigned p = 0; p < 4; p++) {
-			tg_switch_outputs(sw, p, now, &tready, &v, &d, &keep, &last);
+			tg_switch_outputs(sw, p, now, &tready, &v, &d, &keep, &last, NULL);
 			if (!v)
 				continue;
 			CHECK(p == 2, "frame delivered to port %u", p);
@@ -179,9 +179,101 @@ static void test_switch(void)
 	unlink(path);
 }
 
+/* Collect what port p offers until `end`: the bytes of one frame, the
+ * cycle of its last beat and its tuser.  Returns the byte count. */
+static unsigned recv_frame(struct tg_switch *sw, unsigned p, uint64_t *now, uint64_t end,
+			   uint8_t *got, uint64_t *last_at, uint8_t *user)
+{
+	unsigned glen = 0;
+
+	for (; *now < end; (*now)++) {
+		uint8_t tready, v, keep, last, u;
+		uint64_t d;
+
+		tg_switch_outputs(sw, p, *now, &tready, &v, &d, &keep, &last, &u);
+		if (v) {
+			for (unsigned i = 0; i < 8 && (keep >> i) & 1; i++)
+				got[glen++] = (uint8_t)(d >> (8 * i));
+			CHECK(!u || last, "tuser before the last beat");
+			tg_switch_rx_fire(sw, p);
+			if (last) {
+				*last_at = *now;
+				*user = u;
+				tg_switch_advance(sw, (*now)++);
+				return glen;
+			}
+		}
+		tg_switch_advance(sw, *now);
+	}
+	return glen;
+}
+
+/* The ports as the NICs' MACs (mac_fcs): a frame sent without FCS goes on
+ * the wire with it, and comes out of its output without it, its last beat
+ * only once the FCS has arrived; a corrupted frame, and one no longer than
+ * an FCS (offered whole), are marked with tuser. */
+static void test_switch_mac(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+	int fd;
+	struct tg_switch *sw;
+	struct tg_frame_hdr h;
+	uint8_t f[TG_MAX_FRAME_BYTES], got[TG_MAX_FRAME_BYTES], pl[64], user = 9;
+	uint64_t now, last_at = 0;
+	unsigned n, glen;
+
+	snprintf(path, sizeof(path), "%s/tg-test-pcap-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0, "mkstemp");
+	close(fd);
+	sw = tg_switch_create(4, 1, 10, 20, 0, 8000, 1, path);
+	REQUIRE(sw, "switch");
+	sw->mac_fcs = 1;
+	memset(&h, 0, sizeof(h));
+	h.ver = TG_PROTO_VERSION;
+	h.op = TG_OP_WRITE;
+	h.dst = 2;
+	h.len = 16;
+	for (unsigned i = 0; i < 16; i++)
+		pl[i] = (uint8_t)(7 * i);
+	n = (unsigned)tg_frame_encode(f, &h, pl);   /* FCS included */
+	now = send(sw, 0, 0, f, n - (unsigned)TG_FCS_BYTES);
+	glen = recv_frame(sw, 2, &now, 2000, got, &last_at, &user);
+	CHECK(glen == n - TG_FCS_BYTES && memcmp(got, f, glen) == 0 && user == 0,
+	      "frame out: %u bytes of %u, tuser %u", glen, n - (unsigned)TG_FCS_BYTES, user);
+	/* the FCS's bytes took their time on both links */
+	CHECK(last_at >= 2 * (8 + n) + 2 * 10, "last beat at %" PRIu64 ", before the FCS arrived",
+	      last_at);
+	CHECK(sw->port[0].tx_bytes == n, "%" PRIu64 " bytes sent, want %u", sw->port[0].tx_bytes, n);
+
+	/* every frame corrupted on the way: marked bad */
+	sw->flip_ppm = TG_SW_PPM;
+	now = send(sw, 1, now, f, n - (unsigned)TG_FCS_BYTES);
+	glen = recv_frame(sw, 2, &now, now + 2000, got, &last_at, &user);
+	CHECK(glen == n - TG_FCS_BYTES && user == 1, "corrupted frame: %u bytes, tuser %u", glen, user);
+
+	/* no longer than an FCS: offered whole, marked bad */
+	REQUIRE(tg_switch_put_frame(sw, 3, now, f, 3) == 0, "put");
+	glen = recv_frame(sw, 3, &now, now + 2000, got, &last_at, &user);
+	CHECK(glen == 3 && user == 1, "3-byte frame: %u bytes, tuser %u", glen, user);
+	tg_switch_destroy(sw);
+
+	/* on the wire (the capture at the outputs), the frames carry their FCS */
+	{
+		unsigned bad;
+		int recs = t_pcap_frames(path, &bad);
+
+		CHECK(recs == 3 && bad == 2, "%d pcap records, %u with a bad FCS; want 3 and 2", recs,
+		      bad);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	test_memory();
 	test_switch();
+	test_switch_mac();
 	return t_done("test_models");
 }

@@ -132,7 +132,7 @@ static void rig_run(struct rig *r, uint64_t max_cycles)
 			uint8_t tready, v, keep, last;
 			uint64_t d;
 
-			tg_switch_outputs(r->sw, p, r->now, &tready, &v, &d, &keep, &last);
+			tg_switch_outputs(r->sw, p, r->now, &tready, &v, &d, &keep, &last, NULL);
 			if (v) {
 				if (!r->rlen[p])
 					r->rstart[p] = r->now;

@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint8_t tready, rv, rk, rl;
 			uint64_t rd;
 
-			tg_switch_outputs(sw, p, now, &tready, &rv, &rd, &rk, &rl);
+			tg_switch_outputs(sw, p, now, &tready, &rv, &rd, &rk, &rl, NULL);
 			if (rv) {
 				FZ_ASSERT(tkeep_ok(rk, rl), "port %u RX tkeep 0x%02x last %u", p, rk, rl);
 				if (!(in.n && (ctrl & 0x80)))

@@ -19,11 +19,7 @@ RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
 # no entry: the guards of a table smaller than its key index)
 RTL_PROT5_BIN := $(BUILD)/tests/rtl/tg_prot/test_tg_prot5
 
-# the frame receiver and transmitter with FCS=0, as behind a MAC that makes
-# and checks the FCS (rules below)
-RTL_NOFCS_BINS := $(BUILD)/tests/rtl/tg_eth_rx/test_tg_eth_rx_nofcs $(BUILD)/tests/rtl/tg_eth_tx/test_tg_eth_tx_nofcs
-
-RTL_VARIANT_BINS := $(RTL_NARROW_BIN) $(RTL_PROT5_BIN) $(RTL_NOFCS_BINS)
+RTL_VARIANT_BINS := $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
 TEST_PROGS     += $(RTL_TEST_BINS) $(RTL_VARIANT_BINS)
 TEST_RTL_PROGS += $(RTL_TEST_BINS) $(RTL_VARIANT_BINS)
 
@@ -53,9 +49,3 @@ $(RTL_PROT5_BIN): tests/rtl/tg_prot/test_tg_prot.cpp $(RTL_SRCS) $(RTL_INCS) tes
 		include/tg/tg_hw.h tests/rtl/tests.mk
 	$(call verilate_bench,$(RTL_TB_FLAGS) -GNUM_REGIONS=5 -CFLAGS "-DTB_NUM_REGIONS=5" --top-module tg_prot \
 		$(RTL_SRCS) $(abspath tests/rtl/tg_prot/test_tg_prot.cpp))
-
-# the receiver's and transmitter's benches with FCS=0
-$(BUILD)/tests/rtl/%_nofcs: tests/rtl/%.cpp $(RTL_SRCS) $(RTL_INCS) $(RTL_TB_TOPS) tests/rtl/common/tb.hpp \
-		include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
-	$(call verilate_bench,$(RTL_TB_FLAGS) -GFCS=0 -CFLAGS "-DTB_FCS=0" --top-module $(rtl_tb_mod) \
-		$(RTL_SRCS) $(rtl_tb_top) $(RTL_TB_COMMON) $(abspath tests/rtl/$*.cpp))

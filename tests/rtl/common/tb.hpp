@@ -74,9 +74,28 @@ typedef std::vector<uint8_t> Bytes;
 // Drives whole frames onto an AXI-Stream, with random idle cycles.
 struct AxisSource {
     std::deque<Bytes> frames;
+    std::deque<bool> users;   // frames queued by push_mac: tuser on the last beat
     size_t pos = 0;
     unsigned gap_pct = 0;
     bool showing = false;
+
+    // Queue a frame as a MAC offers it: given as on the wire, FCS included;
+    // offered without its FCS, tuser set on its last beat when the FCS is
+    // wrong (a frame no longer than an FCS is offered whole, marked bad).
+    // Queue every frame of a source this way, or none.
+    void push_mac(const Bytes &wire)
+    {
+        bool bad = wire.size() <= 4 || tg_crc32_update(0xFFFFFFFFu, wire.data(), wire.size()) != TG_FCS_RESIDUE;
+        frames.push_back(wire.size() <= 4 ? wire : Bytes(wire.begin(), wire.end() - 4));
+        users.push_back(bad);
+    }
+    void clear()
+    {
+        frames.clear();
+        users.clear();
+        pos = 0;
+        showing = false;
+    }
 
     // Set the stream outputs for this cycle (call before eval with clk low).
     template <class M>
@@ -99,6 +118,12 @@ struct AxisSource {
         tvalid = 1;
         tlast = pos + 8 >= f.size();
     }
+    template <class M>
+    void drive(M &tdata, uint8_t &tkeep, uint8_t &tvalid, uint8_t &tlast, uint8_t &tuser, TbRng &rng)
+    {
+        drive(tdata, tkeep, tvalid, tlast, rng);
+        tuser = tvalid && tlast && !users.empty() && users.front();
+    }
     // Account for a handshake seen in this cycle.
     void advance(bool fired)
     {
@@ -107,6 +132,7 @@ struct AxisSource {
         showing = false;
         if (pos >= frames.front().size()) {
             frames.pop_front();
+            if (!users.empty()) users.pop_front();
             pos = 0;
         }
     }

@@ -7,9 +7,7 @@
 // of every word written.
 `default_nettype none
 
-module tb_eth_rx #(
-    parameter FCS = 1   // the receiver's FCS parameter
-) (
+module tb_eth_rx (
     input  wire         clk,
     input  wire         rst,
     input  wire [15:0]  cfg_node_id,
@@ -94,8 +92,7 @@ tg_pay_buf #(
 
 tg_eth_rx #(
     .BLOCK_BYTES (64),
-    .SLOT_W      (2),
-    .FCS         (FCS)
+    .SLOT_W      (2)
 ) dut (
     .clk               (clk),
     .rst               (rst),

@@ -5,19 +5,15 @@
 // until taken; every kind of bad
 // frame is dropped and counted under exactly one reason, and the next good
 // frame still gets through, under random stream gaps and descriptor stalls.
-// A frame whose last beat has tuser set is dropped as a bad FCS. Built with
-// TB_FCS=0 (the receiver's FCS=0), every frame loses its FCS on the way in
-// and a wrong one sets tuser instead, as a MAC does.
+// The bench plays the MAC: every frame loses its FCS on the way in, and a
+// wrong one (or a frame no longer than an FCS) sets tuser on the last beat,
+// which the receiver counts as a bad FCS.
 #include "Vtb_eth_rx.h"
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <cstring>
 #include <memory>
-
-#ifndef TB_FCS
-#define TB_FCS 1
-#endif
 
 // the opcodes the receiver lets through
 static const uint8_t GOOD_OPS[] = {TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_REQ, TG_OP_REQ_RESP,
@@ -99,21 +95,17 @@ struct Tb {
         for (auto &b : payload_buf) b = (uint8_t)rng.next();
     }
 
-    // user: tuser on the frame's last beat; -1: as a MAC would set it
-    // (with TB_FCS=0: the frame's FCS was wrong; else never)
+    // frame: as on the wire, FCS included; user: tuser on its last beat,
+    // -1 as the MAC sets it (the FCS is wrong, or nothing precedes it)
     void send(const Bytes &frame, Outcome what, const char *why, const tg_frame_hdr *h = nullptr,
               const uint8_t *payload = nullptr, int user = -1)
     {
         Bytes f = frame;
-#if TB_FCS
-        bool bad = user > 0;
-#else
-        // a MAC checks and removes the FCS; one shorter than an FCS is bad
-        bool bad = f.size() < TG_FCS_BYTES || tg_crc32_update(0xFFFFFFFFu, f.data(), f.size()) != 0xDEBB20E3u;
+        // the MAC checks and removes the FCS, and offers a frame no longer
+        // than an FCS whole, marked bad
+        bool bad = f.size() <= TG_FCS_BYTES || tg_crc32_update(0xFFFFFFFFu, f.data(), f.size()) != TG_FCS_RESIDUE;
         if (user >= 0) bad = user > 0;
-        if (f.size() >= TG_FCS_BYTES) f.resize(f.size() - TG_FCS_BYTES);
-        if (f.empty()) return;   // a MAC delivers no frame without bytes
-#endif
+        if (f.size() > TG_FCS_BYTES) f.resize(f.size() - TG_FCS_BYTES);
         Want w{};
         w.what = what;
         w.why = why;
@@ -497,9 +489,9 @@ static void size_errors(Tb &tb)
     // truncated: every size below the smallest frame, with a correct FCS
     for (unsigned n = 1; n < TG_PAYLOAD_OFF + TG_FCS_BYTES; n++) {
         Bytes g = tb.base_frame();
-        if (n < TG_FCS_BYTES) {
-            // too short to carry an FCS at all: dropped, under one reason
-            tb.bad(Bytes(g.begin(), g.begin() + n), DROP_ANY, "runt shorter than an FCS");
+        if (n <= TG_FCS_BYTES) {
+            // no byte before an FCS: the MAC marks it bad
+            tb.bad(Bytes(g.begin(), g.begin() + n), DROP_FCS, "runt no longer than an FCS");
         } else {
             tb.bad(with_fcs(Bytes(g.begin(), g.begin() + (n - TG_FCS_BYTES))), DROP_MALFORMED, "truncated frame");
         }

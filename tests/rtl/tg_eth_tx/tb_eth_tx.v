@@ -12,9 +12,7 @@
 `default_nettype none
 `include "tg_hw_defs.vh"
 
-module tb_eth_tx #(
-    parameter FCS = 1   // the transmitter's FCS parameter
-) (
+module tb_eth_tx (
     input  wire         clk,
     input  wire         rst,
     input  wire [15:0]  cfg_node_id,
@@ -87,8 +85,7 @@ always @(posedge clk) begin
 end
 
 tg_eth_tx #(
-    .PAY_SLOT_W (5),
-    .FCS        (FCS)
+    .PAY_SLOT_W (5)
 ) dut (
     .clk              (clk),
     .rst              (rst),

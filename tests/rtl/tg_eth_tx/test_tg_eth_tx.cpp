@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
-// Unit test of the frame transmitter: every frame matches the reference
-// encoder byte for byte (header fields including flags, payload, FCS), in
-// order and once,
+// Unit test of the frame transmitter: every frame, with the FCS the MAC
+// would append, matches the reference encoder byte for byte (header fields
+// including flags, payload, FCS), in order and once,
 // under random descriptor gaps and stream backpressure, with the AXI-Stream
 // stability rule, the descriptor handshake and the event pulses checked.
 // The payload comes from the slot the descriptor names, read through a port
@@ -10,18 +10,13 @@
 // other slots (a frame without a buffer carries zeros); the slot is pinned
 // exactly while its frame is sent, the read address follows registers
 // alone, and the slot's release comes once, with the last beat, for a
-// frame that asks for it. Built with TB_FCS=0 (the transmitter's FCS=0),
-// frames end without an FCS, and the bench adds one before it compares.
+// frame that asks for it.
 #include "Vtb_eth_tx.h"
 #include "verilated.h"
 #include "tb.hpp"
 
 #include <cstring>
 #include <memory>
-
-#ifndef TB_FCS
-#define TB_FCS 1
-#endif
 
 struct Desc {
     uint8_t op, flags, status, len, ctx;
@@ -196,11 +191,7 @@ struct Tb {
 
     void check_frame(const Bytes &wire)
     {
-#if TB_FCS
-        const Bytes &f = wire;
-#else
-        Bytes f = with_fcs(wire);   // what a MAC sends
-#endif
+        Bytes f = with_fcs(wire);   // what the MAC sends
         frames++;
         TB_CHECK(!sent.empty(), "frame %llu of %zu bytes with no descriptor taken", (unsigned long long)frames,
                  f.size());

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the NIC core with its network port looped back (the node
-// talks to itself): CSRs, write bursts of every shape, blocking reads,
+// talks to itself) through a model of the MAC, which appends the FCS to
+// each frame sent and checks and removes it from each frame received: CSRs, write bursts of every shape, blocking reads,
 // fetches, fences, blocking and non-blocking atomics, refusals, and every
 // kind of bad frame, under random memory wait states and stream
 // backpressure, against a reference memory.  Built a second time with
@@ -87,8 +88,8 @@ struct Tb {
         n.s_mem_resp_rdata = rdata;
         n.m_mem_req_ready = mem.pick_ready(rng);
         n.m_axis_tx_tready = tx.pick_ready(rng);
-        rx.drive(n.s_axis_rx_tdata, n.s_axis_rx_tkeep, n.s_axis_rx_tvalid, n.s_axis_rx_tlast, rng);
-        n.s_axis_rx_tuser = 0;
+        rx.drive(n.s_axis_rx_tdata, n.s_axis_rx_tkeep, n.s_axis_rx_tvalid, n.s_axis_rx_tlast,
+                 n.s_axis_rx_tuser, rng);
         n.clk = 0;
         n.eval();
 
@@ -104,7 +105,7 @@ struct Tb {
         cyc++;
 
         while (!tx.frames.empty()) {
-            Bytes f = tx.frames.front();
+            Bytes f = with_fcs(tx.frames.front());   // the MAC appends the FCS
             tx.frames.pop_front();
             tx_frames++;
             tg_frame_hdr h;
@@ -116,7 +117,7 @@ struct Tb {
                 std::fprintf(stderr, "cyc %llu frame op %u flags %u status %u dst %u addr %llx len %u tag %x\n",
                              (unsigned long long)cyc, h.op, h.flags, h.status, h.dst,
                              (unsigned long long)h.addr, h.len, h.tag);
-            if (loopback) rx.frames.push_back(f);
+            if (loopback) rx.push_mac(f);
         }
     }
 
@@ -409,26 +410,26 @@ static void bad_frames_phase(Tb &tb, Ref &ref)
     Bytes good = tb_frame(h, payload);
 
     Bytes f;
-    f = good; f[70] ^= 0x10; tb.rx.frames.push_back(f);                   // bit flip
-    f = good; f.back() ^= 0x01; tb.rx.frames.push_back(f);                // FCS byte flip
-    tg_frame_hdr t = h; t.ver = 2; tb.rx.frames.push_back(tb_frame(t, payload));
-    t = h; t.dst = NODE + 1; tb.rx.frames.push_back(tb_frame(t, payload));
+    f = good; f[70] ^= 0x10; tb.rx.push_mac(f);                   // bit flip
+    f = good; f.back() ^= 0x01; tb.rx.push_mac(f);                // FCS byte flip
+    tg_frame_hdr t = h; t.ver = 2; tb.rx.push_mac(tb_frame(t, payload));
+    t = h; t.dst = NODE + 1; tb.rx.push_mac(tb_frame(t, payload));
     f = good; f[12] = 0x08; f[13] = 0x00;                                  // IPv4 EtherType, good FCS
     tb_refcs(f);
-    tb.rx.frames.push_back(f);
-    t = h; t.op = 0x7F; tb.rx.frames.push_back(tb_frame(t, payload));       // unknown opcode
-    t = h; t.len = 12; tb.rx.frames.push_back(tb_frame(t, payload));        // not a word multiple
+    tb.rx.push_mac(f);
+    t = h; t.op = 0x7F; tb.rx.push_mac(tb_frame(t, payload));       // unknown opcode
+    t = h; t.len = 12; tb.rx.push_mac(tb_frame(t, payload));        // not a word multiple
     t = h; t.len = 64; { Bytes g = tb_frame(t, payload);                    // length field says 64, frame carries 56
       g.erase(g.begin() + TG_PAYLOAD_OFF + 56, g.end());
-      tb.rx.frames.push_back(with_fcs(g)); }
-    tb.rx.frames.push_back(with_fcs(Bytes(good.begin(), good.begin() + 40)));   // truncated header
+      tb.rx.push_mac(with_fcs(g)); }
+    tb.rx.push_mac(with_fcs(Bytes(good.begin(), good.begin() + 40)));   // truncated header
     { Bytes g = good; g.insert(g.end() - 4, 80, 0x00);                      // oversized
       tb_refcs(g);
-      tb.rx.frames.push_back(g); }
+      tb.rx.push_mac(g); }
     t = h; t.op = TG_OP_READ_RESP; t.tag = TG_TAG_FETCH | 3;                // response nobody asked for
-    tb.rx.frames.push_back(tb_frame(t, payload));
+    tb.rx.push_mac(tb_frame(t, payload));
     t = h; t.op = TG_OP_READ_RESP; t.tag = 0x1234;
-    tb.rx.frames.push_back(tb_frame(t, payload));
+    tb.rx.push_mac(tb_frame(t, payload));
     tb.run_until_idle();
 
     check_mem(tb, ref, "after bad frames");
@@ -439,7 +440,7 @@ static void bad_frames_phase(Tb &tb, Ref &ref)
     TB_CHECK(tb.read(csr(TG_CSR_REG_RX_FRAMES)) == rx0 + 2, "accepted frames");
 
     // the good frame still works afterwards
-    tb.rx.frames.push_back(good);
+    tb.rx.push_mac(good);
     tb.run_until_idle();
     for (unsigned i = 0; i < 64; i++) ref.mem[0x3000 + i] = 0xA5;
     check_mem(tb, ref, "after a good frame");
@@ -875,7 +876,7 @@ static void block_phase(Tb &tb, Ref &ref)
     uint8_t payload[64];
     for (auto &b : payload) b = 0x3C;
     tg_frame_hdr h = write_hdr(0x5040);
-    tb.rx.frames.push_back(tb_frame(h, payload));
+    tb.rx.push_mac(tb_frame(h, payload));
     const Queue q = {0x50000, 10, 6, 2};
     queue_setup(tb, q);
     std::memcpy(&ref.mem[q.base], &tb.mem.mem[q.base], 1u << q.size_log2);
@@ -883,7 +884,7 @@ static void block_phase(Tb &tb, Ref &ref)
     r.op = TG_OP_REQ;
     r.addr = q.base;
     r.ctx = 1;
-    tb.rx.frames.push_back(tb_frame(r, payload));
+    tb.rx.push_mac(tb_frame(r, payload));
     tb.run_until_idle();
     check_mem(tb, ref, "after frames longer than the block");
     TB_CHECK(tb.mem.load64(q.base + TG_Q_TAIL) == TG_Q_SLOTS, "a refused REQ moved the tail");
@@ -959,9 +960,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < 7; i++) tb.tick();
         tb.hq.clear();
         tb.reset();
-        tb.rx.frames.clear();
-        tb.rx.pos = 0;
-        tb.rx.showing = false;
+        tb.rx.clear();
         tb.tx.cur.clear();
         tb.resps.clear();
         for (int i = 0; i < 100; i++) tb.tick();
