@@ -352,9 +352,16 @@ always @* begin
     end
 
     // next cycle's t_take: the preamble's last byte, or a beat's last byte
-    // in a frame that goes on
-    t_take_next = (t_state_next == T_PRE && t_cnt_next == 4'd7) ||
-                  (t_state_next == T_DATA && !t_keep_next[1] && !t_last_next);
+    // in a frame that goes on. Written from the registers rather than the
+    // next state (the byte counter's compares and the state decode would
+    // come before it): the preamble's seventh byte goes out now; or a beat
+    // is taken now (t_take is set only at the preamble's last byte or in
+    // T_DATA) whose second byte does not exist and which is not the last;
+    // or in T_DATA, with no beat taken, the byte after next is missing
+    // from a beat that is not the last.
+    t_take_next = (t_state_reg == T_PRE && t_cnt_reg == 4'd6) ||
+                  (t_take_reg && t_nx_valid_reg && !t_nx_keep_reg[1] && !t_nx_last_reg) ||
+                  (t_state_reg == T_DATA && !t_take_reg && !t_keep_reg[2] && !t_last_reg);
 end
 
 assign t_nx_load        = !rst && (!t_nx_valid_reg || t_take);
