@@ -852,9 +852,13 @@ always @* begin
         // a full block left waiting for the transmitter
         send_burst;
     end
+`ifndef TG_TESTBUG_012
+    // (deliberate bug when defined: the checks made for a request outlive
+    // its take, and a GO right behind it is acted on with them)
     if (s_host_req_ready) begin
         gchk_next = 1'b0;                          // the next request is checked afresh
     end
+`endif
 
     // contexts past NUM_CTX and fetch entries past MAX_READS are never
     // used: constant, so synthesis keeps no state or logic for them
@@ -1054,8 +1058,41 @@ always @* begin
         if (txd_valid_reg) begin
             assert(txd_key_reg == f_txd_key);
         end
+        // H3: a FETCH_GO, WCHECK or ATOMIC_GO is acted on, in its second
+        // cycle or later, with the checks of the request at the port: the
+        // checks in go_st_reg were made for a request that waited at the
+        // port a cycle ago, and, the port holding it as the stream rule
+        // asks, they are this request's
+        if (gchk_reg) begin
+            assert(f_prev_wait);
+        end
+        if (gchk_reg && is_go && f_held_same) begin
+            assert(go_st_reg == go_st);
+        end
     end
 end
+
+// the port offers the request it offered, untaken, a cycle before, and the
+// memory size is the same
+reg         f_prev_wait;
+reg         f_prev_write, f_prev_last;
+reg  [46:0] f_prev_addr;
+reg  [63:0] f_prev_wdata;
+reg  [7:0]  f_prev_wstrb;
+reg  [31:0] f_prev_mem_size;
+always @(posedge clk) begin
+    f_prev_wait     <= !rst && s_host_req_valid && !s_host_req_ready;
+    f_prev_write    <= s_host_req_write;
+    f_prev_last     <= s_host_req_last;
+    f_prev_addr     <= s_host_req_addr;
+    f_prev_wdata    <= s_host_req_wdata;
+    f_prev_wstrb    <= s_host_req_wstrb;
+    f_prev_mem_size <= cfg_mem_size;
+end
+wire f_held_same = f_prev_wait && s_host_req_valid && s_host_req_write == f_prev_write &&
+                   s_host_req_last == f_prev_last && s_host_req_addr == f_prev_addr &&
+                   s_host_req_wdata == f_prev_wdata && s_host_req_wstrb == f_prev_wstrb &&
+                   cfg_mem_size == f_prev_mem_size;
 `endif
 
 endmodule

@@ -46,6 +46,7 @@ MUTANTS=(
 	"TG_TESTBUG_009|tg_eth_rx||12"
 	"TG_TESTBUG_010|tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8"
 	"TG_TESTBUG_011|tg_rx_engine|-set BLK_SRC_BITS 1|9"
+	"TG_TESTBUG_012|tg_host_if|-set NUM_CTX 4 -set MAX_READS 2|8"
 )
 # module | reference module in its `ifdef FORMAL part: the two must compute
 # the same combinational function (checked by ABC on their miter)
