@@ -36,7 +36,7 @@
 namespace {
 
 const unsigned NODES = 2;
-const unsigned CORE_DIV = 4;                 // core_clk's period in clk periods (125 / 31.25 MHz)
+const unsigned CORE_DIV = 3;                 // core_clk's period in clk periods (125 / 41.67 MHz)
 const uint64_t PS_PER_CYCLE = 8000;          // clk at 125 MHz, for waveforms
 const uint64_t RESET_CYCLES = 64;            // rst held high, in clk cycles
 // after reset each receive engine clears its block table (256 rows, one a
@@ -242,7 +242,8 @@ public:
     // outputs, falling edge.
     void tick()
     {
-        const uint8_t core_clk = (cyc / (CORE_DIV / 2)) % 2 == 0;
+        // core_clk rises every CORE_DIV cycles, high for the longer half
+        const uint8_t core_clk = cyc % CORE_DIV < (CORE_DIV + 1) / 2;
         bool active = false;
         for (unsigned i = 0; i < NODES; i++) {
             Node &n = nodes[i];

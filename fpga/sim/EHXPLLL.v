@@ -2,8 +2,9 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Simulation model of the ECP5 PLL as used by the board tops: CLKOP
 // follows CLKI (the bench supplies the system clock directly), CLKOS is
-// CLKI divided by CLKOS_DIV / CLKOP_DIV (1 or an even ratio), and LOCK
-// rises a few input cycles after reset.
+// CLKI divided by CLKOS_DIV / CLKOP_DIV (1 to 64: a rising edge every
+// that many CLKI edges, high for the second half of them, the longer
+// half of an odd ratio), and LOCK rises a few input cycles after reset.
 `default_nettype none
 
 // the parameters only configure the real cell
@@ -33,8 +34,8 @@ module EHXPLLL #(
 localparam RATIO = CLKOS_DIV / CLKOP_DIV;
 
 initial begin
-    if (CLKOS_DIV % CLKOP_DIV != 0 || (RATIO != 1 && RATIO % 2 != 0) || RATIO > 64)
-        $error("%m: the model needs CLKOS_DIV / CLKOP_DIV to be 1 or even, at most 64");
+    if (CLKOS_DIV % CLKOP_DIV != 0 || RATIO < 1 || RATIO > 64)
+        $error("%m: the model needs CLKOS_DIV / CLKOP_DIV to be a whole number, 1 to 64");
 end
 
 reg [3:0] lock_cnt_reg = 4'd0;
@@ -49,15 +50,13 @@ assign LOCK  = (lock_cnt_reg == 4'hF);
 
 generate
 if (RATIO > 1) begin : g_div
-    reg [4:0] div_cnt_reg = 5'd0;
-    reg       clkos_reg = 1'b0;
+    // CLKI edges since CLKOS last rose, counted modulo RATIO
+    reg  [5:0] div_cnt_reg = 6'd0;
+    reg        clkos_reg = 1'b0;
+    wire [5:0] div_cnt_next = (div_cnt_reg == RATIO - 1) ? 6'd0 : div_cnt_reg + 6'd1;
     always @(posedge CLKI) begin
-        if (div_cnt_reg == RATIO / 2 - 1) begin
-            div_cnt_reg <= 5'd0;
-            clkos_reg   <= !clkos_reg;
-        end else begin
-            div_cnt_reg <= div_cnt_reg + 1'b1;
-        end
+        div_cnt_reg <= div_cnt_next;
+        clkos_reg   <= (div_cnt_next >= RATIO / 2);
     end
     assign CLKOS = clkos_reg;
 end else begin : g_same

@@ -40,7 +40,7 @@ $(FPGA_ONECLK_BIN): tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp $(RTL_SRCS) \
 		$(FPGA_LINT_SRCS) $(abspath tests/fpga/tg_fpga_node/test_tg_fpga_node.cpp))
 
 # how long each kind of bridge request takes on the node (clk cycles, the
-# wire's byte times included), the core clock 4 times slower as on the
+# wire's byte times included), the core clock 3 times slower as on the
 # Colorlight board: the node bench's --bench mode
 .PHONY: bench-fpga
 bench-fpga: $(BUILD)/tests/fpga/tg_fpga_node/test_tg_fpga_node

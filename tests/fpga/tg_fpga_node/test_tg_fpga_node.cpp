@@ -11,11 +11,11 @@
 // made and one with rx_er are dropped (the MAC marks them, the core counts
 // them under RX_DROP_FCS) and write nothing.
 // The NIC core runs on its own clock, 5 times slower than the GMII clock
-// (the Colorlight top runs it 4 times slower), so its edges fall on
+// (the Colorlight top runs it 3 times slower), so its edges fall on
 // either edge of that clock. Built a second time with TB_ONE_CLOCK=1
 // against the node with ONE_CLOCK=1: the core on the GMII clock itself,
 // its buses joined without crossings.
-// With --bench it measures instead, with the core clock 4 times slower as
+// With --bench it measures instead, with the core clock 3 times slower as
 // on the Colorlight board, how long each kind of bridge request takes from
 // its first preamble byte into the bridge to its response's last byte out,
 // and prints a table (make bench-fpga).
@@ -158,7 +158,7 @@ static int bench(Tb &t, TbRng &rng)
     BridgeMsg r;
     uint64_t c;
     std::printf("bridge requests, %s; cycles of the 125 MHz clock, the wire's byte times included\n",
-                TB_ONE_CLOCK ? "core on the GMII clock" : "core clock 4 times slower");
+                TB_ONE_CLOCK ? "core on the GMII clock" : "core clock 3 times slower");
     std::printf("%-44s %8s %10s %10s\n", "operation", "requests", "cycles", "us");
     t.rd(t.a, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_ID);
     row("BAR read of a CSR (ID)", 1, t.last_cycles);
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
     Tb t;
     TbRng rng(7);
     bool bench_mode = argc > 1 && !std::strcmp(argv[argc - 1], "--bench");
-    if (bench_mode && !TB_ONE_CLOCK) t.core_half = 4;   // the Colorlight's 125 / 31.25 MHz
+    if (bench_mode && !TB_ONE_CLOCK) t.core_half = 3;   // the Colorlight's 125 / 41.67 MHz
     // past the reset, and the 256 core cycles in which each receive engine
     // clears its block table (frames arriving then wait, and a backlog of
     // them would be dropped by the MAC)
