@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Test: the Wireshark dissector's tables match the wire format's source, and tshark decodes a simulator capture as the frames were sent. */
+/* Test: the Wireshark dissector's tables match the wire format's source, the tshark options its header and docs/simulator.md give are the ones used here, and tshark decodes a simulator capture as the frames were sent. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <strings.h>
@@ -147,6 +147,21 @@ int main(void)
 		 TG_SRC_DIR);
 	st = system(cmd);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the dissector's tables are stale");
+	/* the options the dissector's header and docs/simulator.md give are
+	 * the ones this test runs tshark with */
+	for (unsigned i = 0; i < 2; i++) {
+		static const char *const doc[2] = { "tools/wireshark/telegraphos.lua",
+						    "docs/simulator.md" };
+
+		snprintf(cmd, sizeof(cmd),
+			 "grep -q -e '-o eth.fcs:always' '%s/%s' && "
+			 "grep -q -e '-o eth.check_fcs:TRUE' '%s/%s' && "
+			 "! grep -q -e 'assume_fcs' '%s/%s'",
+			 TG_SRC_DIR, doc[i], TG_SRC_DIR, doc[i], TG_SRC_DIR, doc[i]);
+		st = system(cmd);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "%s does not give the tshark options this test uses", doc[i]);
+	}
 	if (system("command -v tshark >/dev/null 2>&1") != 0) {
 		printf("tshark is not installed: dissector not run\n");
 		return t_failed ? T_FAIL : T_SKIP;

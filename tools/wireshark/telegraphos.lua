@@ -4,8 +4,9 @@
 --
 -- Use: tshark -X lua_script:tools/wireshark/telegraphos.lua -r wire.pcap
 -- or copy this file to Wireshark's personal plugins folder.  Add
--- -o eth.assume_fcs:TRUE (Wireshark: Ethernet preferences, "Assume packets
--- have FCS") to have the FCS the simulator captures checked.
+-- -o eth.fcs:always -o eth.check_fcs:TRUE (Wireshark: Ethernet preferences,
+-- "Assume packets have FCS: Always" and "Validate the Ethernet checksum")
+-- to have the FCS the simulator captures checked.
 --
 -- The tables between the GENERATED markers come from scripts/gen_hw_defs.py;
 -- rewrite them with tools/wireshark/gen_dissector.py after changing it.
