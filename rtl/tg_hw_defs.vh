@@ -52,7 +52,7 @@
 `define TG_READ_TIMEOUT_RESET           1048576  // READ_TIMEOUT after reset
 `define TG_CSR_REG_TX_FRAMES            64  // RO frames sent
 `define TG_CSR_REG_RX_FRAMES            72  // RO frames received and accepted
-`define TG_CSR_REG_RX_DROP_FCS          80  // RO frames dropped: the MAC found them bad (wrong FCS, error symbol, nothing before the FCS)
+`define TG_CSR_REG_RX_DROP_FCS          80  // RO frames dropped: the MAC found them bad (wrong FCS, error symbol; in the simulator also a frame no longer than an FCS, which the board's MAC drops itself)
 `define TG_CSR_REG_RX_DROP_TYPE         88  // RO frames dropped: wrong EtherType, version or destination
 `define TG_CSR_REG_RX_DROP_MALFORMED    96  // RO frames dropped: truncated, oversized, keep off the stream rule, length mismatch, bad opcode
 `define TG_CSR_REG_RX_REFUSED           104  // RO requests refused with an error status

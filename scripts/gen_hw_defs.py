@@ -58,7 +58,7 @@ GROUPS = [
         ("READ_TIMEOUT_RESET", 0x100000, "READ_TIMEOUT after reset"),
         ("CSR_REG_TX_FRAMES", 0x040, "RO frames sent"),
         ("CSR_REG_RX_FRAMES", 0x048, "RO frames received and accepted"),
-        ("CSR_REG_RX_DROP_FCS", 0x050, "RO frames dropped: the MAC found them bad (wrong FCS, error symbol, nothing before the FCS)"),
+        ("CSR_REG_RX_DROP_FCS", 0x050, "RO frames dropped: the MAC found them bad (wrong FCS, error symbol; in the simulator also a frame no longer than an FCS, which the board's MAC drops itself)"),
         ("CSR_REG_RX_DROP_TYPE", 0x058, "RO frames dropped: wrong EtherType, version or destination"),
         ("CSR_REG_RX_DROP_MALFORMED", 0x060, "RO frames dropped: truncated, oversized, keep off the stream rule, length mismatch, bad opcode"),
         ("CSR_REG_RX_REFUSED", 0x068, "RO requests refused with an error status"),

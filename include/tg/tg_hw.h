@@ -52,7 +52,7 @@
 #define TG_READ_TIMEOUT_RESET           0x100000ULL  /* READ_TIMEOUT after reset */
 #define TG_CSR_REG_TX_FRAMES            0x40ULL  /* RO frames sent */
 #define TG_CSR_REG_RX_FRAMES            0x48ULL  /* RO frames received and accepted */
-#define TG_CSR_REG_RX_DROP_FCS          0x50ULL  /* RO frames dropped: the MAC found them bad (wrong FCS, error symbol, nothing before the FCS) */
+#define TG_CSR_REG_RX_DROP_FCS          0x50ULL  /* RO frames dropped: the MAC found them bad (wrong FCS, error symbol; in the simulator also a frame no longer than an FCS, which the board's MAC drops itself) */
 #define TG_CSR_REG_RX_DROP_TYPE         0x58ULL  /* RO frames dropped: wrong EtherType, version or destination */
 #define TG_CSR_REG_RX_DROP_MALFORMED    0x60ULL  /* RO frames dropped: truncated, oversized, keep off the stream rule, length mismatch, bad opcode */
 #define TG_CSR_REG_RX_REFUSED           0x68ULL  /* RO requests refused with an error status */
