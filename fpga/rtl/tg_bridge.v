@@ -144,7 +144,9 @@ reg  [7:0] b_rdata_reg;
 // the bytes a request needs before its FCS ends (a burst: its words)
 reg  [6:0] r_need_reg;
 
-tg_crc32_d64 tg_crc32_d64_rx_inst (
+tg_crc32_d64 #(
+    .RUNS    (8'h01)   // one byte a step
+) tg_crc32_d64_rx_inst (
     .crc_in  (r_crc_reg),
     .data    ({56'd0, gmii_rxd}),
     .keep    (8'h01),
@@ -495,7 +497,9 @@ end
 // so the byte multiplexer and the CRC step are not one combinational path.
 wire [31:0] crc_tx_out;
 
-tg_crc32_d64 tg_crc32_d64_tx_inst (
+tg_crc32_d64 #(
+    .RUNS    (8'h01)   // one byte a step
+) tg_crc32_d64_tx_inst (
     .crc_in  (t_crc_reg),
     .data    ({56'd0, txd_reg}),
     .keep    (8'h01),
