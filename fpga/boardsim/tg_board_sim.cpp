@@ -189,7 +189,7 @@ struct GmiiOut {
         for (unsigned i = 0; i < 7; i++)
             if (cur[i] != 0x55) return false;
         if (cur[7] != 0xD5) return false;
-        if (tg_crc32_update(0xFFFFFFFFu, &cur[8], cur.size() - 8) != 0xDEBB20E3u) return false;
+        if (tg_crc32_update(0xFFFFFFFFu, &cur[8], cur.size() - 8) != TG_FCS_RESIDUE) return false;
         *d = &cur[8];
         *n = cur.size() - 12;
         return true;

@@ -85,7 +85,7 @@ struct GmiiSink {
         for (unsigned i = 0; ok && i < 7; i++) ok = cur[i] == 0x55;
         ok = ok && cur[7] == 0xD5;
         Bytes f(cur.begin() + (ok ? 8 : 0), cur.end());
-        ok = ok && tg_crc32_update(0xFFFFFFFFu, f.data(), f.size()) == 0xDEBB20E3u;
+        ok = ok && tg_crc32_update(0xFFFFFFFFu, f.data(), f.size()) == TG_FCS_RESIDUE;
         if (!ok) {
             bad++;
             return;

@@ -85,8 +85,9 @@ struct AxisSource {
     // Queue every frame of a source this way, or none.
     void push_mac(const Bytes &wire)
     {
-        bool bad = wire.size() <= 4 || tg_crc32_update(0xFFFFFFFFu, wire.data(), wire.size()) != TG_FCS_RESIDUE;
-        frames.push_back(wire.size() <= 4 ? wire : Bytes(wire.begin(), wire.end() - 4));
+        const size_t fcs = TG_FCS_BYTES;
+        bool bad = wire.size() <= fcs || tg_crc32_update(0xFFFFFFFFu, wire.data(), wire.size()) != TG_FCS_RESIDUE;
+        frames.push_back(wire.size() <= fcs ? wire : Bytes(wire.begin(), wire.end() - (ptrdiff_t)fcs));
         users.push_back(bad);
     }
     void clear()

@@ -88,34 +88,28 @@ struct Tb {
     };
     std::deque<KeepPatch> patches;
     uint64_t frames_queued = 0, frames_gone = 0;
-    std::deque<bool> users;     // per frame queued: tuser on its last beat
 
     explicit Tb(uint64_t seed) : m(new Vtb_eth_rx), rng(seed)
     {
         for (auto &b : payload_buf) b = (uint8_t)rng.next();
     }
 
-    // frame: as on the wire, FCS included; user: tuser on its last beat,
-    // -1 as the MAC sets it (the FCS is wrong, or nothing precedes it)
+    // frame: as on the wire, FCS included, queued as the MAC offers it
+    // (AxisSource::push_mac); user: tuser on its last beat, -1 as the MAC
+    // sets it (the FCS is wrong, or nothing precedes it)
     void send(const Bytes &frame, Outcome what, const char *why, const tg_frame_hdr *h = nullptr,
               const uint8_t *payload = nullptr, int user = -1)
     {
-        Bytes f = frame;
-        // the MAC checks and removes the FCS, and offers a frame no longer
-        // than an FCS whole, marked bad
-        bool bad = f.size() <= TG_FCS_BYTES || tg_crc32_update(0xFFFFFFFFu, f.data(), f.size()) != TG_FCS_RESIDUE;
-        if (user >= 0) bad = user > 0;
-        if (f.size() > TG_FCS_BYTES) f.resize(f.size() - TG_FCS_BYTES);
+        src.push_mac(frame);
+        if (user >= 0) src.users.back() = user > 0;
         Want w{};
         w.what = what;
         w.why = why;
-        w.size = f.size();
+        w.size = src.frames.back().size();
         if (h) w.h = *h;
         if (payload && h) std::memcpy(w.payload, payload, h->len <= TG_MAX_PAYLOAD ? h->len : TG_MAX_PAYLOAD);
         expect.push_back(w);
         want_counts[what]++;
-        src.frames.push_back(f);
-        users.push_back(bad);
         frames_queued++;
     }
 
@@ -217,7 +211,7 @@ struct Tb {
             patches.front().beat == src.pos / 8)
             r.s_axis_rx_tkeep = patches.front().keep;
         // tuser counts on the last beat only: anything elsewhere
-        r.s_axis_rx_tuser = (r.s_axis_rx_tvalid && r.s_axis_rx_tlast && !users.empty()) ? users.front()
+        r.s_axis_rx_tuser = (r.s_axis_rx_tvalid && r.s_axis_rx_tlast && !src.users.empty()) ? src.users.front()
                                                                                        : rng.below(2);
         if (!r.s_axis_rx_tvalid) {
             r.s_axis_rx_tdata = rng.next();
@@ -306,7 +300,6 @@ struct Tb {
             src.advance(r.s_axis_rx_tvalid && r.s_axis_rx_tready);
             if (src.frames.size() < before) {
                 frames_gone++;
-                users.pop_front();
                 while (!patches.empty() && patches.front().frame < frames_gone) patches.pop_front();
             }
         }
@@ -332,12 +325,9 @@ struct Tb {
     void reset()
     {
         for (int i = 0; i < 3; i++) tick(true);
-        src.frames.clear();
-        users.clear();
+        src.clear();
         frames_gone = frames_queued;
         patches.clear();
-        src.pos = 0;
-        src.showing = false;
         expect.clear();
         present.clear();
         prev_held = false;
