@@ -8,8 +8,31 @@ SIM_VINC    := $(SIM_VROOT)/include
 SIM_VMODEL  := $(SIM_VDIR)/Vtg_nic__ALL.a
 # one model, single-threaded, VCD tracing compiled in (switched on per run);
 # OPT_FAST reaches the model's own make, which otherwise builds at -Os
-SIM_VFLAGS  := --cc --top-module tg_nic -Irtl --prefix Vtg_nic --trace \
-               --x-assign fast -O3 --build $(call VL_MAKEFLAGS,-O3)
+SIM_VFLAGS  = --cc --top-module tg_nic -Irtl --prefix Vtg_nic --trace \
+               --x-assign fast -O3 --build $(SIM_VMAKE)
+SIM_VMAKE   = $(call VL_MAKEFLAGS,-O3)
+
+# A profile-guided model (make sim-pgo): SIM_PGO=gen builds it instrumented,
+# a run of tg-bench --bench simspeed writes the profile, SIM_PGO=use builds
+# it from that. make sim-pgo leaves $(SIM_PGO_MK) behind, so that later
+# builds use the profile while it is newer than the RTL; a change to the RTL
+# builds the model without it again. No compiler cache for either build.
+SIM_PGO_DIR := $(abspath $(BUILD))/sim/pgo
+SIM_PGO_MK  := $(BUILD)/sim/pgo.mk
+-include $(SIM_PGO_MK)
+ifeq ($(SIM_PGO),use)
+SIM_PGO_STALE := $(if $(wildcard $(SIM_PGO_DIR)/trained),$(shell find $(RTL_SRCS) $(RTL_INCS) sim/sim.mk -newer $(SIM_PGO_DIR)/trained),none)
+ifneq ($(SIM_PGO_STALE),)
+SIM_PGO :=
+endif
+endif
+ifeq ($(SIM_PGO),gen)
+SIM_VMAKE   = -MAKEFLAGS OPT_FAST=-O3 -CFLAGS -fprofile-generate=$(SIM_PGO_DIR)
+SIM_LDLIBS_PGO := -lgcov
+else ifeq ($(SIM_PGO),use)
+SIM_VMAKE   = -MAKEFLAGS OPT_FAST=-O3 -CFLAGS -fprofile-use=$(SIM_PGO_DIR) \
+              -CFLAGS -fprofile-partial-training -CFLAGS -Wno-missing-profile
+endif
 SIM_VDEFS   := -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=0 -DVM_TRACE_VCD=1
 # Verilator's headers are not -Wextra clean: include them as system headers
 SIM_CXXFLAGS = $(CPPFLAGS) -std=c++17 $(SIM_VDEFS) -faligned-new -isystem $(SIM_VDIR) \
@@ -26,11 +49,26 @@ SIM_CXX_OBJS := $(BUILD)/obj/sim/tg_vnic.o $(SIM_RT_OBJS)
 SIM_LIB     := $(BUILD)/lib/libtgsim.a
 SIM_ALIB    := $(BUILD)/asan/lib/libtgsim.a
 # link line of any program using the simulator (C++ runtime for the model)
-SIM_LDLIBS  := -lstdc++ -pthread -lm
+SIM_LDLIBS  := -lstdc++ -pthread -lm $(SIM_LDLIBS_PGO)
 
-.PHONY: sim
+.PHONY: sim sim-pgo sim-nopgo
 all: $(BUILD)/bin/tg-sim
 sim: $(BUILD)/bin/tg-sim
+
+# the model built instrumented, trained on the simulation-speed benchmark,
+# and built again from its profile; tg-sim and tg-bench relinked with it
+sim-pgo:
+	rm -rf $(SIM_PGO_DIR) $(SIM_PGO_MK) $(SIM_VDIR)
+	$(MAKE) SIM_PGO=gen CCACHE= $(BUILD)/bin/tg-bench
+	$(BUILD)/bin/tg-bench --bench simspeed > /dev/null
+	touch $(SIM_PGO_DIR)/trained
+	echo "SIM_PGO ?= use" > $(SIM_PGO_MK)
+	rm -rf $(SIM_VDIR)
+	$(MAKE) CCACHE= $(BUILD)/bin/tg-sim $(BUILD)/bin/tg-bench
+# back to the model built without a profile
+sim-nopgo:
+	rm -rf $(SIM_PGO_DIR) $(SIM_PGO_MK) $(SIM_VDIR)
+	$(MAKE) $(BUILD)/bin/tg-sim
 
 $(SIM_VMODEL): $(RTL_SRCS) $(RTL_INCS) sim/sim.mk
 	rm -rf $(SIM_VDIR)
