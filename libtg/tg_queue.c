@@ -32,6 +32,7 @@ struct tg_queue {
 	pthread_mutex_t mu;        /* threads sharing this handle */
 	void (*hook)(struct tg_queue *q, void *arg);
 	void *hook_arg;
+	int late_err;              /* first error after a delivered entry (tg_queue_error) */
 };
 
 /* A next pointer we may follow: a buffer of this queue's size inside memory. */
@@ -183,12 +184,36 @@ unsigned tg_queue_entry_bytes(const struct tg_queue *q)
 	return q ? 1u << q->elog2 : 0;
 }
 
-void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg), void *arg)
+int tg_queue_set_deq_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg),
+			  void *arg)
 {
 	if (!q)
-		return;
+		return -EINVAL;
+	pthread_mutex_lock(&q->mu);
 	q->hook = fn;
 	q->hook_arg = arg;
+	pthread_mutex_unlock(&q->mu);
+	return 0;
+}
+
+int tg_queue_error(struct tg_queue *q)
+{
+	int e;
+
+	if (!q)
+		return -EINVAL;
+	pthread_mutex_lock(&q->mu);
+	e = q->late_err;
+	q->late_err = 0;
+	pthread_mutex_unlock(&q->mu);
+	return e;
+}
+
+/* Keep the first error met after an entry was delivered (q->mu held). */
+static void late_error(struct tg_queue *q, int err)
+{
+	if (err && !q->late_err)
+		q->late_err = err;
 }
 
 uint64_t tg_cycles(const struct tg_dev *dev)
@@ -347,11 +372,15 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len)
 	for (unsigned i = 0; i < RELEASE_TRIES; i++)
 		if (!(u = unlock_word(q)))
 			break;
-	pthread_mutex_unlock(&q->mu);
 	if (!g)
 		g = u;
+	/* an entry taken is the caller's, whatever failed after it: the
+	 * next call takes the flag and the lock word again */
+	if (g && rc == 0)
+		late_error(q, g);
+	pthread_mutex_unlock(&q->mu);
 	if (g)
-		return rc == 0 ? 0 : g;  /* an entry taken is the caller's, whatever failed after it */
+		return rc == 0 ? 0 : g;
 	/* PCI, Ethernet: nobody else handles the NIC's interrupt causes; an
 	 * empty queue may be one the NIC holds closed after an overflow */
 	if (rc == -EAGAIN && (q->dev->pci || q->dev->eth) && !(old & TG_QF_FULL)) {
@@ -362,10 +391,16 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len)
 	}
 	if (old & TG_QF_FULL) {
 		/* the buffer overflowed while we held QF_DNP: the driver left
-		 * the queue closed for us to call it */
+		 * the queue closed for us to call it.  A grow that fails
+		 * leaves QF_FULL set, so the next call asks again */
 		g = tg_queue_grow(q);
 		if (g && rc == -EAGAIN)
 			rc = g;
+		if (g && rc == 0) {
+			pthread_mutex_lock(&q->mu);
+			late_error(q, g);
+			pthread_mutex_unlock(&q->mu);
+		}
 	}
 	return rc;
 out_lock:

@@ -390,9 +390,15 @@ uint64_t tg_queue_paddr(const struct tg_queue *q);
 unsigned tg_queue_entry_bytes(const struct tg_queue *q);
 
 /* Take the oldest entry into buf (len >= the entry size; the entry's
- * bytes are copied).  Non-blocking.  Returns 0, -EAGAIN if the queue is
- * empty, -EINVAL (NULL, short len), -EIO a corrupt queue header, or the
- * error of the grow request it sent (after the entry was taken).
+ * bytes are copied).  Non-blocking.  Returns 0 when an entry was copied
+ * into buf, and only then.  Without an entry: -EAGAIN the queue is empty,
+ * -EINVAL (NULL, short len), -EIO a corrupt queue header, or the error of
+ * the grow request it sent for a queue the NIC holds full.
+ * After an entry is taken, the call still asks the driver to grow a queue
+ * that overflowed meanwhile, and releases the queue's flag and lock word.
+ * If one of those fails, the entry is delivered all the same (0), the
+ * error is kept for tg_queue_error(), and the next call does the step
+ * again (the queue stays marked full, the flag and word taken again).
  * Ordering: the tail the NIC wrote is acquire-loaded, so the entry's data
  * is complete; the new head is release-stored after the copy, so the NIC
  * never overwrites a slot being read.  Threads sharing the handle
@@ -406,6 +412,22 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len);
  * least every millisecond.  With tg-sim the timeout is wall-clock time;
  * in-process it is simulated time (the call advances the clock). */
 int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns);
+
+/* First error a tg_deq or tg_deq_wait on this handle met after it had
+ * delivered an entry (see tg_deq), since the last call; then cleared.
+ * 0 if none, -EINVAL for NULL. */
+int tg_queue_error(struct tg_queue *q);
+
+/* Run fn(q, arg) inside every tg_deq on this handle, right after the
+ * dequeue has set QF_DNP and before it reads the queue (fn NULL: no
+ * longer).  For testing a consumer's overload path: REQs that overflow
+ * the buffer while fn runs find a dequeue in progress, so the driver
+ * marks the queue QF_FULL instead of moving its entries, and the
+ * dequeue asks it to grow on the way out (docs/enqueue.md).  fn runs
+ * with the handle's mutex held: it must not call tg_deq or this
+ * function on the same handle.  Returns 0, or -EINVAL for NULL q. */
+int tg_queue_set_deq_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg),
+			  void *arg);
 
 /* Ask the driver to grow the queue (the paper's ioctl): if the NIC holds
  * it full, its entries move to a new buffer and it reopens; nothing to do
@@ -452,11 +474,6 @@ static inline int tg_enq(struct tg_dev *dev, unsigned node, uint64_t qpaddr, uin
  * NULL or n out of range: -EINVAL. */
 int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
 		 unsigned n);
-
-/* Test hook, not for applications: fn(q, arg) runs inside tg_deq right
- * after QF_DNP is set (fn NULL removes it). */
-void __tg_queue_set_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, void *arg),
-			 void *arg);
 
 /* ---- Remote memory by mapped pointer ------------------------------------
  * A window is node `node`'s memory seen through the remote window: a store

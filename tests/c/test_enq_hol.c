@@ -88,7 +88,7 @@ int main(void)
 	h.pb = tg_queue_paddr(h.qb);
 	h.pc = tg_queue_paddr(h.qc);
 	CHECK_RC(tg_csr_write(snd, TG_CSR_REG_REQ_BACKOFF, 64), 0);
-	__tg_queue_set_hook(qa, hook, &h);
+	CHECK_RC(tg_queue_set_deq_hook(qa, hook, &h), 0);
 
 	rc = tg_deq(qa, &v, 8);
 	CHECK(rc == 0 || rc == -EAGAIN, "first dequeue of A: %s", tg_strerror(rc));

@@ -54,7 +54,7 @@ int main(void)
 	REQUIRE(q, "tg_queue_open: %s", tg_strerror(-errno));
 	CHECK_RC(tg_csr_write(snd, TG_CSR_REG_REQ_BACKOFF, 64), 0);
 	r.pa = tg_queue_paddr(q);
-	__tg_queue_set_hook(q, hook, &r);
+	CHECK_RC(tg_queue_set_deq_hook(q, hook, &r), 0);
 
 	/* first dequeue: empty when it starts, the hook fills it past full */
 	rc = tg_deq(q, &v, 8);
