@@ -33,6 +33,7 @@ static void usage(FILE *f)
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] show DEV\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] queues DEV\n"
 		   "       tgctl [--dump FILE] [--sysfs DIR] [--resource FILE] stats DEV\n"
+		   "       tgctl mem DEV PADDR [BYTES]\n"
 		   "       tgctl dma-check [BYTES [2M|1G]]\n"
 		   "  DEV        a PCI address, domain:bus:dev.fn or bus:dev.fn, or a simulated\n"
 		   "             node, sim:NODE or sim:NAME:NODE (tg-sim --name)\n"
@@ -40,6 +41,9 @@ static void usage(FILE *f)
 		   "  queues     the queue table, read through its view (QSEL is not touched)\n"
 		   "  stats      the NIC's frame, drop and REQ counters; for a simulated node\n"
 		   "             also its switch port's counters and injected faults\n"
+		   "  mem        a simulated node's host memory from PADDR, BYTES of it\n"
+		   "             (default 64; both multiples of 8), as 64-bit words, read\n"
+		   "             from the simulator's memory model, not through the NIC\n"
 		   "  dma-check  map BYTES (default 2 MiB) of hugepages as the pci: provider\n"
 		   "             does and print their physical address, or why not\n"
 		   "  --dump     read the bus from an `lspci -x` dump (libpci's dump method)\n"
@@ -249,6 +253,51 @@ static int open_sim(const char *dev, char *name, size_t name_sz, unsigned *node,
 		fprintf(stderr, "tgctl: %s: %s\n", dev, tg_strerror(-errno));
 		return 1;
 	}
+	return 0;
+}
+
+/* mem on a simulated node: words of its memory, four to a line. */
+static int cmd_mem(const char *dev, const char *paddr_s, const char *len_s)
+{
+	char name[TG_SIMP_NAME_MAX], *end;
+	unsigned long long pa, len = 64;
+	uint64_t *w;
+	struct tg_dev *d;
+	unsigned node;
+	int rc;
+
+	errno = 0;
+	pa = strtoull(paddr_s, &end, 0);
+	if (errno || *end || pa % 8u) {
+		fprintf(stderr, "tgctl: mem: PADDR '%s' is not a multiple of 8\n", paddr_s);
+		return 2;
+	}
+	if (len_s) {
+		len = strtoull(len_s, &end, 0);
+		if (errno || *end || !len || len % 8u || len > (1ull << 20)) {
+			fprintf(stderr, "tgctl: mem: BYTES '%s' is not a multiple of 8 in 8..1048576\n",
+				len_s);
+			return 2;
+		}
+	}
+	rc = open_sim(dev, name, sizeof(name), &node, &d);
+	if (rc)
+		return rc;
+	w = malloc(len);
+	rc = w ? tg_sim_mem_read(d, node, pa, w, len) : -ENOMEM;
+	tg_close(d);
+	if (rc) {
+		fprintf(stderr, "tgctl: mem %s 0x%llx %llu: %s\n", dev, pa, len, tg_strerror(rc));
+		free(w);
+		return 1;
+	}
+	for (unsigned long long i = 0; i < len / 8u; i++) {
+		if (i % 4u == 0)
+			printf("%s0x%08llx ", i ? "\n" : "", pa + 8u * i);
+		printf(" %016llx", (unsigned long long)w[i]);
+	}
+	printf("\n");
+	free(w);
 	return 0;
 }
 
@@ -552,6 +601,8 @@ int main(int argc, char **argv)
 	if (i < argc && !strcmp(argv[i], "stats") && i + 2 == argc)
 		return strncmp(argv[i + 1], "sim:", 4) ? cmd_stats_pci(argv[i + 1])
 						      : cmd_stats_sim(argv[i + 1]);
+	if (i < argc && !strcmp(argv[i], "mem") && (i + 3 == argc || i + 4 == argc))
+		return cmd_mem(argv[i + 1], argv[i + 2], i + 3 < argc ? argv[i + 3] : NULL);
 	if (i < argc && !strcmp(argv[i], "dma-check") && i + 3 >= argc)
 		return cmd_dma_check(i + 1 < argc ? argv[i + 1] : NULL,
 				     i + 2 < argc ? argv[i + 2] : NULL);

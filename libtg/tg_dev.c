@@ -361,6 +361,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 		return NULL;
 	}
 	dev->mapped = 1;
+	snprintf(dev->sim_name, sizeof(dev->sim_name), "%s", name);
 	tg_simp_obj_name(obj, sizeof(obj), name, -1);
 	hdr = map_obj(obj, sizeof(*hdr), &err);
 	if (!hdr)
@@ -427,6 +428,51 @@ void tg_close(struct tg_dev *dev)
 		return;
 	tg__detach(dev);
 	free(dev);
+}
+
+int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, void *buf,
+		    size_t len)
+{
+	char obj[128];
+	const uint8_t *m;
+	uint64_t start, span;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p;
+	int fd;
+
+	if (!dev || (!buf && len) || node >= dev->nodes)
+		return -EINVAL;
+	if (!dev->ctl)
+		return -EOPNOTSUPP;     /* a PCI or Ethernet device: tg_read reaches it */
+	if (paddr > dev->mem_size || len > dev->mem_size - paddr)
+		return -EFAULT;
+	if (!len)
+		return 0;
+	if (dev->sim) {
+		m = dev->sim_mem(dev->sim, node);
+		if (!m)
+			return -ENODEV;  /* another process of a split cluster hosts it */
+		/* acquire: pairs with the memory model's release of each write */
+		atomic_thread_fence(memory_order_acquire);
+		memcpy(buf, m + paddr, len);
+		return 0;
+	}
+	/* tg-sim: map the pages of the node's memory object that hold the
+	 * range, read-only, for this copy */
+	tg_simp_obj_name(obj, sizeof(obj), dev->sim_name, (int)node);
+	fd = shm_open(obj, O_RDONLY, 0);
+	if (fd < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	start = pg > 0 ? paddr - paddr % (uint64_t)pg : paddr;
+	span = paddr + len - start;
+	p = mmap(NULL, span, PROT_READ, MAP_SHARED, fd, (off_t)start);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -errno;
+	atomic_thread_fence(memory_order_acquire);
+	memcpy(buf, (const uint8_t *)p + (paddr - start), len);
+	munmap(p, span);
+	return 0;
 }
 
 int tg_node_id(const struct tg_dev *dev)

@@ -45,6 +45,8 @@ struct tg_dev {
 	/* in-process: step this simulator while waiting */
 	struct tg_sim *sim;
 	int (*step)(struct tg_sim *sim, uint64_t ncycles);
+	uint8_t *(*sim_mem)(struct tg_sim *sim, unsigned node);  /* in-process: a node's memory */
+	char sim_name[TG_SIMP_NAME_MAX];  /* tg-sim: the simulator's name (its memory objects) */
 	int32_t sim_pid;
 	uint64_t spins;
 	struct tg_mr *mrs;           /* live regions, freed at close */

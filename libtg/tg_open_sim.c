@@ -40,6 +40,7 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 	dev->sim = sim;
 	/* blocking calls advance the clock themselves: deterministic runs */
 	dev->step = tg_sim_step;
+	dev->sim_mem = tg_sim_mem;
 	dev->mem = tg_sim_mem(sim, node);
 	rc = tg__attach(dev, node, flags);
 	if (rc) {

@@ -111,6 +111,20 @@ uint64_t tg_mem_size(const struct tg_dev *dev);
  * inside one block, a fetch and a queue entry fit in one; 0 for NULL. */
 unsigned tg_block_bytes(const struct tg_dev *dev);
 
+/* Copy len bytes of node `node`'s host memory, from physical address
+ * paddr, into buf: straight out of the simulator's memory model, not
+ * through a NIC, so it changes nothing and needs no rights.  For checking
+ * what remote operations did (that a refused write left the target's
+ * memory as it was, say) from a program attached to tg-sim or on an
+ * in-process cluster; any node of the cluster this process can see.
+ * Ordered after every write the memory model has completed (acquire).
+ * `tgctl mem` prints the same.  Returns 0, -EINVAL (NULL dev or buf, node
+ * out of range), -EFAULT (past MEM_SIZE), -EOPNOTSUPP (a PCI or Ethernet
+ * device: tg_read reaches remote memory there), -ENODEV (another process
+ * of a split cluster hosts the node). */
+int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, void *buf,
+		    size_t len);
+
 /* CSR ID read from the NIC at open. */
 uint64_t tg_nic_id(const struct tg_dev *dev);
 

@@ -62,12 +62,32 @@ int main(void)
 	CHECK(tg_win_open(a, 2) == NULL && errno == EINVAL, "win_open(bad node)");
 	tg_win_close(NULL);
 	CHECK_RC(tg_win_error(NULL), -EINVAL);
+	CHECK_RC(tg_sim_mem_read(NULL, 1, 0, buf, 8), -EINVAL);
+	CHECK_RC(tg_sim_mem_read(a, 1, 0, NULL, 8), -EINVAL);
+	CHECK_RC(tg_sim_mem_read(a, 2, 0, buf, 8), -EINVAL);
+	CHECK_RC(tg_sim_mem_read(a, 1, tg_mem_size(a) - 4, buf, 8), -EFAULT);
+	CHECK_RC(tg_sim_mem_read(a, 1, UINT64_MAX, buf, 2), -EFAULT);
+	CHECK_RC(tg_sim_mem_read(a, 1, tg_mem_size(a), buf, 0), 0);
+	CHECK_RC(tg_queue_error(NULL), -EINVAL);
+	CHECK_RC(tg_queue_set_deq_hook(NULL, NULL, NULL), -EINVAL);
 
 	/* none of it reached a host port */
 	REQUIRE(tg_sim_get_stats(sim, TG_SIM_ALL_NODES, &st1) == 0, "stats");
 	CHECK(st1.host_reads == st0.host_reads && st1.host_writes == st0.host_writes,
 	      "bad arguments reached the NIC: reads %" PRIu64 "->%" PRIu64 ", writes %" PRIu64
 	      "->%" PRIu64, st0.host_reads, st1.host_reads, st0.host_writes, st1.host_writes);
+
+	/* a node's memory read past the NIC: what a remote write put there */
+	{
+		uint64_t w = 0x0123456789abcdefULL, got[2] = { 1, 1 };
+
+		CHECK_RC(tg_write(a, 1, 0x2000, &w, 8), 0);
+		CHECK_RC(tg_fence(a, 1), 0);
+		CHECK_RC(tg_sim_mem_read(a, 1, 0x2000, got, 16), 0);
+		CHECK(got[0] == w && got[1] == 0, "node 1 holds %#" PRIx64 " %#" PRIx64, got[0],
+		      got[1]);
+		CHECK(!memcmp(tg_sim_mem(sim, 1) + 0x2000, got, 16), "differs from tg_sim_mem");
+	}
 
 	/* the simulator's own checks: a context page of another context */
 	{

@@ -187,6 +187,36 @@ static void queues_phase(const char *bin)
 		usleep(1000);
 	}
 	CHECK(qtail == TG_Q_SLOTS + 5u * 8u, "queue tail %#" PRIx64, qtail);
+	/* node 1's memory seen from node 0's program, past the NICs, and by tgctl mem */
+	{
+		uint64_t ent[5] = { 0 }, tl = 0;
+		char margs[160], mhead[32];
+
+		CHECK_RC(tg_sim_mem_read(d0, 1, tg_queue_paddr(qa) + TG_Q_SLOTS, ent, sizeof(ent)), 0);
+		CHECK_RC(tg_sim_mem_read(d0, 1, tg_queue_paddr(qa) + TG_Q_TAIL, &tl, 8), 0);
+		for (unsigned k = 0; k < 5; k++)
+			CHECK(ent[k] == k + 1u, "entry %u in node 1's memory: %" PRIu64, k, ent[k]);
+		CHECK(tl == qtail, "tail in node 1's memory %#" PRIx64, tl);
+		CHECK_RC(tg_sim_mem_read(d0, 1, 8ull << 20, ent, 8), -EFAULT);
+		CHECK_RC(tg_sim_mem_read(d0, 2, 0, ent, 8), -EINVAL);
+		snprintf(margs, sizeof(margs), "mem %s %#" PRIx64 " 40", dev1,
+			 (uint64_t)(tg_queue_paddr(qa) + TG_Q_SLOTS));
+		st = tgctl_run(margs, out, sizeof(out));
+		snprintf(mhead, sizeof(mhead), "0x%08" PRIx64 " ",
+			 (uint64_t)(tg_queue_paddr(qa) + TG_Q_SLOTS));
+		CHECK(st == 0 && !strncmp(out, mhead, strlen(mhead)) &&
+		      strstr(out, " 0000000000000001 0000000000000002 0000000000000003 "
+				  "0000000000000004\n0x") &&
+		      strstr(out, " 0000000000000005\n"), "tgctl %s: exit %d:\n%s", margs, st, out);
+		st = tgctl_run("mem sim:x 0", out, sizeof(out));
+		CHECK(st == 2, "tgctl mem sim:x: exit %d", st);
+		snprintf(margs, sizeof(margs), "mem %s 4", dev1);
+		CHECK(tgctl_run(margs, out, sizeof(out)) == 2, "tgctl mem at a misaligned address");
+		snprintf(margs, sizeof(margs), "mem %s 0x800000 8", dev1);
+		st = tgctl_run(margs, out, sizeof(out));
+		CHECK(st == 1 && strstr(out, "tgctl: mem "), "tgctl %s past MEM_SIZE: exit %d:\n%s",
+		      margs, st, out);
+	}
 	/* QSEL where a driver might have left it: the monitor must not move it */
 	CHECK_RC(tg_csr_write(drv, TG_CSR_REG_QSEL, 9), 0);
 
