@@ -58,7 +58,8 @@ static int window_load(struct tg_dev *dev, unsigned win, unsigned node, uint64_t
 	return 0;
 }
 
-int tg_faa(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add, uint64_t *old)
+static int tg_faa_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add,
+		       uint64_t *old)
 {
 	int rc = word_args(dev, node, raddr);
 
@@ -67,14 +68,27 @@ int tg_faa(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add, uint
 	return rc ? rc : window_load(dev, TG_WIN_FAA, node, raddr, old);
 }
 
-int tg_fetch_inc(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old)
+int tg_faa(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add, uint64_t *old)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_faa", tg_faa_body(dev, node, raddr, add, old), 1);
+}
+
+static int tg_fetch_inc_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old)
 {
 	int rc = word_args(dev, node, raddr);
 
 	return rc ? rc : window_load(dev, TG_WIN_FINC, node, raddr, old);
 }
 
-int tg_swap(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val, uint64_t *old)
+int tg_fetch_inc(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_fetch_inc", tg_fetch_inc_body(dev, node, raddr, old), 1);
+}
+
+static int tg_swap_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val,
+			uint64_t *old)
 {
 	int rc = word_args(dev, node, raddr);
 
@@ -83,7 +97,13 @@ int tg_swap(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val, uin
 	return rc ? rc : window_load(dev, TG_WIN_SWAP, node, raddr, old);
 }
 
-int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
+int tg_swap(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val, uint64_t *old)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_swap", tg_swap_body(dev, node, raddr, val, old), 1);
+}
+
+static int tg_cas_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
 	   uint64_t desired, uint64_t *old)
 {
 	int rc = word_args(dev, node, raddr);
@@ -95,6 +115,13 @@ int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
 	return rc ? rc : window_load(dev, TG_WIN_CAS, node, raddr, old);
 }
 
+int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
+	   uint64_t desired, uint64_t *old)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_cas", tg_cas_body(dev, node, raddr, expected, desired, old), 1);
+}
+
 /* The paddr of the 16-byte result record at off of mr, or 0. */
 static uint64_t record(const struct tg_dev *dev, const struct tg_mr *mr, size_t off)
 {
@@ -103,7 +130,7 @@ static uint64_t record(const struct tg_dev *dev, const struct tg_mr *mr, size_t 
 	return mr->paddr + off;
 }
 
-int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
+static int tg_atomic_post_body(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
 		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off)
 {
 	uint64_t rec = record(dev, mr, off), laddr, go;
@@ -130,6 +157,14 @@ int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned a
 	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_ATOMIC_GO), &go, NULL, 1);
 }
 
+int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
+		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_atomic_post",
+			 tg_atomic_post_body(dev, node, raddr, aop, operand, compare, mr, off), 1);
+}
+
 static int record_test(struct tg_dev *dev, uint64_t rec, uint64_t *old)
 {
 	uint64_t w;
@@ -146,14 +181,22 @@ static int record_test(struct tg_dev *dev, uint64_t rec, uint64_t *old)
 	return rc;
 }
 
-int tg_atomic_test(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
+static int tg_atomic_test_body(struct tg_dev *dev, const struct tg_mr *mr, size_t off,
+			       uint64_t *old)
 {
 	uint64_t rec = record(dev, mr, off);
 
 	return rec ? record_test(dev, rec, old) : -EINVAL;
 }
 
-int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
+int tg_atomic_test(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_atomic_test", tg_atomic_test_body(dev, mr, off, old), 0);
+}
+
+static int tg_atomic_wait_body(struct tg_dev *dev, const struct tg_mr *mr, size_t off,
+			       uint64_t *old)
 {
 	uint64_t rec = record(dev, mr, off);
 	int rc;
@@ -164,4 +207,10 @@ int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint6
 		if ((rc = tg__wait(dev)))
 			return rc;
 	return rc;
+}
+
+int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_atomic_wait", tg_atomic_wait_body(dev, mr, off, old), 1);
 }

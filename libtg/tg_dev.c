@@ -430,7 +430,7 @@ void tg_close(struct tg_dev *dev)
 	free(dev);
 }
 
-int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, void *buf,
+static int tg_sim_mem_read_body(const struct tg_dev *dev, unsigned node, uint64_t paddr, void *buf,
 		    size_t len)
 {
 	char obj[128];
@@ -442,8 +442,10 @@ int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, voi
 
 	if (!dev || (!buf && len) || node >= dev->nodes)
 		return -EINVAL;
-	if (!dev->ctl)
-		return -EOPNOTSUPP;     /* a PCI or Ethernet device: tg_read reaches it */
+	if (!dev->ctl) {
+		tg__why("a simulated node's memory only: on a PCI or Ethernet device, tg_read");
+		return -EOPNOTSUPP;
+	}
 	if (paddr > dev->mem_size || len > dev->mem_size - paddr)
 		return -EFAULT;
 	if (!len)
@@ -473,6 +475,14 @@ int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, voi
 	memcpy(buf, (const uint8_t *)p + (paddr - start), len);
 	munmap(p, span);
 	return 0;
+}
+
+int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, void *buf,
+		    size_t len)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_sim_mem_read",
+			 tg_sim_mem_read_body(dev, node, paddr, buf, len), 1);
 }
 
 int tg_node_id(const struct tg_dev *dev)
@@ -509,12 +519,14 @@ static int csr_args(struct tg_dev *dev, uint64_t reg)
 {
 	if (!dev || reg % 8u || reg >= TG_PAGE_SIZE)
 		return -EINVAL;
-	if (!(dev->flags & TG_OPEN_DRIVER))
+	if (!(dev->flags & TG_OPEN_DRIVER)) {
+		tg__why("the CSR page needs a device opened with TG_OPEN_DRIVER");
 		return -EPERM;
+	}
 	return 0;
 }
 
-int tg_csr_read(struct tg_dev *dev, uint64_t reg, uint64_t *val)
+static int tg_csr_read_body(struct tg_dev *dev, uint64_t reg, uint64_t *val)
 {
 	int rc = csr_args(dev, reg);
 
@@ -525,13 +537,25 @@ int tg_csr_read(struct tg_dev *dev, uint64_t reg, uint64_t *val)
 	return tg__mmio_read(dev, tg_bar_csr_addr(reg), val);
 }
 
-int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val)
+int tg_csr_read(struct tg_dev *dev, uint64_t reg, uint64_t *val)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_csr_read", tg_csr_read_body(dev, reg, val), 1);
+}
+
+static int tg_csr_write_body(struct tg_dev *dev, uint64_t reg, uint64_t val)
 {
 	int rc = csr_args(dev, reg);
 
 	if (rc)
 		return rc;
 	return tg__mmio_write(dev, tg_bar_csr_addr(reg), &val, NULL, 1);
+}
+
+int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_csr_write", tg_csr_write_body(dev, reg, val), 1);
 }
 
 int tg__last_status(struct tg_dev *dev)
@@ -542,7 +566,7 @@ int tg__last_status(struct tg_dev *dev)
 	return rc ? rc : tg_status_errno((unsigned)(v & 0xffu));
 }
 
-int tg_ctx_status(struct tg_dev *dev)
+static int tg_ctx_status_body(struct tg_dev *dev)
 {
 	uint64_t v, zero = 0;
 	int rc;
@@ -557,12 +581,22 @@ int tg_ctx_status(struct tg_dev *dev)
 		return 0;
 	/* any write clears the sticky status */
 	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_STATUS), &zero, NULL, 1);
-	return rc ? rc : tg_status_errno((unsigned)v);
+	if (rc)
+		return rc;
+	tg__why("a request of context %u failed since the last check: %s", dev->ctx,
+		tg_strerror(tg_status_errno((unsigned)v)));
+	return tg_status_errno((unsigned)v);
+}
+
+int tg_ctx_status(struct tg_dev *dev)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_ctx_status", tg_ctx_status_body(dev), 1);
 }
 
 /* ---- registered memory ---- */
 
-struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
+static struct tg_mr *tg_mr_alloc_body(struct tg_dev *dev, size_t len, unsigned access)
 {
 	struct tg_mr *mr;
 	uint64_t paddr;
@@ -597,6 +631,12 @@ struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 	return mr;
 }
 
+struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
+{
+	tg__enter(dev);
+	return tg__leave_ptr(dev, "tg_mr_alloc", tg_mr_alloc_body(dev, len, access));
+}
+
 void *tg_mr_ptr(const struct tg_mr *mr)
 {
 	return mr && mr->dev->mem ? mr->dev->mem + mr->paddr : NULL;
@@ -607,7 +647,7 @@ static int mr_span_ok(const struct tg_mr *mr, size_t off, const void *buf, size_
 	return mr && buf && off <= mr->len && len <= mr->len - off;
 }
 
-int tg_mr_read(const struct tg_mr *mr, size_t off, void *buf, size_t len)
+static int tg_mr_read_body(const struct tg_mr *mr, size_t off, void *buf, size_t len)
 {
 	if (!mr_span_ok(mr, off, buf, len))
 		return -EINVAL;
@@ -619,7 +659,13 @@ int tg_mr_read(const struct tg_mr *mr, size_t off, void *buf, size_t len)
 	return tg__hm_read(mr->dev, mr->paddr + off, buf, len);
 }
 
-int tg_mr_write(struct tg_mr *mr, size_t off, const void *buf, size_t len)
+int tg_mr_read(const struct tg_mr *mr, size_t off, void *buf, size_t len)
+{
+	tg__enter(mr ? mr->dev : NULL);
+	return tg__leave(mr ? mr->dev : NULL, "tg_mr_read", tg_mr_read_body(mr, off, buf, len), 1);
+}
+
+static int tg_mr_write_body(struct tg_mr *mr, size_t off, const void *buf, size_t len)
 {
 	int rc;
 
@@ -632,6 +678,13 @@ int tg_mr_write(struct tg_mr *mr, size_t off, const void *buf, size_t len)
 	if (!rc && mr->dev->mem)
 		atomic_thread_fence(memory_order_release);
 	return rc;
+}
+
+int tg_mr_write(struct tg_mr *mr, size_t off, const void *buf, size_t len)
+{
+	tg__enter(mr ? mr->dev : NULL);
+	return tg__leave(mr ? mr->dev : NULL, "tg_mr_write",
+			 tg_mr_write_body(mr, off, buf, len), 1);
 }
 
 uint64_t tg_mr_paddr(const struct tg_mr *mr)
@@ -690,7 +743,7 @@ int tg__region_revoke(struct tg_dev *dev, uint64_t key)
 	return tg__drv_call(dev, TG_SIMP_OP_RREVOKE, key, 0, NULL);
 }
 
-int tg_mr_export(struct tg_mr *mr, uint64_t *key)
+static int tg_mr_export_body(struct tg_mr *mr, uint64_t *key)
 {
 	unsigned rights;
 	uint64_t k;
@@ -713,6 +766,12 @@ int tg_mr_export(struct tg_mr *mr, uint64_t *key)
 	return 0;
 }
 
+int tg_mr_export(struct tg_mr *mr, uint64_t *key)
+{
+	tg__enter(mr ? mr->dev : NULL);
+	return tg__leave(mr ? mr->dev : NULL, "tg_mr_export", tg_mr_export_body(mr, key), 1);
+}
+
 uint64_t tg_mr_key(const struct tg_mr *mr)
 {
 	return mr ? mr->key : 0;
@@ -731,14 +790,26 @@ int tg__region_forget(struct tg_dev *dev, uint64_t *key)
 	return 0;
 }
 
-int tg_mr_revoke(struct tg_mr *mr)
+static int tg_mr_revoke_body(struct tg_mr *mr)
 {
 	return mr ? tg__region_forget(mr->dev, &mr->key) : -EINVAL;
 }
 
-int tg_key_set(struct tg_dev *dev, uint64_t key)
+int tg_mr_revoke(struct tg_mr *mr)
+{
+	tg__enter(mr ? mr->dev : NULL);
+	return tg__leave(mr ? mr->dev : NULL, "tg_mr_revoke", tg_mr_revoke_body(mr), 1);
+}
+
+static int tg_key_set_body(struct tg_dev *dev, uint64_t key)
 {
 	if (!dev)
 		return -EINVAL;
 	return tg__ctx_reg_set(dev, TG__CREG_KEY, key);
+}
+
+int tg_key_set(struct tg_dev *dev, uint64_t key)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_key_set", tg_key_set_body(dev, key), 1);
 }

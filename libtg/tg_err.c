@@ -3,6 +3,7 @@
 /* NIC status codes as errno values, and readable reasons. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,103 @@ int tg__env_is_1(const char *name)
 	return v && v[0] == '1' && !v[1];
 }
 
+static _Thread_local unsigned err_depth;   /* public calls of this thread in progress */
+static _Thread_local const struct tg_dev *err_outer;  /* ... the outermost one's device */
+static _Thread_local int why_set;
+static _Thread_local char why_msg[256];
+
+void tg__enter(const struct tg_dev *dev)
+{
+	if (err_depth++ == 0) {
+		why_set = 0;
+		err_outer = dev;
+	}
+}
+
+void tg__why(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why_set)
+		return;          /* the innermost reason is the one to keep */
+	va_start(ap, fmt);
+	vsnprintf(why_msg, sizeof(why_msg), fmt, ap);
+	va_end(ap);
+	why_set = 1;
+}
+
+static const char *errno_name(int err)
+{
+	static const struct {
+		int e;
+		const char *n;
+	} names[] = {
+		{ EINVAL, "EINVAL" }, { ERANGE, "ERANGE" }, { EFAULT, "EFAULT" },
+		{ EACCES, "EACCES" }, { EAGAIN, "EAGAIN" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ENOENT, "ENOENT" }, { EHOSTUNREACH, "EHOSTUNREACH" }, { EIO, "EIO" },
+		{ EPROTO, "EPROTO" }, { EPERM, "EPERM" }, { ENXIO, "ENXIO" },
+		{ ENODEV, "ENODEV" }, { EBUSY, "EBUSY" }, { ENOTCONN, "ENOTCONN" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOMEM, "ENOMEM" }, { ENOSPC, "ENOSPC" },
+		{ EDEADLK, "EDEADLK" }, { EINTR, "EINTR" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == -err)
+			return names[i].n;
+	return NULL;
+}
+
+int tg__leave(const struct tg_dev *cdev, const char *call, int rc, int again)
+{
+	/* the device's message is state of its own, not of the device the
+	 * caller may hold const */
+	struct tg_dev *dev = (struct tg_dev *)cdev;
+	const char *n;
+	int expect = 0, saved = errno;
+
+	/* a call inside another on the same device leaves the text to the
+	 * outer one (a call from a dequeue hook on another device keeps its own) */
+	if ((--err_depth && cdev == err_outer) || rc >= 0 || !dev || (rc == -EAGAIN && !again))
+		return rc;
+	while (!atomic_compare_exchange_weak_explicit(&dev->err_lock, &expect, 1,
+						      memory_order_acquire, memory_order_relaxed))
+		expect = 0;
+	n = errno_name(rc);
+	if (n)
+		snprintf(dev->err_msg, sizeof(dev->err_msg), "%s: %s (%s)", call,
+			 why_set ? why_msg : tg_strerror(rc), n);
+	else
+		snprintf(dev->err_msg, sizeof(dev->err_msg), "%s: %s (errno %d)", call,
+			 why_set ? why_msg : tg_strerror(rc), -rc);
+	atomic_store_explicit(&dev->err_lock, 0, memory_order_release);
+	if (err_depth)
+		why_set = 0;     /* an inner call's reason is not the outer call's */
+	errno = saved;
+	return rc;
+}
+
+void *tg__leave_ptr(const struct tg_dev *dev, const char *call, void *r)
+{
+	(void)tg__leave(dev, call, r ? 0 : -errno, 1);
+	return r;
+}
+
+const char *tg_dev_error(const struct tg_dev *cdev)
+{
+	static _Thread_local char copy[sizeof(((struct tg_dev *)0)->err_msg)];
+	struct tg_dev *dev = (struct tg_dev *)cdev;
+	int expect = 0;
+
+	if (!dev)
+		return "no device (NULL)";
+	while (!atomic_compare_exchange_weak_explicit(&dev->err_lock, &expect, 1,
+						      memory_order_acquire, memory_order_relaxed))
+		expect = 0;
+	memcpy(copy, dev->err_msg, sizeof(copy));
+	atomic_store_explicit(&dev->err_lock, 0, memory_order_release);
+	return copy;
+}
+
 int tg_status_errno(unsigned status)
 {
 	switch (status) {
@@ -64,13 +162,13 @@ const char *tg_strerror(int err)
 	case ERANGE:       return "remote address range beyond the 32-bit physical address space";
 	case EFAULT:       return "address outside the target node's exported memory, or outside the region the key names";
 	case EACCES:       return "protection key mismatch: the target exports no region with this key (wrong, or revoked)";
-	case EAGAIN:       return "receiver not ready, or not done yet";
+	case EAGAIN:       return "not now: nothing there yet, or the receiver not ready";
 	case EOPNOTSUPP:   return "operation or window not served by the NIC";
 	case ENOENT:       return "no such queue, or no such exported region";
 	case EHOSTUNREACH: return "peer node unreachable";
 	case EIO:          return "unexpected status from the NIC";
 	case EPROTO:       return "NIC identity or major version not the one this library speaks";
-	case EPERM:        return "not permitted: the region does not grant this access, CSR access needs TG_OPEN_DRIVER, or a context reaches only its own page";
+	case EPERM:        return "not permitted: the target's region does not grant this access, or the device was not opened with the rights the call needs";
 	case ENXIO:        return "no simulator running under that name";
 	case ENODEV:       return "no such node";
 	case EBUSY:        return "every context of the node is taken";

@@ -3,6 +3,7 @@
 /* Remote enqueue from libtg: queue creation through the driver, the dequeue protocol, waiting, and the REQ stores. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -62,7 +63,8 @@ static struct tg_queue *qalloc(struct tg_dev *dev, uint64_t paddr, unsigned log2
 	return q;
 }
 
-struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned entry_bytes)
+static struct tg_queue *tg_queue_open_body(struct tg_dev *dev, unsigned log2_bytes,
+					   unsigned entry_bytes)
 {
 	struct tg_queue *q;
 	unsigned elog2 = 0;
@@ -95,7 +97,13 @@ struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned
 	return q;
 }
 
-struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
+struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned entry_bytes)
+{
+	tg__enter(dev);
+	return tg__leave_ptr(dev, "tg_queue_open", tg_queue_open_body(dev, log2_bytes, entry_bytes));
+}
+
+static struct tg_queue *tg_queue_attach_body(struct tg_dev *dev, uint64_t paddr)
 {
 	struct tg_queue *q;
 	uint64_t sz, ans = 0;
@@ -138,6 +146,12 @@ struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
 	return q;
 }
 
+struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
+{
+	tg__enter(dev);
+	return tg__leave_ptr(dev, "tg_queue_attach", tg_queue_attach_body(dev, paddr));
+}
+
 void tg_queue_close(struct tg_queue *q)
 {
 	if (!q)
@@ -150,7 +164,7 @@ void tg_queue_close(struct tg_queue *q)
 	free(q);
 }
 
-int tg_queue_export(struct tg_queue *q, uint64_t *key)
+static int tg_queue_export_body(struct tg_queue *q, uint64_t *key)
 {
 	uint64_t k;
 	int rc;
@@ -167,11 +181,23 @@ int tg_queue_export(struct tg_queue *q, uint64_t *key)
 	return 0;
 }
 
-int tg_queue_revoke(struct tg_queue *q)
+int tg_queue_export(struct tg_queue *q, uint64_t *key)
+{
+	tg__enter(q ? q->dev : NULL);
+	return tg__leave(q ? q->dev : NULL, "tg_queue_export", tg_queue_export_body(q, key), 1);
+}
+
+static int tg_queue_revoke_body(struct tg_queue *q)
 {
 	if (!q || !q->owner)
 		return -EINVAL;
 	return tg__region_forget(q->dev, &q->key);
+}
+
+int tg_queue_revoke(struct tg_queue *q)
+{
+	tg__enter(q ? q->dev : NULL);
+	return tg__leave(q ? q->dev : NULL, "tg_queue_revoke", tg_queue_revoke_body(q), 1);
 }
 
 uint64_t tg_queue_paddr(const struct tg_queue *q)
@@ -226,11 +252,17 @@ uint64_t tg_cycles(const struct tg_dev *dev)
 	return dev ? TG_ATOMIC_LOAD_CLOCK(&dev->ctl->cycles) : 0;
 }
 
-int tg_queue_grow(struct tg_queue *q)
+static int tg_queue_grow_body(struct tg_queue *q)
 {
 	if (!q)
 		return -EINVAL;
 	return tg__drv_call(q->dev, TG_SIMP_OP_QGROW, q->paddr, 0, NULL);
+}
+
+int tg_queue_grow(struct tg_queue *q)
+{
+	tg__enter(q ? q->dev : NULL);
+	return tg__leave(q ? q->dev : NULL, "tg_queue_grow", tg_queue_grow_body(q), 1);
 }
 
 /* Consumers of one queue in different handles (threads, processes) take
@@ -346,7 +378,7 @@ static int deq_locked(struct tg_queue *q, void *buf)
 	return tg__hm_store(q->dev, b + TG_Q_HEAD, h);
 }
 
-int tg_deq(struct tg_queue *q, void *buf, size_t len)
+static int tg_deq_body(struct tg_queue *q, void *buf, size_t len)
 {
 	uint64_t old = 0;
 	int rc, g, u = 0;
@@ -394,8 +426,11 @@ int tg_deq(struct tg_queue *q, void *buf, size_t len)
 		 * the queue closed for us to call it.  A grow that fails
 		 * leaves QF_FULL set, so the next call asks again */
 		g = tg_queue_grow(q);
-		if (g && rc == -EAGAIN)
+		if (g && rc == -EAGAIN) {
+			tg__why("the queue is empty and held full at the NIC; the driver could "
+				"not grow it: %s", tg_strerror(g));
 			rc = g;
+		}
 		if (g && rc == 0) {
 			pthread_mutex_lock(&q->mu);
 			late_error(q, g);
@@ -408,6 +443,12 @@ out_lock:
 out_mu:
 	pthread_mutex_unlock(&q->mu);
 	return rc;
+}
+
+int tg_deq(struct tg_queue *q, void *buf, size_t len)
+{
+	tg__enter(q ? q->dev : NULL);
+	return tg__leave(q ? q->dev : NULL, "tg_deq", tg_deq_body(q, buf, len), 0);
 }
 
 static uint64_t mono_ns(void)
@@ -451,7 +492,7 @@ static int local_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t ti
 	}
 }
 
-int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
+static int tg_deq_wait_body(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 {
 	struct tg_dev *dev;
 	_Atomic uint32_t *wake;
@@ -511,13 +552,26 @@ int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 	}
 }
 
-int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
-		   unsigned n)
+int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
+{
+	tg__enter(q ? q->dev : NULL);
+	return tg__leave(q ? q->dev : NULL, "tg_deq_wait",
+			 tg_deq_wait_body(q, buf, len, timeout_ns), 1);
+}
+
+static int tg_enq_store_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
+			     const uint64_t *words, unsigned n)
 {
 	int rc;
 
-	if (node >= dev->nodes || !n || n > dev->block / 8u)
+	if (node >= dev->nodes) {
+		tg__why("node %u: the cluster has nodes 0 to %u", node, dev->nodes - 1);
 		return -EINVAL;
+	}
+	if (!n || n > dev->block / 8u) {
+		tg__why("an entry of %u words: 1 to %u fit in the NIC's block", n, dev->block / 8u);
+		return -EINVAL;
+	}
 	rc = tg__async_err(dev);
 	if (rc)
 		return rc;
@@ -526,10 +580,29 @@ int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uin
 			      NULL, n);
 }
 
+int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
+		   unsigned n)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_enq", tg_enq_store_body(dev, node, qpaddr, words, n), 1);
+}
+
+static int tg_enq_multi_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
+			     const uint64_t *words, unsigned n)
+{
+	if (!dev || !words)
+		return -EINVAL;
+	if (!__tg_enq_addr_ok(qpaddr)) {
+		tg__why("%#" PRIx64 " is no queue address: nonzero, below 2^32, aligned to %u",
+			qpaddr, 1u << TG_Q_MIN_LOG2);
+		return -EINVAL;
+	}
+	return __tg_enq_store(dev, node, qpaddr, words, n);
+}
+
 int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
 		 unsigned n)
 {
-	if (!dev || !words || !n || n > dev->block / 8u || !__tg_enq_addr_ok(qpaddr))
-		return -EINVAL;
-	return __tg_enq_store(dev, node, qpaddr, words, n);
+	tg__enter(dev);
+	return tg__leave(dev, "tg_enq_multi", tg_enq_multi_body(dev, node, qpaddr, words, n), 1);
 }

@@ -119,6 +119,9 @@ int tg__async_err(struct tg_dev *dev)
 	}
 	err = dev->async_err;
 	dev->async_err = 0;
+	if (err)
+		tg__why("a request this device posted earlier was refused by the simulator's host "
+			"port (%s); this call sent nothing", tg_strerror(err));
 	return err;
 }
 

@@ -2,6 +2,7 @@
 /* Copyright (c) 2026 The Telegraphos NIC authors */
 /* Remote memory: posted writes, blocking reads, fences, non-blocking fetches and windows. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,10 +15,17 @@
 static int range_args(const struct tg_dev *dev, unsigned node, uint64_t raddr,
 		      const void *buf, size_t len)
 {
-	if (!dev || !buf || !len || node >= dev->nodes)
+	if (!dev || !buf || !len)
 		return -EINVAL;
-	if (raddr >= PADDR_SPAN || len > PADDR_SPAN - raddr)
+	if (node >= dev->nodes) {
+		tg__why("node %u: the cluster has nodes 0 to %u", node, dev->nodes - 1);
+		return -EINVAL;
+	}
+	if (raddr >= PADDR_SPAN || len > PADDR_SPAN - raddr) {
+		tg__why("%zu bytes at %#" PRIx64 " go past the 32-bit physical address space",
+			len, raddr);
 		return -ERANGE;
+	}
 	return 0;
 }
 
@@ -60,7 +68,8 @@ static int write_check(struct tg_dev *dev, unsigned node, uint64_t raddr, size_t
 	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_WCHECK), &v, NULL, 1);
 }
 
-int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len)
+static int tg_write_body(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
+			 size_t len)
 {
 	const uint8_t *src = buf;
 	int rc = range_args(dev, node, raddr, buf, len);
@@ -68,8 +77,11 @@ int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
 	if (rc)
 		return rc;
 	/* the target refuses these without telling us: refuse them here */
-	if (raddr + len > dev->mem_size)
+	if (raddr + len > dev->mem_size) {
+		tg__why("%zu bytes at %#" PRIx64 " end past the target's memory (%#" PRIx64 " bytes)",
+			len, raddr, dev->mem_size);
 		return -EFAULT;
+	}
 	rc = tg__async_err(dev);
 	if (!rc)
 		rc = write_check(dev, node, raddr, len);
@@ -99,7 +111,13 @@ int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf,
 	return 0;
 }
 
-int tg_fence(struct tg_dev *dev, unsigned node)
+int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_write", tg_write_body(dev, node, raddr, buf, len), 1);
+}
+
+static int tg_fence_body(struct tg_dev *dev, unsigned node)
 {
 	uint64_t st;
 	int rc;
@@ -110,9 +128,18 @@ int tg_fence(struct tg_dev *dev, unsigned node)
 	if (rc)
 		return rc;
 	rc = tg_status_errno((unsigned)(st & 0xffu));
+	if (rc)
+		tg__why("node %u refused a write this context posted to it since the last fence: "
+			"%s", node, tg_strerror(rc));
 	if (!rc && st >> 8)
 		rc = -EIO;
 	return rc;
+}
+
+int tg_fence(struct tg_dev *dev, unsigned node)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_fence", tg_fence_body(dev, node), 1);
 }
 
 /* Program and ring one fetch (arguments already checked). */
@@ -160,7 +187,8 @@ static int cpl_wait(struct tg_dev *dev, uint64_t cpl_paddr)
 	return rc;
 }
 
-int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
+static int tg_fetch_body(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr,
+			 size_t loff,
 	     size_t len, struct tg_mr *cpl_mr, size_t cpl_off)
 {
 	uint64_t laddr;
@@ -185,6 +213,14 @@ int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr
 	return fetch_go(dev, node, raddr, laddr, len, cpl_mr->paddr + cpl_off);
 }
 
+int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
+	     size_t len, struct tg_mr *cpl_mr, size_t cpl_off)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_fetch",
+			 tg_fetch_body(dev, node, raddr, mr, loff, len, cpl_mr, cpl_off), 1);
+}
+
 /* The completion word's paddr, or 0 if the arguments do not name one. */
 static uint64_t cpl_word(const struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
@@ -194,18 +230,30 @@ static uint64_t cpl_word(const struct tg_dev *dev, const struct tg_mr *cpl_mr, s
 	return cpl_mr->paddr + cpl_off;
 }
 
-int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
+static int tg_fetch_test_body(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
 	uint64_t w = cpl_word(dev, cpl_mr, cpl_off);
 
 	return w ? cpl_test(dev, w) : -EINVAL;
 }
 
-int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
+int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_fetch_test", tg_fetch_test_body(dev, cpl_mr, cpl_off), 0);
+}
+
+static int tg_fetch_wait_body(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
 	uint64_t w = cpl_word(dev, cpl_mr, cpl_off);
 
 	return w ? cpl_wait(dev, w) : -EINVAL;
+}
+
+int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_fetch_wait", tg_fetch_wait_body(dev, cpl_mr, cpl_off), 1);
 }
 
 /* One remote-window load of the word holding [raddr, raddr + len). */
@@ -225,7 +273,7 @@ static int read_word(struct tg_dev *dev, unsigned node, uint64_t raddr, uint8_t 
 	return 0;
 }
 
-int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len)
+static int tg_read_body(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len)
 {
 	struct {
 		uint8_t *dst;
@@ -297,9 +345,15 @@ int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t
 	return first_err;
 }
 
+int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len)
+{
+	tg__enter(dev);
+	return tg__leave(dev, "tg_read", tg_read_body(dev, node, raddr, buf, len), 1);
+}
+
 /* ---- windows ---- */
 
-struct tg_win *tg_win_open(struct tg_dev *dev, unsigned node)
+static struct tg_win *tg_win_open_body(struct tg_dev *dev, unsigned node)
 {
 	struct tg_win *win;
 
@@ -314,6 +368,12 @@ struct tg_win *tg_win_open(struct tg_dev *dev, unsigned node)
 	win->__node = node;
 	win->__limit = PADDR_SPAN;
 	return win;
+}
+
+struct tg_win *tg_win_open(struct tg_dev *dev, unsigned node)
+{
+	tg__enter(dev);
+	return tg__leave_ptr(dev, "tg_win_open", tg_win_open_body(dev, node));
 }
 
 void tg_win_close(struct tg_win *win)

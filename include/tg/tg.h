@@ -21,6 +21,8 @@ extern "C" {
  *  - int functions return 0 (or a documented non-negative value) on success
  *    and a negative errno value on failure; constructors return NULL and set
  *    errno.  Close and free functions accept NULL.  The library never prints.
+ *  - tg_dev_error(dev) says in words which call last failed on the device
+ *    and why; tg_open_error() does the same for opening.
  *  - A struct tg_dev and everything made from it is used by one thread at a
  *    time; separate threads open separate devices.
  *  - Ordering: requests of one device reach its NIC in the order the calls
@@ -357,8 +359,20 @@ int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint6
 int tg_status_errno(unsigned status);
 
 /* Readable reason for a negative errno value returned by libtg (NIC and
- * simulator cases included).  Returns a static string. */
+ * simulator cases included): the same words whichever call returned it.
+ * Returns a static string. */
 const char *tg_strerror(int err);
+
+/* The last failure of a call on dev (a region, queue or window of dev
+ * included), in words: the call, what went wrong, the errno name, e.g.
+ * "tg_csr_write: the CSR page needs a device opened with TG_OPEN_DRIVER
+ * (EPERM)".  An error that belongs to an earlier posted request says so
+ * ("node 1 refused a write this context posted to it since the last
+ * fence: ...").  Kept until the next failure; "" if no call has failed;
+ * -EAGAIN from the polling calls (tg_deq, tg_fetch_test, tg_atomic_test)
+ * is "not yet", not a failure, and is not kept.  The text is the calling
+ * thread's copy, valid until its next call of this function. */
+const char *tg_dev_error(const struct tg_dev *dev);
 
 /* ---- Remote enqueue ----------------------------------------------------
  * A queue lives in the receiving node's memory as a chain of buffers
