@@ -112,11 +112,9 @@ $(BUILD)/formal/%.pass: $(RTL_SRCS) $(RTL_INCS) scripts/formal.sh scripts/requir
 clean:
 	rm -rf $(BUILD)
 
-# libraries, public headers and the simulator under $(DESTDIR)$(PREFIX)
-install: $(LIBTG) $(SIM_LIB) $(BUILD)/bin/tg-sim $(TGCTL)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tg $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(LIBTG) $(SIM_LIB) $(DESTDIR)$(PREFIX)/lib
-	install -m 644 include/tg/*.h $(DESTDIR)$(PREFIX)/include/tg
-	install -m 755 $(BUILD)/bin/tg-sim $(TGCTL) $(DESTDIR)$(PREFIX)/bin
+# libraries (libtg.a, libtg.so, libtgsim.a), pkg-config's tg.pc, the
+# public headers, tg-sim and tgctl under $(DESTDIR)$(PREFIX)
+install: $(LIBTG) $(LIBTG_SO) $(SIM_LIB) $(BUILD)/bin/tg-sim $(TGCTL)
+	scripts/install.sh $(BUILD) "$(DESTDIR)" $(PREFIX) "$(LIBPCI_LIBS) -pthread" $(LIBTG_PUB_HDRS)
 
 -include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)

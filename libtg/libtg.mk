@@ -14,14 +14,38 @@ LIBTG_ASAN  := $(BUILD)/asan/lib/libtg.a
 LIBPCI_LIBS := $(shell pkg-config --libs libpci 2>/dev/null || echo -lpci)
 LIBTG_LDLIBS := $(LIBPCI_LIBS) -pthread
 
+# the shared library: the same objects built position-independent, linked
+# with nothing undefined, exporting exactly the functions of the public
+# headers (scripts/gen_libtg_map.py) under the version TG_1
+LIBTG_PUB_HDRS := include/tg/tg.h include/tg/tg_bar.h include/tg/tg_barrier.h include/tg/tg_hw.h \
+                  include/tg/tg_queue.h include/tg/sim.h
+LIBTG_SOVER := 1
+LIBTG_SO    := $(BUILD)/lib/libtg.so.$(LIBTG_SOVER)
+LIBTG_MAP   := $(BUILD)/lib/libtg.map
+LIBTG_PIC_OBJS := $(patsubst %.c,$(BUILD)/pic/obj/%.o,$(LIBTG_SRCS))
+
 .PHONY: libtg
-all: $(LIBTG)
-libtg: $(LIBTG)
+all: $(LIBTG) $(LIBTG_SO)
+libtg: $(LIBTG) $(LIBTG_SO)
 
 $(LIBTG): $(LIBTG_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
+
+$(BUILD)/pic/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(CFLAGS) -fPIC -c $< -o $@
+
+$(LIBTG_MAP): scripts/gen_libtg_map.py $(LIBTG_PUB_HDRS)
+	@mkdir -p $(@D)
+	$(PYTHON) scripts/gen_libtg_map.py include/tg/tg.h > $@
+
+$(LIBTG_SO): $(LIBTG_PIC_OBJS) $(LIBTG_MAP)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libtg.so.$(LIBTG_SOVER) -Wl,--version-script=$(LIBTG_MAP) \
+		-Wl,--no-undefined -o $@ $(LIBTG_PIC_OBJS) $(LIBTG_LDLIBS)
+	ln -sf libtg.so.$(LIBTG_SOVER) $(@D)/libtg.so
 
 $(LIBTG_ASAN): $(LIBTG_AOBJS)
 	@mkdir -p $(@D)

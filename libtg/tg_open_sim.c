@@ -4,12 +4,13 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "tg/sim.h"
 #include "tg_internal.h"
 
 struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 {
+	const struct tg_simp_ops *ops = sim ? ((const struct tg_simp_head *)sim)->ops : NULL;
 	struct tg_dev *dev;
+	unsigned nodes;
 	int rc;
 
 	tg__open_fail("%s", "");
@@ -18,13 +19,14 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (node >= tg_sim_nodes(sim)) {
-		tg__open_fail("node %u: the simulator has %u nodes, 0 to %u", node,
-			      tg_sim_nodes(sim), tg_sim_nodes(sim) - 1);
+	nodes = ops->nodes(sim);
+	if (node >= nodes) {
+		tg__open_fail("node %u: the simulator has %u nodes, 0 to %u", node, nodes,
+			      nodes - 1);
 		errno = ENODEV;
 		return NULL;
 	}
-	if (!tg_sim_is_local(sim, node)) {
+	if (!ops->is_local(sim, node)) {
 		tg__open_fail("node %u: another process of the split cluster hosts it "
 			      "(docs/distributed.md)", node);
 		errno = ENODEV;
@@ -36,12 +38,12 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 		errno = ENOMEM;
 		return NULL;
 	}
-	dev->ctl = __tg_sim_ctl(sim);
+	dev->ctl = ops->ctl(sim);
 	dev->sim = sim;
 	/* blocking calls advance the clock themselves: deterministic runs */
-	dev->step = tg_sim_step;
-	dev->sim_mem = tg_sim_mem;
-	dev->mem = tg_sim_mem(sim, node);
+	dev->step = ops->step;
+	dev->sim_mem = ops->mem;
+	dev->mem = ops->mem(sim, node);
 	rc = tg__attach(dev, node, flags);
 	if (rc) {
 		tg_close(dev);

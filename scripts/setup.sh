@@ -11,11 +11,12 @@ set -euo pipefail
 # dissector), and clang 14 with its libFuzzer runtime for the fuzzing
 # harnesses (tests/fuzz), and iproute2, whose `ip netns` and veth pairs
 # the distributed-simulation tests make, and ccache, which the build uses
-# when it is there (compiled objects kept between builds).
+# when it is there (compiled objects kept between builds), and pkgconf,
+# which finds libpci and which the install test builds a program with.
 PKGS=(
 	verilator iverilog yosys z3
 	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
-	clang-14 libclang-rt-14-dev iproute2 ccache
+	clang-14 libclang-rt-14-dev iproute2 ccache pkgconf
 )
 
 missing=()

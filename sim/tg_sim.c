@@ -79,6 +79,7 @@ struct node {
 #define IRQ_WAIT  1u
 
 struct tg_sim {
+	struct tg_simp_head head;       /* first: what libtg calls (tg_open_sim) */
 	struct tg_sim_config cfg;
 	unsigned nodes;
 	uint64_t cycle;
@@ -993,6 +994,15 @@ static int wait_remote_up(struct tg_sim *sim, unsigned n)
 	}
 }
 
+/* What libtg calls through the simulator's head (tg_open_sim). */
+static const struct tg_simp_ops sim_ops = {
+	.nodes = tg_sim_nodes,
+	.is_local = tg_sim_is_local,
+	.ctl = __tg_sim_ctl,
+	.mem = tg_sim_mem,
+	.step = tg_sim_step,
+};
+
 struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 {
 	struct tg_sim *sim;
@@ -1015,6 +1025,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 			close(cfg->dist->sock);
 		return NULL;
 	}
+	sim->head.ops = &sim_ops;
 	sim->cfg = *cfg;
 	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */
 	sim->cfg.vcd_path = NULL;

@@ -169,6 +169,22 @@ static inline uint64_t tg_simp_ctl_bytes(unsigned nodes)
 	return tg_simp_stats_offset(nodes) + (uint64_t)nodes * sizeof(struct tg_simp_stats);
 }
 
+/* An in-process simulator, as libtg sees it (tg_open_sim): struct tg_sim
+ * starts with this head, so libtg reaches the simulator through these
+ * calls and needs none of its symbols to link. */
+struct tg_sim;
+struct tg_simp_ops {
+	unsigned (*nodes)(const struct tg_sim *sim);
+	int (*is_local)(const struct tg_sim *sim, unsigned node);
+	void *(*ctl)(struct tg_sim *sim);              /* the control region */
+	uint8_t *(*mem)(struct tg_sim *sim, unsigned node);
+	int (*step)(struct tg_sim *sim, uint64_t ncycles);
+};
+
+struct tg_simp_head {
+	const struct tg_simp_ops *ops;
+};
+
 /* shm object names: control "/tg-sim.NAME" (node < 0), node memory
  * "/tg-sim.NAME.N". */
 #define TG_SIMP_SHM_PREFIX     "/tg-sim."

@@ -100,3 +100,14 @@ $(BUILD)/asan/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG_ASAN)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
 	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) -o $@ $< $(LIBTG_ASAN) $(LIBTG_LDLIBS)
+
+# the installed tree: a program built outside the source tree with
+# pkg-config against libtg.so, run against the installed tg-sim
+INSTALL_TEST := $(BUILD)/tests/test_install
+TEST_PROGS += $(INSTALL_TEST)
+$(INSTALL_TEST): tests/install/test_install.sh tests/install/tg_hello.c scripts/install.sh \
+		 scripts/gen_libtg_map.py $(LIBTG) $(LIBTG_SO) $(SIM_LIB) $(BUILD)/bin/tg-sim $(TGCTL)
+	@mkdir -p $(@D)
+	sed -e 's|@SRC@|$(abspath .)|' -e 's|@BUILD@|$(abspath $(BUILD))|' \
+		-e 's|@HDRS@|$(addprefix $(abspath .)/,$(LIBTG_PUB_HDRS))|' $< > $@
+	chmod +x $@
