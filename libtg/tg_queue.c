@@ -564,6 +564,8 @@ static int tg_enq_store_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
 {
 	int rc;
 
+	if (!dev || !words)
+		return -EINVAL;
 	if (node >= dev->nodes) {
 		tg__why("node %u: the cluster has nodes 0 to %u", node, dev->nodes - 1);
 		return -EINVAL;

@@ -397,10 +397,13 @@ void __tg_win_store(struct tg_win *win, uint64_t off, uint64_t val, unsigned siz
 	unsigned sh = (unsigned)(off & 7u);
 	uint64_t data = val << (8 * sh);
 	uint8_t strb = (uint8_t)(((1u << size) - 1u) << sh);
-	int rc = tg__mmio_write(win->__dev,
-				remote_addr(win->__dev, TG_WIN_REMOTE, win->__node, off & ~7ULL),
-				&data, &strb, 1);
+	int rc;
 
+	if (!win)
+		return;
+	rc = tg__mmio_write(win->__dev,
+			    remote_addr(win->__dev, TG_WIN_REMOTE, win->__node, off & ~7ULL),
+			    &data, &strb, 1);
 	if (rc && !win->__err)
 		win->__err = rc;
 }
@@ -408,8 +411,12 @@ void __tg_win_store(struct tg_win *win, uint64_t off, uint64_t val, unsigned siz
 uint64_t __tg_win_load64(struct tg_win *win, uint64_t off)
 {
 	uint64_t v;
-	int rc = tg__mmio_read(win->__dev, remote_addr(win->__dev, TG_WIN_REMOTE, win->__node, off),
-			       &v);
+	int rc;
+
+	if (!win)
+		return ~0ULL;
+	rc = tg__mmio_read(win->__dev, remote_addr(win->__dev, TG_WIN_REMOTE, win->__node, off),
+			   &v);
 
 	if (rc) {
 		if (!win->__err)

@@ -23,6 +23,12 @@ extern "C" {
  *    errno.  Close and free functions accept NULL.  The library never prints.
  *  - tg_dev_error(dev) says in words which call last failed on the device
  *    and why; tg_open_error() does the same for opening.
+ *  - NULL handles and bad arguments, one rule by return type: a call that
+ *    returns int gives -EINVAL (the int getters tg_node_id, tg_num_nodes
+ *    and tg_context too); a constructor gives NULL with errno EINVAL; a
+ *    getter of a size, address, key, identity or cycle count gives 0 and
+ *    one of a pointer NULL; close and free do nothing; through a NULL
+ *    window a store is dropped and a load gives all ones.
  *  - A struct tg_dev and everything made from it is used by one thread at a
  *    time; separate threads open separate devices.
  *  - Ordering: requests of one device reach its NIC in the order the calls
@@ -513,7 +519,8 @@ int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint6
  * tg_win_error().  A store beyond the target's MEM_SIZE is refused by the
  * target NIC and changes nothing (the next tg_fence to the node reports
  * it); a load beyond it returns all ones and sets the context STATUS
- * (tg_ctx_status()). */
+ * (tg_ctx_status()).  Through a NULL window a store is dropped and a load
+ * returns all ones. */
 
 /* Open a window on node `node`.  NULL + errno (EINVAL) on failure.  Owned by
  * the caller (tg_win_close), which must not outlive dev. */
@@ -540,6 +547,8 @@ uint64_t __tg_win_load64(struct tg_win *win, uint64_t off);
 
 static inline int __tg_win_ok(struct tg_win *win, uint64_t off, unsigned size)
 {
+	if (!win)
+		return 0;        /* no window: the store is dropped, the load gives all ones */
 	if ((off & (size - 1u)) || off >= win->__limit || win->__limit - off < size) {
 		if (!win->__err)
 			win->__err = -EINVAL;
