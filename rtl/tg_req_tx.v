@@ -84,17 +84,24 @@ end
 localparam [1:0] E_FREE = 2'd0, E_SENT = 2'd1, E_REFUSED = 2'd2;
 // row address of the slots' memories
 localparam SW = (MAX_REQS > 1) ? $clog2(MAX_REQS) : 1;
+localparam M  = MAX_REQS;
+localparam NN = MAX_REQS * MAX_REQS;   // bits of a slot-by-slot relation
 
 // ---------------------------------------------------------------- state
-// What the slots' bookkeeping compares every cycle (state, order,
-// generation, queue, age) is in registers; what only a resend or an
-// error reads (mask, length, context, key, payload slot) is in memories.
-// Both are arrays of MAX_REQS rows written by index: a slot's state
-// through two ports (a) a REQ kept or resent, (b) its answer or its
-// timeout, the rest when a REQ is kept (at keep_idx); the ages count by
-// themselves.
+// What the slots' bookkeeping reads every cycle (state, generation, age)
+// is in registers; what only a new REQ, a resend or an error reads
+// (queue, mask, length, context, key, payload slot) is in memories. Both
+// are arrays of MAX_REQS rows written by index: a slot's state through
+// two ports (a) a REQ kept or resent, (b) its answer or its timeout, the
+// rest when a REQ is kept (at keep_idx); the ages count by themselves.
+// Two relations between slots, bit i*M+j for slots i and j, stand for
+// comparisons of the slots' fields: older (i was kept before j) for their
+// order, sameq (i and j name the same queue: target node and address).
+// A REQ kept in slot k rewrites row and column k, from one comparison of
+// its queue with each slot's; nothing else changes them.
 reg [1:0]   st_reg    [0:MAX_REQS-1];
-reg [31:0]  seq_reg   [0:MAX_REQS-1];
+reg [NN-1:0] older_reg, older_next;
+reg [NN-1:0] sameq_reg, sameq_next;
 reg [7:0]   gen_reg   [0:MAX_REQS-1];   // tag generation: a late answer to an older REQ in the slot never matches
 reg [15:0]  dst_reg   [0:MAX_REQS-1];
 reg [31:0]  addr_reg  [0:MAX_REQS-1];
@@ -116,7 +123,6 @@ reg [PAY_SLOT_W-1:0] pslot_mem [0:MAX_REQS-1];
 reg [15:0]  ownw_reg, ownw_next;
 reg [31:0]  age_reg   [0:MAX_REQS-1];
 
-reg [31:0]  seq_ctr_reg, seq_ctr_next;    // order in which REQs were first issued
 reg [15:0]  resent_reg,  resent_next;     // entries already sent again in this round
 reg [15:0]  phase_reg,   phase_next;      // entries still to resend in this round
 reg [31:0]  wait_reg,    wait_next;       // backoff cycles waited
@@ -128,29 +134,43 @@ reg         flags_lock_reg, flags_lock_next;
 // ---------------------------------------------------------------- bookkeeping
 reg         free_found;
 reg [3:0]   free_idx;
-reg         pick_found;
-reg [3:0]   pick_idx;
-reg [31:0]  pick_dist;
+reg [M-1:0] sent_vec;      // slots whose REQ awaits an answer
+reg [M-1:0] refused_vec;   // slots whose REQ was refused
+reg [M-1:0] match_new;     // slots holding the waiting request's queue
 integer     e;
+integer     o;
 
 always @* begin
-    free_found  = 1'b0;
-    free_idx    = 4'd0;
-    pick_found  = 1'b0;
-    pick_idx    = 4'd0;
-    pick_dist   = 32'd0;
+    free_found = 1'b0;
+    free_idx   = 4'd0;
     for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
         if (st_reg[e] == E_FREE) begin
             free_found = 1'b1;
             free_idx   = e[3:0];
         end
     end
-    // the oldest entry of this round goes first
     for (e = 0; e < MAX_REQS; e = e + 1) begin
-        if (phase_reg[e] && (!pick_found || (seq_ctr_reg - seq_reg[e]) > pick_dist)) begin
+        sent_vec[e]    = (st_reg[e] == E_SENT);
+        refused_vec[e] = (st_reg[e] == E_REFUSED);
+        match_new[e]   = (dst_reg[e] == s_txd_dst) && (addr_reg[e] == s_txd_addr);
+    end
+end
+
+// the oldest entry of this round goes first: the one no other entry of
+// the round is older than
+reg         pick_found;
+reg [3:0]   pick_idx;
+reg [M-1:0] pick_older;    // entries of the round older than entry e
+always @* begin
+    pick_found = 1'b0;
+    pick_idx   = 4'd0;
+    for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
+        for (o = 0; o < MAX_REQS; o = o + 1) begin
+            pick_older[o] = phase_reg[o] && older_reg[o*M + e];
+        end
+        if (phase_reg[e] && pick_older == {M{1'b0}}) begin
             pick_found = 1'b1;
             pick_idx   = e[3:0];
-            pick_dist  = seq_ctr_reg - seq_reg[e];
         end
     end
 end
@@ -161,7 +181,7 @@ reg pick_first;
 always @* begin
     pick_first = 1'b1;
     for (e = 0; e < MAX_REQS; e = e + 1) begin
-        if (resent_reg[e] && dst_reg[e] == dst_reg[pick_idx[SW-1:0]] && addr_reg[e] == addr_reg[pick_idx[SW-1:0]]) begin
+        if (resent_reg[e] && sameq_reg[pick_idx[SW-1:0]*M + e]) begin
             pick_first = 1'b0;
         end
     end
@@ -173,24 +193,17 @@ end
 // back behind them.
 reg [15:0] eligible;
 reg        new_held;
-integer    o;
 always @* begin
-    new_held = 1'b0;
-    for (e = 0; e < 16; e = e + 1) begin
-        eligible[e] = 1'b0;
-    end
+    eligible = 16'd0;
     for (e = 0; e < MAX_REQS; e = e + 1) begin
-        eligible[e] = (st_reg[e] == E_REFUSED);
+        eligible[e] = refused_vec[e];
         for (o = 0; o < MAX_REQS; o = o + 1) begin
-            if (st_reg[o] == E_SENT && dst_reg[o] == dst_reg[e] && addr_reg[o] == addr_reg[e]) begin
+            if (sent_vec[o] && sameq_reg[e*M + o]) begin
                 eligible[e] = 1'b0;
             end
         end
-        if ((st_reg[e] == E_REFUSED || phase_reg[e]) && dst_reg[e] == s_txd_dst &&
-            addr_reg[e] == s_txd_addr) begin
-            new_held = 1'b1;
-        end
     end
+    new_held = (match_new & (refused_vec | phase_reg[M-1:0])) != {M{1'b0}};
 end
 
 // the lowest-numbered REQ whose answer is overdue
@@ -305,7 +318,6 @@ wire       resp_match = s_qresp_valid && ((s_qresp_tag & `TG_TAG_REQ) != 16'd0) 
                         (s_qresp_tag[13:12] == 2'd0) && (s_qresp_tag[11:4] == gen_reg[resp_idx[SW-1:0]]);
 
 always @* begin
-    seq_ctr_next    = seq_ctr_reg;
     resent_next     = resent_reg;
     phase_next      = phase_reg;
     wait_next       = wait_reg;
@@ -338,7 +350,6 @@ always @* begin
         sta_we  = 1'b1;
         resent_next[lock_idx_next] = 1'b0;
         ownw_next[lock_idx_next]   = 1'b0;
-        seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a new REQ parked during recovery
     if (keep_parked) begin
@@ -347,7 +358,6 @@ always @* begin
         sta_val = E_REFUSED;
         resent_next[free_idx] = 1'b0;
         ownw_next[free_idx]   = 1'b1;
-        seq_ctr_next = seq_ctr_reg + 32'd1;
     end
     // a refused REQ goes out again
     if (m_txd_valid && m_txd_ready && use_rs) begin
@@ -416,8 +426,31 @@ always @* begin
     end
 end
 
+// the relations: a REQ kept in slot k is younger than every other slot's
+// and names the queue it names (row and column k; the diagonal is set)
+wire [31:0] keep_row = {{(32-SW){1'b0}}, keep_idx};
+always @* begin
+    older_next = older_reg;
+    sameq_next = sameq_reg;
+    if (keep_sent || keep_parked) begin
+        for (e = 0; e < MAX_REQS; e = e + 1) begin
+            for (o = 0; o < MAX_REQS; o = o + 1) begin
+                if (o == keep_row) begin
+                    older_next[e*M + o] = (e != o);
+                    sameq_next[e*M + o] = match_new[e] || (e == o);
+                end
+                if (e == keep_row) begin
+                    older_next[e*M + o] = 1'b0;
+                    sameq_next[e*M + o] = match_new[o] || (e == o);
+                end
+            end
+        end
+    end
+end
+
 always @(posedge clk) begin
-    seq_ctr_reg    <= seq_ctr_next;
+    older_reg      <= older_next;
+    sameq_reg      <= sameq_next;
     resent_reg     <= resent_next;
     phase_reg      <= phase_next;
     wait_reg       <= wait_next;
@@ -436,7 +469,6 @@ always @(posedge clk) begin
         gen_reg[stb_idx] <= gen_reg[stb_idx] + 8'd1;
     end
     if (rst) begin
-        seq_ctr_reg <= 32'd0;
         resent_reg  <= 16'd0;
         phase_reg   <= 16'd0;
         wait_reg    <= 32'd0;
@@ -465,7 +497,6 @@ endgenerate
 // the slots' memories: the kept REQ's fields, one row a cycle
 always @(posedge clk) begin
     if (keep_sent || keep_parked) begin
-        seq_reg[keep_idx]  <= seq_ctr_reg;
         dst_reg[keep_idx]  <= s_txd_dst;
         addr_reg[keep_idx] <= s_txd_addr;
         mask_mem[keep_idx] <= s_txd_mask;
