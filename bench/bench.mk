@@ -35,9 +35,9 @@ $(BENCH_TB_VL): bench/tb_tg_pair.v bench/tb_tg_pair_main.cpp $(RTL_SRCS) $(RTL_I
 .PHONY: bench
 # the tables go to the terminal and to $(BENCH_OUT).txt; tg-bench's exit
 # status, not tee's, is the target's
-bench: $(BENCH_BIN) $(BENCH_TB_VVP) $(BENCH_TB_VL)
+bench: $(BENCH_BIN) $(BENCH_TB_VVP) $(BENCH_TB_VL) $(BUILD)/bin/tg-sim
 	@mkdir -p $(BENCH_OUT)
-	{ $(BENCH_BIN) --out $(BENCH_OUT) \
+	{ $(BENCH_BIN) --out $(BENCH_OUT) --tg-sim $(BUILD)/bin/tg-sim \
 		--icarus "$(VVP) -n $(BENCH_TB_VVP) +cycles=$(BENCH_IVL_CYCLES)" \
 		--verilator "$(BENCH_TB_VL) +cycles=$(BENCH_VL_CYCLES)" $(BENCH_ARGS); \
 	  echo $$? > $(BENCH_OUT)/exit-status; } | tee $(BENCH_OUT).txt
@@ -47,9 +47,9 @@ bench: $(BENCH_BIN) $(BENCH_TB_VVP) $(BENCH_TB_VL)
 BENCH_TEST := $(BUILD)/tests/test_bench
 TEST_PROGS += $(BENCH_TEST)
 
-$(BENCH_TEST): bench/test_bench.sh $(BENCH_BIN)
+$(BENCH_TEST): bench/test_bench.sh $(BENCH_BIN) $(BUILD)/bin/tg-sim
 	@mkdir -p $(@D)
-	sed 's|@TG_BENCH@|$(abspath $(BENCH_BIN))|' $< > $@
+	sed -e 's|@TG_BENCH@|$(abspath $(BENCH_BIN))|' -e 's|@TG_SIM@|$(abspath $(BUILD)/bin/tg-sim)|' $< > $@
 	chmod +x $@
 
 # distributed simulation speed: one process against several (own target:

@@ -3,9 +3,11 @@
 # Copyright (c) 2026 The Telegraphos NIC authors
 # Test: tg-bench in a short run writes sane results: CSV files, positive
 # medians, REQ latency at least the wire time, throughput within the wire
-# limit, the switch-latency knob moving the wire stage, bad options refused.
+# limit, the switch-latency knob moving the wire stage, bad options refused;
+# the simulation-speed rows, tg-sim with attached programs among them.
 set -u
 BIN=${TG_BENCH_BIN:-@TG_BENCH@}
+SIM=${TG_SIM_BIN:-@TG_SIM@}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
@@ -50,6 +52,15 @@ awk -F, 'NR > 1 { if ($3 <= 0 || $5 <= 0 || $5 > 100.5) { print "bad row: " $0; 
 awk -F, 'NR > 2 && $3 < prev { bad = 1 } NR > 1 { prev = $3 } END { exit bad }' "$out/a/size.csv" ||
 	bad "latency falls with size"
 awk -F, 'NR == 2 { exit !($1 > 0 && $2 > 0) }' "$out/a/size_fit.csv" || bad "fit not positive"
+
+# simulation speed: every row, with positive wall and CPU times
+"$BIN" -b simspeed --sim-cycles 20000 --tg-sim "$SIM" -o "$out/c" > "$out/c.txt" 2>&1 ||
+	{ cat "$out/c.txt"; bad "tg-bench -b simspeed failed"; }
+for k in verilator-cluster verilator-sparse tgsim-attached; do
+	grep -q "^$k," "$out/c/simspeed.csv" || bad "simspeed.csv has no $k row"
+done
+awk -F, 'NR > 1 && $1 !~ /pair/ { if ($3 <= 0 || $4 <= 0 || $7 <= 0 || $8 <= 0) { print "bad row: " $0; bad = 1 } }
+	 END { exit bad }' "$out/c/simspeed.csv" || bad "simspeed rows out of range"
 
 [ $fail -eq 0 ] && echo "test_bench: ok (REQ median $total cycles, wire $wire)"
 exit $fail

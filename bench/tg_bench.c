@@ -9,7 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -450,57 +452,229 @@ static double timed_run(const char *cmd, unsigned long *cycles)
 	return t;
 }
 
+/* CPU time of this process, in seconds. */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One in-process run of `target` cycles on `nodes` nodes: every `gap`
+ * cycles each even node sends its odd neighbour a 64-byte write (busy)
+ * or node 0 one REQ to node 1 (sparse).  Prints and records the row;
+ * returns the simulated cycles per second of wall time. */
+static double simspeed_run(const struct bench_opts *o, FILE *f, const char *label,
+			   const char *key, unsigned nodes, unsigned gap, int sparse, uint64_t target)
+{
+	struct bench_cluster c;
+	struct tg_mr *mr[TG_SIM_MAX_NODES] = { 0 };
+	struct tg_queue *q = NULL;
+	uint8_t blk[64];
+	uint64_t c0, c1, e, got = 0, sent = 0;
+	double t0, t1, p0, p1;
+
+	memset(blk, 0x5a, sizeof(blk));
+	cluster_open(&c, o, nodes);
+	if (sparse) {
+		if (!(q = tg_queue_open(c.dev[1], 16, 8)))
+			die("tg_queue_open: %s", strerror(errno));
+	} else {
+		for (unsigned n = 1; n < c.nodes; n += 2)
+			if (!(mr[n] = tg_mr_alloc(c.dev[n], 4096, TG_ACCESS_ALL)))
+				die("tg_mr_alloc: %s", strerror(errno));
+	}
+	c0 = tg_sim_cycles(c.sim);
+	t0 = now_s();
+	p0 = cpu_s();
+	while (tg_sim_cycles(c.sim) - c0 < target) {
+		int rc = 0;
+
+		if (sparse) {
+			rc = tg_enq(c.dev[0], 1, tg_queue_paddr(q), sent++);
+			while (!rc && tg_deq(q, &e, 8) == 0)
+				got++;
+		}
+		for (unsigned n = 0; !sparse && !rc && n + 1 < c.nodes; n += 2)
+			rc = tg_write(c.dev[n], n + 1, tg_mr_paddr(mr[n + 1]), blk, 64);
+		if (rc)
+			die("%s: %s", sparse ? "tg_enq" : "tg_write", tg_strerror(rc));
+		tg_sim_step(c.sim, gap);
+	}
+	p1 = cpu_s();
+	t1 = now_s();
+	c1 = tg_sim_cycles(c.sim);
+	while (sparse && tg_deq(q, &e, 8) == 0)
+		got++;
+	if (sparse && got + 1 < sent)
+		die("sparse run: %" PRIu64 " of %" PRIu64 " REQs dequeued", got, sent);
+	tg_queue_close(q);
+	for (unsigned n = 1; n < c.nodes; n += 2)
+		tg_mr_free(mr[n]);
+	cluster_close(&c);
+	printf("  %-34s %5u %10" PRIu64 " %8.2f %8.2f %12.0f %12.0f\n", label, nodes, c1 - c0,
+	       t1 - t0, p1 - p0, (double)(c1 - c0) / (t1 - t0), (double)(c1 - c0) / (p1 - p0));
+	fprintf(f, "%s,%u,%" PRIu64 ",%.3f,%.1f,%.1f,%.3f,%.1f\n", key, nodes, c1 - c0, t1 - t0,
+		(double)(c1 - c0) / (t1 - t0), (double)(c1 - c0) * nodes / (t1 - t0), p1 - p0,
+		(double)(c1 - c0) / (p1 - p0));
+	return (double)(c1 - c0) / (t1 - t0);
+}
+
+/* CPU seconds a process has used (user + system), from /proc; -1 if gone. */
+static double proc_cpu_s(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long ut = 0, st = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* fields after the command's closing parenthesis: state is 3rd, utime 14th */
+	if (!p || !(p = strrchr(buf, ')')) ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)(hz > 0 ? hz : 100);
+}
+
+#define ATT_PRODUCERS 4u
+#define ATT_REQS      1500u    /* per producer */
+
+/* tg-sim with ATT_PRODUCERS programs attached to node 0, each sending
+ * ATT_REQS REQs to a queue on node 1 that this process drains in order.
+ * Cycles and times are those between the producers' start and the last
+ * entry; the CPU time is tg-sim's.  0, or 1 on a failure. */
+static int simspeed_attached(const struct bench_opts *o, FILE *f)
+{
+	char name[64], dev0[96], dev1[96], line[256];
+	pid_t sim, kids[ATT_PRODUCERS];
+	struct tg_dev *rcv;
+	struct tg_queue *q;
+	uint64_t next[ATT_PRODUCERS] = { 0 }, c0, c1, got = 0, e;
+	double t0, t1, p0, p1;
+	int pfd[2], ok = 1;
+	FILE *out;
+
+	snprintf(name, sizeof(name), "bench-%d", (int)getpid());
+	snprintf(dev0, sizeof(dev0), "sim:%s:0", name);
+	snprintf(dev1, sizeof(dev1), "sim:%s:1", name);
+	if (pipe(pfd))
+		return 1;
+	sim = fork();
+	if (sim < 0)
+		return 1;
+	if (sim == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(o->tgsim, o->tgsim, "--nodes", "2", "--name", name, "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	out = fdopen(pfd[0], "r");
+	while (out && fgets(line, sizeof(line), out) && strncmp(line, "tg-sim: ready", 13))
+		;
+	rcv = tg_open(dev1, 0);
+	q = rcv ? tg_queue_open(rcv, 20, 8) : NULL;
+	if (!q) {
+		fprintf(stderr, "tg-bench: attached run: %s\n", rcv ? tg_dev_error(rcv) : tg_open_error());
+		kill(sim, SIGTERM);
+		waitpid(sim, NULL, 0);
+		return 1;
+	}
+	c0 = tg_cycles(rcv);
+	t0 = now_s();
+	p0 = proc_cpu_s(sim);
+	for (unsigned k = 0; k < ATT_PRODUCERS; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			struct tg_dev *d = tg_open(dev0, 0);
+			int rc = d ? 0 : -ENODEV;
+
+			for (uint64_t i = 0; i < ATT_REQS && !rc; i++)
+				rc = tg_enq(d, 1, tg_queue_paddr(q), (uint64_t)k << 32 | i);
+			if (!rc)
+				rc = tg_fence(d, 1);
+			tg_close(d);
+			_exit(rc ? 1 : 0);
+		}
+	}
+	while (got < (uint64_t)ATT_PRODUCERS * ATT_REQS && now_s() - t0 < 600.0) {
+		int rc = tg_deq_wait(q, &e, 8, 100000000ull);
+
+		if (rc == -ETIMEDOUT)
+			continue;
+		if (rc || (e >> 32) >= ATT_PRODUCERS || (e & 0xffffffffu) != next[e >> 32]++) {
+			ok = 0;
+			break;
+		}
+		got++;
+	}
+	c1 = tg_cycles(rcv);
+	t1 = now_s();
+	p1 = proc_cpu_s(sim);
+	for (unsigned k = 0; k < ATT_PRODUCERS; k++) {
+		int st = 1;
+
+		if (kids[k] > 0 && (waitpid(kids[k], &st, 0) != kids[k] || !WIFEXITED(st) ||
+				    WEXITSTATUS(st)))
+			ok = 0;
+	}
+	tg_queue_close(q);
+	tg_close(rcv);
+	kill(sim, SIGTERM);
+	waitpid(sim, NULL, 0);
+	if (out)
+		fclose(out);
+	if (!ok || got != (uint64_t)ATT_PRODUCERS * ATT_REQS || p0 < 0 || p1 <= p0) {
+		fprintf(stderr, "tg-bench: attached run: %" PRIu64 " of %u entries in order\n", got,
+			ATT_PRODUCERS * ATT_REQS);
+		return 1;
+	}
+	printf("  %-34s %5u %10" PRIu64 " %8.2f %8.2f %12.0f %12.0f\n",
+	       "tg-sim, 4 attached REQ senders", 2, c1 - c0, t1 - t0, p1 - p0,
+	       (double)(c1 - c0) / (t1 - t0), (double)(c1 - c0) / (p1 - p0));
+	fprintf(f, "tgsim-attached,2,%" PRIu64 ",%.3f,%.1f,%.1f,%.3f,%.1f\n", c1 - c0, t1 - t0,
+		(double)(c1 - c0) / (t1 - t0), 2.0 * (double)(c1 - c0) / (t1 - t0), p1 - p0,
+		(double)(c1 - c0) / (p1 - p0));
+	return 0;
+}
+
 int bench_simspeed(const struct bench_opts *o)
 {
 	static const unsigned nodes[] = { 2, 4, 8, 16 };
 	uint64_t target = o->tb_cycles;
-	double rate2 = 0;
+	unsigned gap = (150u + o->bpc - 1) / o->bpc;
+	double rate2 = 0, r;
 	FILE *f;
 
-	printf("\n== 5. Simulation speed: %" PRIu64 " simulated cycles per run, 64-byte writes from\n"
-	       "   every even node to the next odd node, one every %u cycles\n", target,
-	       (150u + o->bpc - 1) / o->bpc);
+	printf("\n== 5. Simulation speed: %" PRIu64 " simulated cycles per run; busy: 64-byte\n"
+	       "   writes from every even node to the next odd node, one every %u cycles;\n"
+	       "   sparse: one REQ from node 0 to node 1 every 10 000 cycles (every cycle\n"
+	       "   simulated: no fast-forward over quiet time)\n", target, gap);
 	f = out_file(o, "simspeed.csv");
-	fprintf(f, "simulator,nodes,cycles,wall_s,cycles_per_s,node_cycles_per_s\n");
-	printf("  %-34s %5s %10s %8s %12s %14s\n", "simulator", "nodes", "cycles", "wall s",
-	       "cycles/s", "node-cycles/s");
+	fprintf(f, "simulator,nodes,cycles,wall_s,cycles_per_s,node_cycles_per_s,cpu_s,"
+		"cycles_per_cpu_s\n");
+	printf("  %-34s %5s %10s %8s %8s %12s %12s\n", "simulator", "nodes", "cycles", "wall s",
+	       "cpu s", "cycles/s", "cycles/cpu-s");
 	for (unsigned k = 0; k < sizeof(nodes) / sizeof(nodes[0]); k++) {
-		struct bench_cluster c;
-		struct tg_mr *mr[TG_SIM_MAX_NODES] = { 0 };
-		uint8_t blk[64];
-		uint64_t c0, c1;
-		double t0, t1;
-
-		memset(blk, 0x5a, sizeof(blk));
-		cluster_open(&c, o, nodes[k]);
-		for (unsigned n = 1; n < c.nodes; n += 2)
-			if (!(mr[n] = tg_mr_alloc(c.dev[n], 4096, TG_ACCESS_ALL)))
-				die("tg_mr_alloc: %s", strerror(errno));
-		c0 = tg_sim_cycles(c.sim);
-		t0 = now_s();
-		while (tg_sim_cycles(c.sim) - c0 < target) {
-			for (unsigned n = 0; n + 1 < c.nodes; n += 2) {
-				int rc = tg_write(c.dev[n], n + 1, tg_mr_paddr(mr[n + 1]), blk, 64);
-
-				if (rc)
-					die("tg_write: %s", tg_strerror(rc));
-			}
-			tg_sim_step(c.sim, (150u + o->bpc - 1) / o->bpc);
-		}
-		t1 = now_s();
-		c1 = tg_sim_cycles(c.sim);
-		for (unsigned n = 1; n < c.nodes; n += 2)
-			tg_mr_free(mr[n]);
-		cluster_close(&c);
-		printf("  %-34s %5u %10" PRIu64 " %8.2f %12.0f %14.0f\n", "Verilator, in-process cluster",
-		       nodes[k], c1 - c0, t1 - t0, (double)(c1 - c0) / (t1 - t0),
-		       (double)(c1 - c0) * nodes[k] / (t1 - t0));
-		fprintf(f, "verilator-cluster,%u,%" PRIu64 ",%.3f,%.1f,%.1f\n", nodes[k], c1 - c0,
-			t1 - t0, (double)(c1 - c0) / (t1 - t0),
-			(double)(c1 - c0) * nodes[k] / (t1 - t0));
+		r = simspeed_run(o, f, "Verilator, in-process cluster", "verilator-cluster", nodes[k],
+				 gap, 0, target);
 		if (k == 0)
-			rate2 = (double)(c1 - c0) / (t1 - t0);
+			rate2 = r;
 	}
+	simspeed_run(o, f, "Verilator, in-process, sparse", "verilator-sparse", 2, 10000, 1,
+		     target);
+	if (o->tgsim && simspeed_attached(o, f)) {
+		fclose(f);
+		return 1;
+	}
+	if (!o->tgsim)
+		printf("  (tg-sim with attached programs not run: give --tg-sim, as `make bench` does)\n");
 	if (o->icarus_cmd && o->vl_cmd) {
 		unsigned long ci, cv;
 		double ti = timed_run(o->icarus_cmd, &ci), tv = timed_run(o->vl_cmd, &cv);
@@ -510,12 +684,12 @@ int bench_simspeed(const struct bench_opts *o)
 			fclose(f);
 			return 1;
 		}
-		printf("  %-34s %5u %10lu %8.2f %12.0f %14.0f\n", "Icarus, tb_tg_pair (RTL testbench)", 2,
-		       ci, ti, ci / ti, 2 * ci / ti);
-		printf("  %-34s %5u %10lu %8.2f %12.0f %14.0f\n", "Verilator, tb_tg_pair (same bench)",
-		       2, cv, tv, cv / tv, 2 * cv / tv);
-		fprintf(f, "icarus-pair,2,%lu,%.3f,%.1f,%.1f\n", ci, ti, ci / ti, 2 * ci / ti);
-		fprintf(f, "verilator-pair,2,%lu,%.3f,%.1f,%.1f\n", cv, tv, cv / tv, 2 * cv / tv);
+		printf("  %-34s %5u %10lu %8.2f %8s %12.0f %12s\n", "Icarus, tb_tg_pair (RTL testbench)",
+		       2, ci, ti, "-", ci / ti, "-");
+		printf("  %-34s %5u %10lu %8.2f %8s %12.0f %12s\n", "Verilator, tb_tg_pair (same bench)",
+		       2, cv, tv, "-", cv / tv, "-");
+		fprintf(f, "icarus-pair,2,%lu,%.3f,%.1f,%.1f,,\n", ci, ti, ci / ti, 2 * ci / ti);
+		fprintf(f, "verilator-pair,2,%lu,%.3f,%.1f,%.1f,,\n", cv, tv, cv / tv, 2 * cv / tv);
 		printf("  Verilator / Icarus on the same testbench (two tg_nic cross-connected, node 0\n"
 		       "  writing 64-byte bursts to node 1, process start included): %.1fx;\n"
 		       "  in-process 2-node cluster (switch model, C memory models) / Icarus: %.1fx\n",
@@ -558,6 +732,8 @@ static void usage(FILE *f)
 		"  -o, --out DIR             results folder (default build/bench)\n"
 		"      --icarus CMD          command running bench/tb_tg_pair.v under Icarus\n"
 		"      --verilator CMD       the same testbench built by Verilator\n"
+		"      --tg-sim PATH         tg-sim, for the simulation-speed row of programs\n"
+		"                            attached to it\n"
 		"      --sim-cycles N        cycles per simulation-speed run (default 200000)\n"
 		"  -h, --help                this text\n"
 		"Results: tables on stdout; CSV files and SVG plots (gnuplot) in the folder.\n");
@@ -619,6 +795,7 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "icarus", required_argument, NULL, 'I' },
 		{ "verilator", required_argument, NULL, 'V' },
+		{ "tg-sim", required_argument, NULL, 'T' },
 		{ "sim-cycles", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -667,6 +844,9 @@ int main(int argc, char **argv)
 			break;
 		case 'I':
 			o.icarus_cmd = optarg;
+			break;
+		case 'T':
+			o.tgsim = optarg;
 			break;
 		case 'V':
 			o.vl_cmd = optarg;

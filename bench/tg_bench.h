@@ -24,6 +24,7 @@ struct bench_opts {
 	const char *out;         /* results folder */
 	const char *icarus_cmd;  /* command running the RTL pair under Icarus, or NULL */
 	const char *vl_cmd;      /* the same testbench built by Verilator, or NULL */
+	const char *tgsim;       /* tg-sim, for the attached-programs row, or NULL */
 	unsigned tb_cycles;      /* cycles each RTL-pair run simulates */
 	int plots;               /* gnuplot found */
 };
