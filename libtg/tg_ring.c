@@ -3,15 +3,22 @@
 /* Request-ring transport to the simulator: MMIO beats, blocking reads, driver calls. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
 
 #define SPINS_BEFORE_YIELD  64u
 #define YIELDS_PER_CHECK    1024u   /* polls between checks that the simulator lives */
+#define POLLS_BEFORE_SLEEP  1024u   /* a full request ring: polls before sleeping on it */
+#define SPACE_NAP_NS        1000000 /* longest sleep before looking again */
 
 int tg__wait(struct tg_dev *dev)
 {
@@ -39,17 +46,48 @@ int tg__wait(struct tg_dev *dev)
 	return 0;
 }
 
-/* Wait until n request entries are free; returns the tail to fill from. */
+/* A request ring that stays full (the NIC holds the host port back: its
+ * REQ slots and spill ring are taken while a target's queue is closed):
+ * sleep until the simulator consumes entries, or a millisecond passes.
+ * Returns 0 or -ENOTCONN. */
+static int sleep_for_space(struct tg_dev *dev, uint64_t head_needed)
+{
+	struct tg_simp_slot *sl = dev->slot;
+	uint32_t w = TG_ATOMIC_LOAD_ACQ(&sl->space_wake);
+	struct timespec ts = { 0, SPACE_NAP_NS };
+
+	atomic_store_explicit(&sl->space_sleep, 1u, memory_order_relaxed);
+	/* the flag before the look at the head, as the simulator orders the
+	 * head before its look at the flag: one of the two sees the other */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (TG_ATOMIC_LOAD_ACQ(&sl->req_head) < head_needed)
+		syscall(SYS_futex, &sl->space_wake, FUTEX_WAIT, w, &ts, NULL, 0);
+	atomic_store_explicit(&sl->space_sleep, 0u, memory_order_relaxed);
+	if (TG_ATOMIC_LOAD_ACQ(&dev->ctl->stopping))
+		return -ENOTCONN;
+	if (dev->sim_pid > 0 && kill(dev->sim_pid, 0) < 0 && errno == ESRCH)
+		return -ENOTCONN;
+	return 0;
+}
+
+/* Wait until n request entries are free; returns the tail to fill from.
+ * A short wait polls; a long one (a ring held full) sleeps. */
 static int reserve(struct tg_dev *dev, unsigned n, uint64_t *tail)
 {
 	struct tg_simp_slot *sl = dev->slot;
 	uint64_t t = TG_ATOMIC_LOAD_OWN(&sl->req_tail);
+	unsigned polls = 0;
 	int rc;
 
 	/* head: entries the simulator has consumed and we may refill */
-	while (t + n - TG_ATOMIC_LOAD_ACQ(&sl->req_head) > TG_SIMP_REQ_ENTRIES)
-		if ((rc = tg__wait(dev)))
+	while (t + n - TG_ATOMIC_LOAD_ACQ(&sl->req_head) > TG_SIMP_REQ_ENTRIES) {
+		if (!dev->step && ++polls > POLLS_BEFORE_SLEEP)
+			rc = sleep_for_space(dev, t + n - TG_SIMP_REQ_ENTRIES);
+		else
+			rc = tg__wait(dev);
+		if (rc)
 			return rc;
+	}
 	*tail = t;
 	return 0;
 }

@@ -518,6 +518,20 @@ static int check_beat(unsigned s, uint32_t flags, struct beat *b)
 	return -EPERM;
 }
 
+/* The simulator has consumed the slot's request entries below head: the
+ * client may reuse them.  A client asleep waiting for room is woken
+ * (the fence orders the head before the look at its flag, as the client's
+ * orders its flag before its look at the head). */
+static void consumed(struct tg_simp_slot *sl, uint64_t head)
+{
+	TG_ATOMIC_STORE_REL(&sl->req_head, head);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&sl->space_sleep, memory_order_relaxed)) {
+		TG_ATOMIC_ADD_REL(&sl->space_wake, 1u);
+		syscall(SYS_futex, &sl->space_wake, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+}
+
 /* Take the next burst of slot s into the node's host-port driver, or serve
  * its driver calls.  Returns 1 if a burst was loaded. */
 static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
@@ -548,7 +562,7 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 				respond(sl, seq, err, d);
 			head++;
 			/* consumed: the client may reuse the entry */
-			TG_ATOMIC_STORE_REL(&sl->req_head, head);
+			consumed(sl, head);
 			/* the CSR writes the call posted on the driver slot go to
 			 * the host port before this client's next request */
 			return 0;
@@ -561,7 +575,7 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 			err = region_call(sim, n, s, r, &key);
 			respond(sl, seq, err, key);
 			head++;
-			TG_ATOMIC_STORE_REL(&sl->req_head, head);
+			consumed(sl, head);
 			return 0;
 		}
 		if (r->op == TG_SIMP_OP_ALLOC || r->op == TG_SIMP_OP_FREE) {
@@ -579,7 +593,7 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 			}
 			head++;
 			/* consumed: the client may reuse the entry */
-			TG_ATOMIC_STORE_REL(&sl->req_head, head);
+			consumed(sl, head);
 			continue;
 		}
 		if (r->op == TG_SIMP_OP_READ) {
@@ -629,7 +643,7 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 			err = check_beat(s, sl->flags, &nd->beats[i]);
 		head += nb;
 		/* consumed (copied into the driver): the client may reuse them */
-		TG_ATOMIC_STORE_REL(&sl->req_head, head);
+		consumed(sl, head);
 		if (err) {
 			nd->st.host_rejects++;
 			respond(sl, seq, err, 0);

@@ -28,7 +28,7 @@
 #include <stdio.h>
 
 #define TG_SIMP_MAGIC          0x544753494d43544cULL /* "TGSIMCTL" */
-#define TG_SIMP_VERSION        2u
+#define TG_SIMP_VERSION        3u
 #define TG_SIMP_CTX_SLOTS      16u   /* client slots per node = NIC contexts */
 #define TG_SIMP_SLOTS          17u   /* + the simulator's own driver slot */
 #define TG_SIMP_DRV_SLOT       16u
@@ -83,7 +83,12 @@ struct tg_simp_slot {
 	_Atomic int32_t  pid;        /* client's pid; 0 for in-process clients */
 	uint32_t flags;              /* TG_SIMP_F_*, set while CLAIMED */
 	uint32_t rsvd;
-	uint8_t  pad0[48];
+	/* a client waiting for room in its request ring sleeps on space_wake
+	 * (a futex) with space_sleep set; the simulator, having consumed
+	 * entries, steps space_wake and wakes it when space_sleep is set */
+	_Atomic uint32_t space_wake;
+	_Atomic uint32_t space_sleep;
+	uint8_t  pad0[40];
 	_Atomic uint64_t req_tail;   /* written by the client */
 	uint8_t  pad1[56];
 	_Atomic uint64_t req_head;   /* written by the simulator */

@@ -100,7 +100,7 @@ int main(void)
 	pthread_t snd[SENDERS], con[CONSUMERS];
 	struct tg_dev *owner;
 	struct tg_queue *q;
-	int fds[2], st;
+	int st;
 	uint64_t missing = 0;
 
 	signal(SIGALRM, t_on_alarm_child);
@@ -110,18 +110,12 @@ int main(void)
 		return T_SKIP;
 	}
 	snprintf(name, sizeof(name), "enqtest-%d", (int)getpid());
-	REQUIRE(pipe(fds) == 0, "pipe");
-	t_child_pid = fork();
-	if (t_child_pid == 0) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		execl(bin, bin, "--nodes", "3", "--name", name, "--link-bytes-per-cycle", "8",
-		      "--link-latency", "2", (char *)NULL);
-		_exit(127);
+	{
+		char *argv[] = { (char *)bin, "--nodes", "3", "--name", name,
+				 "--link-bytes-per-cycle", "8", "--link-latency", "2", NULL };
+
+		t_start_sim(argv);
 	}
-	close(fds[1]);
-	REQUIRE(t_wait_ready(fds[0]) == 0, "tg-sim start");
 
 	owner = open_node(RCV);
 	/* smallest buffers: 15 entries each, so the queue grows and shrinks */

@@ -10,7 +10,7 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_enq_spill test_conformance test_switch_faults test_netfaults \
                test_tgctl_stats test_wireshark test_link_loss test_link_outage \
                test_dist test_bridge test_fuzz_rx test_protect test_protect16 test_dma test_eth \
-               test_drv_setup test_deq_late test_errtext test_nullargs
+               test_drv_setup test_deq_late test_errtext test_nullargs test_enq_sleep
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
 CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_test_child.h tests/c/tg_fakepci.h tests/c/tests.mk
@@ -31,6 +31,7 @@ test-link: $(CTEST_PROGS) $(BUILD)/bin/tg-sim
 	TG_TEST_LINK=1 scripts/run_tests.sh -j $(JOBS) $(CTEST_PROGS)
 
 $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
+$(BUILD)/tests/test_enq_sleep $(BUILD)/asan/tests/test_enq_sleep: $(BUILD)/bin/tg-sim
 # test_eth starts tg-board-sim
 $(BUILD)/tests/test_eth $(BUILD)/asan/tests/test_eth: $(BOARDSIM_BIN)
 $(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim

@@ -26,4 +26,25 @@ static inline void t_on_alarm_child(int sig)
 	_exit(T_FAIL);
 }
 
+/* Start the simulator argv[0] with argv in a child process (t_child_pid),
+ * its output on a pipe, and wait for its ready line: stops the test if it
+ * does not come. */
+static inline void t_start_sim(char *const argv[])
+{
+	int fds[2];
+
+	REQUIRE(pipe(fds) == 0, "pipe");
+	t_child_pid = fork();
+	REQUIRE(t_child_pid >= 0, "fork");
+	if (t_child_pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	REQUIRE(t_wait_ready(fds[0]) == 0, "tg-sim start");
+}
+
 #endif /* TG_TEST_CHILD_H */
