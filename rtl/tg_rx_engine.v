@@ -185,6 +185,16 @@ reg [7:0]   rop_reg,    rop_next;        // opcode of the response
 reg [3:0]   nw_reg,     nw_next;         // words to write or read
 reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
 reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
+// the REQ's queue as the table gave it when the REQ was decoded (the
+// table does not change under a REQ on offer but by the engine itself):
+// what the block-row state acts on, so that no table lookup and tail
+// arithmetic lies in front of its decision
+reg [23:0]  qtail_reg,  qtail_next;      // slot the entry goes to
+reg [6:0]   qesize_reg, qesize_next;     // entry bytes
+reg         qfull_reg,  qfull_next;      // the table holds the queue closed
+reg         qbad_reg,   qbad_next;       // the entry or the queue's description is malformed
+reg         qhv_reg,    qhv_next;        // the table remembers a head ...
+reg         qheq_reg,   qheq_next;       // ... and the next tail is that head
 reg [15:0]  brow_reg,   brow_next;       // block row of the REQ's source, as last written
 reg [BLK_SRC_BITS-1:0] bclr_reg, bclr_next; // next row to clear after reset
 reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
@@ -399,12 +409,12 @@ assign m_rsp_wr_data  = s_mem_resp_rdata;
 task start_entry;
     begin
 `ifdef TG_TESTBUG_004
-        base_next  = s_rxd_addr | {8'd0, q_next};   // deliberate bug: the entry goes to the slot after the tail
+        base_next  = s_rxd_addr | {8'd0, qnext_reg};   // deliberate bug: the entry goes to the slot after the tail
 `else
-        base_next  = s_rxd_addr | {8'd0, q_lk_tail};
+        base_next  = s_rxd_addr | {8'd0, qtail_reg};
 `endif
-        wmask_next = (q_esize == 7'd64) ? {64{1'b1}} : ((64'd1 << q_esize) - 64'd1);
-        nw_next    = q_esize[6:3];
+        wmask_next = (qesize_reg == 7'd64) ? {64{1'b1}} : ((64'd1 << qesize_reg) - 64'd1);
+        nw_next    = qesize_reg[6:3];
         idx_next   = 4'd0;
         after_next = N_QTAIL;
         state_next = S_WRITE;
@@ -432,6 +442,12 @@ always @* begin
     nw_next    = nw_reg;
     qidx_next  = qidx_reg;
     qnext_next = qnext_reg;
+    qtail_next  = qtail_reg;
+    qesize_next = qesize_reg;
+    qfull_next  = qfull_reg;
+    qbad_next   = qbad_reg;
+    qhv_next    = qhv_reg;
+    qheq_next   = qheq_reg;
     brow_next  = brow_reg;
     bclr_next  = bclr_reg;
     blk_we     = 1'b0;
@@ -550,8 +566,14 @@ always @* begin
                     end
                     `TG_OP_REQ: begin
                         rop_next  = `TG_OP_REQ_RESP;
-                        qidx_next = q_lk_idx;
+                        qidx_next  = q_lk_idx;
                         qnext_next = q_next;
+                        qtail_next  = q_lk_tail;
+                        qesize_next = q_esize;
+                        qfull_next  = q_lk_full;
+                        qbad_next   = q_cfg_bad || q_len_bad;
+                        qhv_next    = q_lk_head_valid;
+                        qheq_next   = (q_next == q_lk_head);
                         if (pst_enq != `TG_ST_OK) begin
                             st_next         = pst_enq;
                             ev_req_refused  = 1'b1;
@@ -720,7 +742,7 @@ always @* begin
             // it again, so the source's later REQs to it cannot overtake
             reg [15:0] row;
             row = req_retry ? (blk_rdata_reg & ~qbit) : blk_rdata_reg;
-            if (((blk_rdata_reg & qbit) != 16'd0 && !req_retry) || q_lk_full) begin
+            if (((blk_rdata_reg & qbit) != 16'd0 && !req_retry) || qfull_reg) begin
                 row            = row | qbit;
                 st_next        = `TG_ST_NOT_READY;
                 ev_req_refused = 1'b1;
@@ -729,14 +751,14 @@ always @* begin
 `else
                 state_next     = S_RESP;
 `endif
-            end else if (q_cfg_bad || q_len_bad) begin
+            end else if (qbad_reg) begin
                 st_next        = `TG_ST_MALFORMED;
                 ev_req_refused = 1'b1;
                 state_next     = S_RESP;
 `ifdef TG_TESTBUG_002
-            end else if (q_lk_head_valid && q_next == q_lk_head) begin   // deliberate bug: writes when it looks full
+            end else if (qhv_reg && qheq_reg) begin   // deliberate bug: writes when it looks full
 `else
-            end else if (q_lk_head_valid && q_next != q_lk_head) begin
+            end else if (qhv_reg && !qheq_reg) begin
 `endif
                 // the head read last time shows room: no need to read it
                 start_entry;
@@ -873,6 +895,12 @@ always @(posedge clk) begin
     nw_reg    <= nw_next;
     qidx_reg  <= qidx_next;
     qnext_reg <= qnext_next;
+    qtail_reg  <= qtail_next;
+    qesize_reg <= qesize_next;
+    qfull_reg  <= qfull_next;
+    qbad_reg   <= qbad_next;
+    qhv_reg    <= qhv_next;
+    qheq_reg   <= qheq_next;
     brow_reg  <= brow_next;
     bclr_reg  <= bclr_next;
     head_reg  <= head_next;
