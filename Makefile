@@ -115,6 +115,7 @@ clean:
 # libraries (libtg.a, libtg.so, libtgsim.a), pkg-config's tg.pc, the
 # public headers, tg-sim and tgctl under $(DESTDIR)$(PREFIX)
 install: $(LIBTG) $(LIBTG_SO) $(SIM_LIB) $(BUILD)/bin/tg-sim $(TGCTL)
-	scripts/install.sh $(BUILD) "$(DESTDIR)" $(PREFIX) "$(LIBPCI_LIBS) -pthread" $(LIBTG_PUB_HDRS)
+	TG_SOVER=$(LIBTG_SOVER) scripts/install.sh $(BUILD) "$(DESTDIR)" $(PREFIX) \
+		"$(LIBPCI_LIBS) -pthread" $(LIBTG_PUB_HDRS)
 
--include $(shell find $(BUILD)/obj $(BUILD)/asan -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/asan $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -269,14 +269,15 @@ static int cmd_mem(const char *dev, const char *paddr_s, const char *len_s)
 	errno = 0;
 	pa = strtoull(paddr_s, &end, 0);
 	if (errno || *end || pa % 8u) {
-		fprintf(stderr, "tgctl: mem: PADDR '%s' is not a multiple of 8\n", paddr_s);
+		fprintf(stderr, "tgctl: mem: PADDR '%s' is not a number that is a multiple of 8\n",
+			paddr_s);
 		return 2;
 	}
 	if (len_s) {
 		len = strtoull(len_s, &end, 0);
 		if (errno || *end || !len || len % 8u || len > (1ull << 20)) {
-			fprintf(stderr, "tgctl: mem: BYTES '%s' is not a multiple of 8 in 8..1048576\n",
-				len_s);
+			fprintf(stderr, "tgctl: mem: BYTES '%s' is not a number that is a multiple of 8 "
+				"in 8..1048576\n", len_s);
 			return 2;
 		}
 	}

@@ -15,8 +15,9 @@ LIBPCI_LIBS := $(shell pkg-config --libs libpci 2>/dev/null || echo -lpci)
 LIBTG_LDLIBS := $(LIBPCI_LIBS) -pthread
 
 # the shared library: the same objects built position-independent, linked
-# with nothing undefined, exporting exactly the functions of the public
-# headers (scripts/gen_libtg_map.py) under the version TG_1
+# with nothing undefined, exporting exactly the functions tg.h declares
+# (scripts/gen_libtg_map.py) under the version TG_1; the in-process
+# simulator (sim.h) stays in libtgsim.a
 LIBTG_PUB_HDRS := include/tg/tg.h include/tg/tg_bar.h include/tg/tg_barrier.h include/tg/tg_hw.h \
                   include/tg/tg_queue.h include/tg/sim.h
 LIBTG_SOVER := 1
@@ -43,7 +44,7 @@ $(LIBTG_MAP): scripts/gen_libtg_map.py $(LIBTG_PUB_HDRS)
 
 $(LIBTG_SO): $(LIBTG_PIC_OBJS) $(LIBTG_MAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libtg.so.$(LIBTG_SOVER) -Wl,--version-script=$(LIBTG_MAP) \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libtg.so.$(LIBTG_SOVER) -Wl,--version-script=$(LIBTG_MAP) \
 		-Wl,--no-undefined -o $@ $(LIBTG_PIC_OBJS) $(LIBTG_LDLIBS)
 	ln -sf libtg.so.$(LIBTG_SOVER) $(@D)/libtg.so
 

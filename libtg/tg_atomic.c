@@ -70,8 +70,9 @@ static int tg_faa_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64
 
 int tg_faa(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t add, uint64_t *old)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_faa", tg_faa_body(dev, node, raddr, add, old), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_faa", tg_faa_body(dev, node, raddr, add, old), 1);
 }
 
 static int tg_fetch_inc_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old)
@@ -83,8 +84,9 @@ static int tg_fetch_inc_body(struct tg_dev *dev, unsigned node, uint64_t raddr, 
 
 int tg_fetch_inc(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t *old)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_fetch_inc", tg_fetch_inc_body(dev, node, raddr, old), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_fetch_inc", tg_fetch_inc_body(dev, node, raddr, old), 1);
 }
 
 static int tg_swap_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val,
@@ -99,8 +101,9 @@ static int tg_swap_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint6
 
 int tg_swap(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t val, uint64_t *old)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_swap", tg_swap_body(dev, node, raddr, val, old), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_swap", tg_swap_body(dev, node, raddr, val, old), 1);
 }
 
 static int tg_cas_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
@@ -118,8 +121,9 @@ static int tg_cas_body(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64
 int tg_cas(struct tg_dev *dev, unsigned node, uint64_t raddr, uint64_t expected,
 	   uint64_t desired, uint64_t *old)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_cas", tg_cas_body(dev, node, raddr, expected, desired, old), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_cas", tg_cas_body(dev, node, raddr, expected, desired, old), 1);
 }
 
 /* The paddr of the 16-byte result record at off of mr, or 0. */
@@ -160,8 +164,9 @@ static int tg_atomic_post_body(struct tg_dev *dev, unsigned node, uint64_t raddr
 int tg_atomic_post(struct tg_dev *dev, unsigned node, uint64_t raddr, unsigned aop,
 		   uint64_t operand, uint64_t compare, struct tg_mr *mr, size_t off)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_atomic_post",
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_atomic_post",
 			 tg_atomic_post_body(dev, node, raddr, aop, operand, compare, mr, off), 1);
 }
 
@@ -191,8 +196,9 @@ static int tg_atomic_test_body(struct tg_dev *dev, const struct tg_mr *mr, size_
 
 int tg_atomic_test(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_atomic_test", tg_atomic_test_body(dev, mr, off, old), 0);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_atomic_test", tg_atomic_test_body(dev, mr, off, old), 0);
 }
 
 static int tg_atomic_wait_body(struct tg_dev *dev, const struct tg_mr *mr, size_t off,
@@ -211,6 +217,7 @@ static int tg_atomic_wait_body(struct tg_dev *dev, const struct tg_mr *mr, size_
 
 int tg_atomic_wait(struct tg_dev *dev, const struct tg_mr *mr, size_t off, uint64_t *old)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_atomic_wait", tg_atomic_wait_body(dev, mr, off, old), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_atomic_wait", tg_atomic_wait_body(dev, mr, off, old), 1);
 }

@@ -480,8 +480,9 @@ static int tg_sim_mem_read_body(const struct tg_dev *dev, unsigned node, uint64_
 int tg_sim_mem_read(const struct tg_dev *dev, unsigned node, uint64_t paddr, void *buf,
 		    size_t len)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_sim_mem_read",
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_sim_mem_read",
 			 tg_sim_mem_read_body(dev, node, paddr, buf, len), 1);
 }
 
@@ -539,8 +540,9 @@ static int tg_csr_read_body(struct tg_dev *dev, uint64_t reg, uint64_t *val)
 
 int tg_csr_read(struct tg_dev *dev, uint64_t reg, uint64_t *val)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_csr_read", tg_csr_read_body(dev, reg, val), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_csr_read", tg_csr_read_body(dev, reg, val), 1);
 }
 
 static int tg_csr_write_body(struct tg_dev *dev, uint64_t reg, uint64_t val)
@@ -554,8 +556,9 @@ static int tg_csr_write_body(struct tg_dev *dev, uint64_t reg, uint64_t val)
 
 int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_csr_write", tg_csr_write_body(dev, reg, val), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_csr_write", tg_csr_write_body(dev, reg, val), 1);
 }
 
 int tg__last_status(struct tg_dev *dev)
@@ -590,8 +593,9 @@ static int tg_ctx_status_body(struct tg_dev *dev)
 
 int tg_ctx_status(struct tg_dev *dev)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_ctx_status", tg_ctx_status_body(dev), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_ctx_status", tg_ctx_status_body(dev), 1);
 }
 
 /* ---- registered memory ---- */
@@ -633,8 +637,9 @@ static struct tg_mr *tg_mr_alloc_body(struct tg_dev *dev, size_t len, unsigned a
 
 struct tg_mr *tg_mr_alloc(struct tg_dev *dev, size_t len, unsigned access)
 {
-	tg__enter(dev);
-	return tg__leave_ptr(dev, "tg_mr_alloc", tg_mr_alloc_body(dev, len, access));
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave_ptr(p, dev, "tg_mr_alloc", tg_mr_alloc_body(dev, len, access));
 }
 
 void *tg_mr_ptr(const struct tg_mr *mr)
@@ -661,8 +666,9 @@ static int tg_mr_read_body(const struct tg_mr *mr, size_t off, void *buf, size_t
 
 int tg_mr_read(const struct tg_mr *mr, size_t off, void *buf, size_t len)
 {
-	tg__enter(mr ? mr->dev : NULL);
-	return tg__leave(mr ? mr->dev : NULL, "tg_mr_read", tg_mr_read_body(mr, off, buf, len), 1);
+	const struct tg_dev *p = tg__enter(mr ? mr->dev : NULL);
+
+	return tg__leave(p, mr ? mr->dev : NULL, "tg_mr_read", tg_mr_read_body(mr, off, buf, len), 1);
 }
 
 static int tg_mr_write_body(struct tg_mr *mr, size_t off, const void *buf, size_t len)
@@ -682,8 +688,9 @@ static int tg_mr_write_body(struct tg_mr *mr, size_t off, const void *buf, size_
 
 int tg_mr_write(struct tg_mr *mr, size_t off, const void *buf, size_t len)
 {
-	tg__enter(mr ? mr->dev : NULL);
-	return tg__leave(mr ? mr->dev : NULL, "tg_mr_write",
+	const struct tg_dev *p = tg__enter(mr ? mr->dev : NULL);
+
+	return tg__leave(p, mr ? mr->dev : NULL, "tg_mr_write",
 			 tg_mr_write_body(mr, off, buf, len), 1);
 }
 
@@ -702,6 +709,11 @@ unsigned tg_mr_access(const struct tg_mr *mr)
 	return mr ? mr->access : 0;
 }
 
+static int tg_mr_revoke_body(struct tg_mr *mr)
+{
+	return mr ? tg__region_forget(mr->dev, &mr->key) : -EINVAL;
+}
+
 void tg_mr_free(struct tg_mr *mr)
 {
 	struct tg_dev *dev;
@@ -709,8 +721,9 @@ void tg_mr_free(struct tg_mr *mr)
 	if (!mr)
 		return;
 	dev = mr->dev;
-	/* no remote access may reach the memory once it can be reused */
-	tg_mr_revoke(mr);
+	/* no remote access may reach the memory once it can be reused (not
+	 * an error of its own: a region never exported has nothing to revoke) */
+	(void)tg_mr_revoke_body(mr);
 	if (mr->prev)
 		mr->prev->next = mr->next;
 	else
@@ -768,8 +781,9 @@ static int tg_mr_export_body(struct tg_mr *mr, uint64_t *key)
 
 int tg_mr_export(struct tg_mr *mr, uint64_t *key)
 {
-	tg__enter(mr ? mr->dev : NULL);
-	return tg__leave(mr ? mr->dev : NULL, "tg_mr_export", tg_mr_export_body(mr, key), 1);
+	const struct tg_dev *p = tg__enter(mr ? mr->dev : NULL);
+
+	return tg__leave(p, mr ? mr->dev : NULL, "tg_mr_export", tg_mr_export_body(mr, key), 1);
 }
 
 uint64_t tg_mr_key(const struct tg_mr *mr)
@@ -790,15 +804,12 @@ int tg__region_forget(struct tg_dev *dev, uint64_t *key)
 	return 0;
 }
 
-static int tg_mr_revoke_body(struct tg_mr *mr)
-{
-	return mr ? tg__region_forget(mr->dev, &mr->key) : -EINVAL;
-}
 
 int tg_mr_revoke(struct tg_mr *mr)
 {
-	tg__enter(mr ? mr->dev : NULL);
-	return tg__leave(mr ? mr->dev : NULL, "tg_mr_revoke", tg_mr_revoke_body(mr), 1);
+	const struct tg_dev *p = tg__enter(mr ? mr->dev : NULL);
+
+	return tg__leave(p, mr ? mr->dev : NULL, "tg_mr_revoke", tg_mr_revoke_body(mr), 1);
 }
 
 static int tg_key_set_body(struct tg_dev *dev, uint64_t key)
@@ -810,6 +821,7 @@ static int tg_key_set_body(struct tg_dev *dev, uint64_t key)
 
 int tg_key_set(struct tg_dev *dev, uint64_t key)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_key_set", tg_key_set_body(dev, key), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_key_set", tg_key_set_body(dev, key), 1);
 }

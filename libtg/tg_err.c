@@ -41,16 +41,18 @@ int tg__env_is_1(const char *name)
 }
 
 static _Thread_local unsigned err_depth;   /* public calls of this thread in progress */
-static _Thread_local const struct tg_dev *err_outer;  /* ... the outermost one's device */
+static _Thread_local const struct tg_dev *err_cur;  /* ... the innermost one's device */
 static _Thread_local int why_set;
 static _Thread_local char why_msg[256];
 
-void tg__enter(const struct tg_dev *dev)
+const struct tg_dev *tg__enter(const struct tg_dev *dev)
 {
-	if (err_depth++ == 0) {
+	const struct tg_dev *parent = err_cur;
+
+	if (err_depth++ == 0)
 		why_set = 0;
-		err_outer = dev;
-	}
+	err_cur = dev;
+	return parent;
 }
 
 void tg__why(const char *fmt, ...)
@@ -77,7 +79,7 @@ static const char *errno_name(int err)
 		{ EPROTO, "EPROTO" }, { EPERM, "EPERM" }, { ENXIO, "ENXIO" },
 		{ ENODEV, "ENODEV" }, { EBUSY, "EBUSY" }, { ENOTCONN, "ENOTCONN" },
 		{ ETIMEDOUT, "ETIMEDOUT" }, { ENOMEM, "ENOMEM" }, { ENOSPC, "ENOSPC" },
-		{ EDEADLK, "EDEADLK" }, { EINTR, "EINTR" },
+		{ EDEADLK, "EDEADLK" }, { EINTR, "EINTR" }, { EXDEV, "EXDEV" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -86,7 +88,8 @@ static const char *errno_name(int err)
 	return NULL;
 }
 
-int tg__leave(const struct tg_dev *cdev, const char *call, int rc, int again)
+int tg__leave(const struct tg_dev *parent, const struct tg_dev *cdev, const char *call, int rc,
+	      int again)
 {
 	/* the device's message is state of its own, not of the device the
 	 * caller may hold const */
@@ -94,9 +97,16 @@ int tg__leave(const struct tg_dev *cdev, const char *call, int rc, int again)
 	const char *n;
 	int expect = 0, saved = errno;
 
-	/* a call inside another on the same device leaves the text to the
-	 * outer one (a call from a dequeue hook on another device keeps its own) */
-	if ((--err_depth && cdev == err_outer) || rc >= 0 || !dev || (rc == -EAGAIN && !again))
+	err_cur = parent;
+	/* a call inside another on the same device leaves the text, and a
+	 * failure's reason, to the outer one (a call from a dequeue hook on
+	 * another device keeps its own); one that succeeds leaves no reason */
+	if (--err_depth && cdev == parent) {
+		if (rc >= 0 || (rc == -EAGAIN && !again))
+			why_set = 0;
+		return rc;
+	}
+	if (rc >= 0 || !dev || (rc == -EAGAIN && !again))
 		return rc;
 	while (!atomic_compare_exchange_weak_explicit(&dev->err_lock, &expect, 1,
 						      memory_order_acquire, memory_order_relaxed))
@@ -115,9 +125,10 @@ int tg__leave(const struct tg_dev *cdev, const char *call, int rc, int again)
 	return rc;
 }
 
-void *tg__leave_ptr(const struct tg_dev *dev, const char *call, void *r)
+void *tg__leave_ptr(const struct tg_dev *parent, const struct tg_dev *dev, const char *call,
+		    void *r)
 {
-	(void)tg__leave(dev, call, r ? 0 : -errno, 1);
+	(void)tg__leave(parent, dev, call, r ? 0 : -errno, 1);
 	return r;
 }
 
@@ -175,6 +186,10 @@ const char *tg_strerror(int err)
 	case ENOTCONN:     return "the simulator stopped";
 	case ETIMEDOUT:    return "no answer in time (the simulator, or the board's bridge)";
 	case ENOMEM:       return "out of memory (host, or the node's exported memory)";
+	case ENOSPC:       return "no free entry: the NIC's queues, regions or contexts are all taken";
+	case EDEADLK:      return "another handle of the queue is inside its dequeue (in-process: it cannot finish while this call waits)";
+	case EINTR:        return "interrupted";
+	case EXDEV:        return "the DMA memory is not physically contiguous";
 	default:           return "unknown error";
 	}
 }

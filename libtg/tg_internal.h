@@ -65,15 +65,18 @@ struct tg_dev {
 };
 
 /* Error text (tg_dev_error).  Every public call that takes a device runs
- * as tg__enter(dev); return tg__leave(dev, "tg_name", its_body(...)): the
- * outermost call of a thread records a failure on its device, with the
- * reason its body gave by tg__why() or else tg_strerror's.  Public calls
- * nested in one on the same device record nothing of their own.  -EAGAIN is recorded only when
+ * as p = tg__enter(dev); return tg__leave(p, dev, "tg_name", body(...)):
+ * a call records a failure on its device, with the reason its body gave
+ * by tg__why() or else tg_strerror's, unless it runs inside a call on the
+ * same device (p, the device of the call it runs in), which then records
+ * its own failure with that reason.  -EAGAIN is recorded only when
  * `again` is 1 (not for the polling calls, where it means "not yet"). */
-void tg__enter(const struct tg_dev *dev);
-int tg__leave(const struct tg_dev *dev, const char *call, int rc, int again);
+const struct tg_dev *tg__enter(const struct tg_dev *dev);
+int tg__leave(const struct tg_dev *parent, const struct tg_dev *dev, const char *call, int rc,
+	      int again);
 /* The same for a constructor: r, or NULL with errno kept. */
-void *tg__leave_ptr(const struct tg_dev *dev, const char *call, void *r);
+void *tg__leave_ptr(const struct tg_dev *parent, const struct tg_dev *dev, const char *call,
+		    void *r);
 void tg__why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Context registers tg__ctx_reg_set caches. */

@@ -8,7 +8,8 @@
 
 struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 {
-	const struct tg_simp_ops *ops = sim ? ((const struct tg_simp_head *)sim)->ops : NULL;
+	const struct tg_simp_head *head = (const struct tg_simp_head *)sim;
+	const struct tg_simp_ops *ops;
 	struct tg_dev *dev;
 	unsigned nodes;
 	int rc;
@@ -19,6 +20,14 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (head->magic != TG_SIMP_HEAD_MAGIC || head->version != TG_SIMP_HEAD_VERSION) {
+		tg__open_fail("tg_open_sim: the simulator library (libtgsim) was built for another "
+			      "version of libtg (head %#x version %u, this library wants %u)",
+			      head->magic, head->version, TG_SIMP_HEAD_VERSION);
+		errno = EPROTO;
+		return NULL;
+	}
+	ops = head->ops;
 	nodes = ops->nodes(sim);
 	if (node >= nodes) {
 		tg__open_fail("node %u: the simulator has %u nodes, 0 to %u", node, nodes,

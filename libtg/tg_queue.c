@@ -34,6 +34,7 @@ struct tg_queue {
 	void (*hook)(struct tg_queue *q, void *arg);
 	void *hook_arg;
 	int late_err;              /* first error after a delivered entry (tg_queue_error) */
+	int lock_kept;             /* our release of the lock word failed: it still holds our tag */
 };
 
 /* A next pointer we may follow: a buffer of this queue's size inside memory. */
@@ -99,8 +100,9 @@ static struct tg_queue *tg_queue_open_body(struct tg_dev *dev, unsigned log2_byt
 
 struct tg_queue *tg_queue_open(struct tg_dev *dev, unsigned log2_bytes, unsigned entry_bytes)
 {
-	tg__enter(dev);
-	return tg__leave_ptr(dev, "tg_queue_open", tg_queue_open_body(dev, log2_bytes, entry_bytes));
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave_ptr(p, dev, "tg_queue_open", tg_queue_open_body(dev, log2_bytes, entry_bytes));
 }
 
 static struct tg_queue *tg_queue_attach_body(struct tg_dev *dev, uint64_t paddr)
@@ -148,8 +150,9 @@ static struct tg_queue *tg_queue_attach_body(struct tg_dev *dev, uint64_t paddr)
 
 struct tg_queue *tg_queue_attach(struct tg_dev *dev, uint64_t paddr)
 {
-	tg__enter(dev);
-	return tg__leave_ptr(dev, "tg_queue_attach", tg_queue_attach_body(dev, paddr));
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave_ptr(p, dev, "tg_queue_attach", tg_queue_attach_body(dev, paddr));
 }
 
 void tg_queue_close(struct tg_queue *q)
@@ -183,8 +186,9 @@ static int tg_queue_export_body(struct tg_queue *q, uint64_t *key)
 
 int tg_queue_export(struct tg_queue *q, uint64_t *key)
 {
-	tg__enter(q ? q->dev : NULL);
-	return tg__leave(q ? q->dev : NULL, "tg_queue_export", tg_queue_export_body(q, key), 1);
+	const struct tg_dev *p = tg__enter(q ? q->dev : NULL);
+
+	return tg__leave(p, q ? q->dev : NULL, "tg_queue_export", tg_queue_export_body(q, key), 1);
 }
 
 static int tg_queue_revoke_body(struct tg_queue *q)
@@ -196,8 +200,9 @@ static int tg_queue_revoke_body(struct tg_queue *q)
 
 int tg_queue_revoke(struct tg_queue *q)
 {
-	tg__enter(q ? q->dev : NULL);
-	return tg__leave(q ? q->dev : NULL, "tg_queue_revoke", tg_queue_revoke_body(q), 1);
+	const struct tg_dev *p = tg__enter(q ? q->dev : NULL);
+
+	return tg__leave(p, q ? q->dev : NULL, "tg_queue_revoke", tg_queue_revoke_body(q), 1);
 }
 
 uint64_t tg_queue_paddr(const struct tg_queue *q)
@@ -261,8 +266,9 @@ static int tg_queue_grow_body(struct tg_queue *q)
 
 int tg_queue_grow(struct tg_queue *q)
 {
-	tg__enter(q ? q->dev : NULL);
-	return tg__leave(q ? q->dev : NULL, "tg_queue_grow", tg_queue_grow_body(q), 1);
+	const struct tg_dev *p = tg__enter(q ? q->dev : NULL);
+
+	return tg__leave(p, q ? q->dev : NULL, "tg_queue_grow", tg_queue_grow_body(q), 1);
 }
 
 /* Consumers of one queue in different handles (threads, processes) take
@@ -278,6 +284,9 @@ static int lock_word(struct tg_queue *q)
 
 		if (c)
 			return c < 0 ? c : 0;
+		/* a release of ours that failed left our tag there: it is ours */
+		if (q->lock_kept && expect == q->tag)
+			return 0;
 		if (q->dev->step) {
 			/* in-process: another handle holds it only inside its own
 			 * tg_deq, which cannot be running while we are */
@@ -404,6 +413,7 @@ static int tg_deq_body(struct tg_queue *q, void *buf, size_t len)
 	for (unsigned i = 0; i < RELEASE_TRIES; i++)
 		if (!(u = unlock_word(q)))
 			break;
+	q->lock_kept = u != 0;
 	if (!g)
 		g = u;
 	/* an entry taken is the caller's, whatever failed after it: the
@@ -447,8 +457,9 @@ out_mu:
 
 int tg_deq(struct tg_queue *q, void *buf, size_t len)
 {
-	tg__enter(q ? q->dev : NULL);
-	return tg__leave(q ? q->dev : NULL, "tg_deq", tg_deq_body(q, buf, len), 0);
+	const struct tg_dev *p = tg__enter(q ? q->dev : NULL);
+
+	return tg__leave(p, q ? q->dev : NULL, "tg_deq", tg_deq_body(q, buf, len), 0);
 }
 
 static uint64_t mono_ns(void)
@@ -554,8 +565,9 @@ static int tg_deq_wait_body(struct tg_queue *q, void *buf, size_t len, uint64_t 
 
 int tg_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
 {
-	tg__enter(q ? q->dev : NULL);
-	return tg__leave(q ? q->dev : NULL, "tg_deq_wait",
+	const struct tg_dev *p = tg__enter(q ? q->dev : NULL);
+
+	return tg__leave(p, q ? q->dev : NULL, "tg_deq_wait",
 			 tg_deq_wait_body(q, buf, len, timeout_ns), 1);
 }
 
@@ -585,8 +597,9 @@ static int tg_enq_store_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
 int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
 		   unsigned n)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_enq", tg_enq_store_body(dev, node, qpaddr, words, n), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_enq", tg_enq_store_body(dev, node, qpaddr, words, n), 1);
 }
 
 static int tg_enq_multi_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
@@ -605,6 +618,7 @@ static int tg_enq_multi_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
 int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
 		 unsigned n)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_enq_multi", tg_enq_multi_body(dev, node, qpaddr, words, n), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_enq_multi", tg_enq_multi_body(dev, node, qpaddr, words, n), 1);
 }

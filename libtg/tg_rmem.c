@@ -113,8 +113,9 @@ static int tg_write_body(struct tg_dev *dev, unsigned node, uint64_t raddr, cons
 
 int tg_write(struct tg_dev *dev, unsigned node, uint64_t raddr, const void *buf, size_t len)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_write", tg_write_body(dev, node, raddr, buf, len), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_write", tg_write_body(dev, node, raddr, buf, len), 1);
 }
 
 static int tg_fence_body(struct tg_dev *dev, unsigned node)
@@ -138,8 +139,9 @@ static int tg_fence_body(struct tg_dev *dev, unsigned node)
 
 int tg_fence(struct tg_dev *dev, unsigned node)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_fence", tg_fence_body(dev, node), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_fence", tg_fence_body(dev, node), 1);
 }
 
 /* Program and ring one fetch (arguments already checked). */
@@ -216,8 +218,9 @@ static int tg_fetch_body(struct tg_dev *dev, unsigned node, uint64_t raddr, stru
 int tg_fetch(struct tg_dev *dev, unsigned node, uint64_t raddr, struct tg_mr *mr, size_t loff,
 	     size_t len, struct tg_mr *cpl_mr, size_t cpl_off)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_fetch",
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_fetch",
 			 tg_fetch_body(dev, node, raddr, mr, loff, len, cpl_mr, cpl_off), 1);
 }
 
@@ -239,8 +242,9 @@ static int tg_fetch_test_body(struct tg_dev *dev, const struct tg_mr *cpl_mr, si
 
 int tg_fetch_test(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_fetch_test", tg_fetch_test_body(dev, cpl_mr, cpl_off), 0);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_fetch_test", tg_fetch_test_body(dev, cpl_mr, cpl_off), 0);
 }
 
 static int tg_fetch_wait_body(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
@@ -252,8 +256,9 @@ static int tg_fetch_wait_body(struct tg_dev *dev, const struct tg_mr *cpl_mr, si
 
 int tg_fetch_wait(struct tg_dev *dev, const struct tg_mr *cpl_mr, size_t cpl_off)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_fetch_wait", tg_fetch_wait_body(dev, cpl_mr, cpl_off), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_fetch_wait", tg_fetch_wait_body(dev, cpl_mr, cpl_off), 1);
 }
 
 /* One remote-window load of the word holding [raddr, raddr + len). */
@@ -347,8 +352,9 @@ static int tg_read_body(struct tg_dev *dev, unsigned node, uint64_t raddr, void 
 
 int tg_read(struct tg_dev *dev, unsigned node, uint64_t raddr, void *buf, size_t len)
 {
-	tg__enter(dev);
-	return tg__leave(dev, "tg_read", tg_read_body(dev, node, raddr, buf, len), 1);
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_read", tg_read_body(dev, node, raddr, buf, len), 1);
 }
 
 /* ---- windows ---- */
@@ -372,8 +378,9 @@ static struct tg_win *tg_win_open_body(struct tg_dev *dev, unsigned node)
 
 struct tg_win *tg_win_open(struct tg_dev *dev, unsigned node)
 {
-	tg__enter(dev);
-	return tg__leave_ptr(dev, "tg_win_open", tg_win_open_body(dev, node));
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave_ptr(p, dev, "tg_win_open", tg_win_open_body(dev, node));
 }
 
 void tg_win_close(struct tg_win *win)

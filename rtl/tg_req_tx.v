@@ -88,9 +88,10 @@ localparam M  = MAX_REQS;
 localparam NN = MAX_REQS * MAX_REQS;   // bits of a slot-by-slot relation
 
 // ---------------------------------------------------------------- state
-// What the slots' bookkeeping reads every cycle (state, generation, age)
-// is in registers; what only a new REQ, a resend or an error reads
-// (queue, mask, length, context, key, payload slot) is in memories. Both
+// What the slots' bookkeeping reads every cycle (state, generation, age,
+// and the queue, which a new REQ compares with every slot's) is in
+// registers; what only a resend or an error reads (mask, length,
+// context, key, payload slot) is in memories. Both
 // are arrays of MAX_REQS rows written by index: a slot's state through
 // two ports (a) a REQ kept or resent, (b) its answer or its timeout, the
 // rest when a REQ is kept (at keep_idx); the ages count by themselves.

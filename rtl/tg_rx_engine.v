@@ -185,10 +185,12 @@ reg [7:0]   rop_reg,    rop_next;        // opcode of the response
 reg [3:0]   nw_reg,     nw_next;         // words to write or read
 reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
 reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
-// the REQ's queue as the table gave it when the REQ was decoded (the
-// table does not change under a REQ on offer but by the engine itself):
-// what the block-row state acts on, so that no table lookup and tail
-// arithmetic lies in front of its decision
+// the REQ's queue as the table gave it when the REQ was decoded: what the
+// block-row state acts on, so that no table lookup and tail arithmetic
+// lies in front of its decision.  The engine alone changes an entry that
+// is in use; the driver rewrites one only while it is closed, and a REQ
+// decoded in the cycle the driver reopens it is refused and sent again,
+// as one decoded a cycle earlier would be
 reg [23:0]  qtail_reg,  qtail_next;      // slot the entry goes to
 reg [6:0]   qesize_reg, qesize_next;     // entry bytes
 reg         qfull_reg,  qfull_next;      // the table holds the queue closed

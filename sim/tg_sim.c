@@ -256,6 +256,7 @@ static void slot_release(struct tg_sim *sim, unsigned n, unsigned s)
 	atomic_store_explicit(&sl->req_head, 0, memory_order_relaxed);
 	atomic_store_explicit(&sl->resp_tail, 0, memory_order_relaxed);
 	atomic_store_explicit(&sl->resp_head, 0, memory_order_relaxed);
+	atomic_store_explicit(&sl->space_sleep, 0, memory_order_relaxed);
 	sl->flags = 0;
 	atomic_store_explicit(&sl->pid, 0, memory_order_relaxed);
 	/* the reset counters are visible before the slot can be claimed again */
@@ -1039,6 +1040,8 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 			close(cfg->dist->sock);
 		return NULL;
 	}
+	sim->head.magic = TG_SIMP_HEAD_MAGIC;
+	sim->head.version = TG_SIMP_HEAD_VERSION;
 	sim->head.ops = &sim_ops;
 	sim->cfg = *cfg;
 	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */

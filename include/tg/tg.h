@@ -125,7 +125,8 @@ unsigned tg_block_bytes(const struct tg_dev *dev);
  * what remote operations did (that a refused write left the target's
  * memory as it was, say) from a program attached to tg-sim or on an
  * in-process cluster; any node of the cluster this process can see.
- * Ordered after every write the memory model has completed (acquire).
+ * It sees what the memory model holds at the call: a remote write is
+ * there once a tg_fence to the node has returned.
  * `tgctl mem` prints the same.  Returns 0, -EINVAL (NULL dev or buf, node
  * out of range), -EFAULT (past MEM_SIZE), -EOPNOTSUPP (a PCI or Ethernet
  * device: tg_read reaches remote memory there), -ENODEV (another process
@@ -369,8 +370,9 @@ int tg_status_errno(unsigned status);
  * Returns a static string. */
 const char *tg_strerror(int err);
 
-/* The last failure of a call on dev (a region, queue or window of dev
- * included), in words: the call, what went wrong, the errno name, e.g.
+/* The last failure of a call on dev (or on a region or queue of dev, or
+ * tg_win_open; window loads and stores record theirs for tg_win_error),
+ * in words: the call, what went wrong, the errno name, e.g.
  * "tg_csr_write: the CSR page needs a device opened with TG_OPEN_DRIVER
  * (EPERM)".  An error that belongs to an earlier posted request says so
  * ("node 1 refused a write this context posted to it since the last

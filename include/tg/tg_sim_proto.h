@@ -186,7 +186,12 @@ struct tg_simp_ops {
 	int (*step)(struct tg_sim *sim, uint64_t ncycles);
 };
 
+#define TG_SIMP_HEAD_MAGIC     0x54475348u  /* "TGSH" */
+#define TG_SIMP_HEAD_VERSION   1u           /* bumped when tg_simp_ops changes */
+
 struct tg_simp_head {
+	uint32_t magic;              /* TG_SIMP_HEAD_MAGIC */
+	uint32_t version;            /* TG_SIMP_HEAD_VERSION */
 	const struct tg_simp_ops *ops;
 };
 

@@ -22,12 +22,15 @@ static void check_has(const struct tg_dev *dev, const char *call, const char *a,
 	      "tg_dev_error: \"%s\", want %s: ...%s...%s", t, call, a, b ? b : "");
 }
 
-/* A dequeue hook that fails a call on another device. */
+/* A dequeue hook that fails calls on another device: one that runs a
+ * public call of its own inside (tg_enq_multi's store), then a plain one. */
 static void hook(struct tg_queue *q, void *arg)
 {
 	uint64_t v = 1;
 
-	(void)q;
+	CHECK_RC(tg_enq_multi(arg, 7, tg_queue_paddr(q), &v, 1), -EINVAL);
+	CHECK(!strcmp(tg_dev_error(arg), "tg_enq_multi: node 7: the cluster has nodes 0 to 1 "
+		      "(EINVAL)"), "in a hook: \"%s\"", tg_dev_error(arg));
 	CHECK_RC(tg_write(arg, 7, 0x1000, &v, 8), -EINVAL);
 }
 
@@ -108,6 +111,15 @@ int main(void)
 	CHECK_TEXT(a, want);
 	CHECK_RC(tg_ctx_status(a), 0);
 	CHECK_TEXT(a, want);
+
+	/* freeing a region never exported is no failure of its own */
+	{
+		struct tg_mr *m2 = tg_mr_alloc(a, 4096, 0);
+
+		REQUIRE(m2, "tg_mr_alloc");
+		tg_mr_free(m2);
+		CHECK_TEXT(a, want);
+	}
 
 	tg_win_close(w);
 	tg_queue_close(q);
