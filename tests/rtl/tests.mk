@@ -19,7 +19,11 @@ RTL_NARROW_BIN := $(BUILD)/tests/rtl/tg_nic/test_tg_nic_narrow
 # no entry: the guards of a table smaller than its key index)
 RTL_PROT5_BIN := $(BUILD)/tests/rtl/tg_prot/test_tg_prot5
 
-RTL_VARIANT_BINS := $(RTL_NARROW_BIN) $(RTL_PROT5_BIN)
+# the REQ sender with 3 slots (not a power of two) and with 16 (the most)
+RTL_REQ3_BIN  := $(BUILD)/tests/rtl/tg_req_tx/test_tg_req_tx3
+RTL_REQ16_BIN := $(BUILD)/tests/rtl/tg_req_tx/test_tg_req_tx16
+
+RTL_VARIANT_BINS := $(RTL_NARROW_BIN) $(RTL_PROT5_BIN) $(RTL_REQ3_BIN) $(RTL_REQ16_BIN)
 TEST_PROGS     += $(RTL_TEST_BINS) $(RTL_VARIANT_BINS)
 TEST_RTL_PROGS += $(RTL_TEST_BINS) $(RTL_VARIANT_BINS)
 
@@ -43,6 +47,12 @@ $(RTL_NARROW_BIN): tests/rtl/tg_nic/test_tg_nic.cpp $(RTL_SRCS) $(RTL_INCS) test
 		include/tg/tg_frame.h include/tg/tg_hw.h tests/rtl/tests.mk
 	$(call verilate_bench,$(RTL_TB_FLAGS) -CFLAGS "-DTB_BLOCK=16 -DTB_SPILL=0" -GBLOCK_BYTES=16 -GSPILL_RING=0 \
 		--top-module tg_nic $(RTL_SRCS) $(abspath tests/rtl/tg_nic/test_tg_nic.cpp))
+
+# tg_req_tx's bench with MAX_REQS 3 and 16
+$(BUILD)/tests/rtl/tg_req_tx/test_tg_req_tx%: tests/rtl/tg_req_tx/test_tg_req_tx.cpp $(RTL_SRCS) \
+		$(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_hw.h tests/rtl/tests.mk
+	$(call verilate_bench,$(RTL_TB_FLAGS) -GMAX_REQS=$* -CFLAGS "-DTB_MAX_REQS=$*" \
+		--top-module tg_req_tx $(RTL_SRCS) $(abspath tests/rtl/tg_req_tx/test_tg_req_tx.cpp))
 
 # tg_prot's bench with NUM_REGIONS 5
 $(RTL_PROT5_BIN): tests/rtl/tg_prot/test_tg_prot.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
