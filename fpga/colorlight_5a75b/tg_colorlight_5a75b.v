@@ -8,12 +8,12 @@
 
 module tg_colorlight_5a75b #(
     parameter NODE_ID    = 0,  // this node's id (0..65535); MACs 02:54:47:00:nn:nn (network), 02:54:47:01:nn:nn (bridge)
-    parameter NUM_CTX    = 1,  // NIC process contexts (1..16)
-    parameter MAX_READS  = 1,  // NIC fetches in flight (1..16)
+    parameter NUM_CTX    = 4,  // NIC process contexts (1..16)
+    parameter MAX_READS  = 4,  // NIC fetches in flight (1..16)
     parameter CNT_W      = 16, // NIC event counter width (16..64)
-    parameter NUM_QUEUES = 1,  // NIC queue-table entries (1..16)
-    parameter NUM_REGIONS = 1, // NIC region-table entries (1..32)
-    parameter MAX_REQS   = 1,  // NIC REQs awaiting an answer (1..16)
+    parameter NUM_QUEUES = 4,  // NIC queue-table entries (1..16)
+    parameter NUM_REGIONS = 8, // NIC region-table entries (1..32)
+    parameter MAX_REQS   = 4,  // NIC REQs awaiting an answer (1..16)
     parameter BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
     parameter RX_DELAY   = 0   // DELAYG taps on the RGMII receive pins (0..127)
