@@ -20,7 +20,6 @@
 #include "tg/tg_sim_proto.h"
 #include "tg_dma.h"
 #include "tg_pci.h"
-#include "../libtg/tg_internal.h"
 
 #define MAX_DEVS  64u
 
@@ -421,7 +420,7 @@ static const struct {
 /* "sim:NODE" or "sim:NAME:NODE" of a node a simulator can hold. */
 static int parse_sim_dev(const char *dev, char *name, size_t name_sz, unsigned *node)
 {
-	int rc = tg__parse_sim_dev(dev, name, name_sz, node);
+	int rc = tg_simp_parse_dev(dev, name, name_sz, node);
 
 	return rc ? rc : *node < TG_SIM_MAX_NODES ? 0 : -EINVAL;
 }

@@ -173,42 +173,6 @@ void tg__detach(struct tg_dev *dev)
 	}
 }
 
-int tg__parse_sim_dev(const char *s, char *name, size_t name_sz, unsigned *node)
-{
-	const char *p, *colon;
-	char *end;
-	unsigned long v;
-	size_t n;
-
-	if (!s || strncmp(s, "sim:", 4))
-		return -EINVAL;
-	p = s + 4;
-	colon = strrchr(p, ':');
-	if (colon) {
-		n = (size_t)(colon - p);
-		if (!n || n >= name_sz || memchr(p, '/', n))
-			return -EINVAL;
-		memcpy(name, p, n);
-		name[n] = 0;
-		p = colon + 1;
-	} else {
-		const char *env = getenv("TG_SIM_NAME");
-
-		if (!env || !*env)
-			env = TG_SIMP_DEFAULT_NAME;
-		if (strlen(env) >= name_sz || strchr(env, '/') || strchr(env, ':'))
-			return -EINVAL;
-		strcpy(name, env);
-	}
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(p, &end, 10);
-	if (errno || *end || v > 0xffff)
-		return -EINVAL;
-	*node = (unsigned)v;
-	return 0;
-}
 
 static void *map_obj(const char *obj, uint64_t bytes, int *err)
 {
@@ -347,7 +311,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	if (devstr && (!strncmp(devstr, "pci:", 4) || !strncmp(devstr, "eth:", 4) ||
 		       !strncmp(devstr, "ethsim:", 7)))
 		return open_local(devstr, flags);
-	rc = tg__parse_sim_dev(devstr, name, sizeof(name), &node);
+	rc = tg_simp_parse_dev(devstr, name, sizeof(name), &node);
 	if (rc) {
 		tg__open_fail("'%s' is not a device: sim:NODE, sim:NAME:NODE, pci:[ADDRESS], "
 			      "eth:IFNAME[:NODE] or ethsim:PATH", devstr ? devstr : "(null)");

@@ -83,11 +83,6 @@ void tg__why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 enum { TG__CREG_LADDR, TG__CREG_CPL, TG__CREG_OPERAND, TG__CREG_COMPARE, TG__CREG_KEY };
 
 /* Attach dev (ctl, mem and, in-process, step set) to a context of `node`. */
-/* Parse a simulated device name, "sim:NODE" or "sim:NAME:NODE" (NAME
- * defaults to $TG_SIM_NAME, else TG_SIMP_DEFAULT_NAME; no '/' in it, NODE
- * decimal, at most 0xffff) into name (name_sz bytes) and *node.  Returns 0
- * or -EINVAL. */
-int tg__parse_sim_dev(const char *s, char *name, size_t name_sz, unsigned *node);
 
 int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags);
 

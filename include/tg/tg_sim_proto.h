@@ -22,10 +22,13 @@
  * memory.  Everything here is fixed-width and free of pointers.
  */
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TG_SIMP_MAGIC          0x544753494d43544cULL /* "TGSIMCTL" */
 #define TG_SIMP_VERSION        3u
@@ -205,6 +208,47 @@ static inline void tg_simp_obj_name(char *buf, size_t n, const char *name, int n
 		snprintf(buf, n, TG_SIMP_SHM_PREFIX "%s", name);
 	else
 		snprintf(buf, n, TG_SIMP_SHM_PREFIX "%s.%d", name, node);
+}
+
+/* Parse a simulated device name, "sim:NODE" or "sim:NAME:NODE" (NAME
+ * defaults to $TG_SIM_NAME, else TG_SIMP_DEFAULT_NAME; no '/' in it, NODE
+ * decimal, at most 0xffff) into name (name_sz bytes) and *node.  Returns 0
+ * or -EINVAL.  (libtg's tg_open and tgctl name nodes this way.) */
+static inline int tg_simp_parse_dev(const char *s, char *name, size_t name_sz, unsigned *node)
+{
+	const char *p, *colon;
+	char *end;
+	unsigned long v;
+	size_t n;
+
+	if (!s || strncmp(s, "sim:", 4))
+		return -EINVAL;
+	p = s + 4;
+	colon = strrchr(p, ':');
+	if (colon) {
+		n = (size_t)(colon - p);
+		if (!n || n >= name_sz || memchr(p, '/', n))
+			return -EINVAL;
+		memcpy(name, p, n);
+		name[n] = 0;
+		p = colon + 1;
+	} else {
+		const char *env = getenv("TG_SIM_NAME");
+
+		if (!env || !*env)
+			env = TG_SIMP_DEFAULT_NAME;
+		if (strlen(env) >= name_sz || strchr(env, '/') || strchr(env, ':'))
+			return -EINVAL;
+		strcpy(name, env);
+	}
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (errno || *end || v > 0xffff)
+		return -EINVAL;
+	*node = (unsigned)v;
+	return 0;
 }
 
 #endif /* TG_SIM_PROTO_H */

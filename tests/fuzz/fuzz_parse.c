@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = 0;
 
 	memset(name, 0x5a, sizeof(name));
-	if (tg__parse_sim_dev(s, name, name_sz, &node) == 0) {
+	if (tg_simp_parse_dev(s, name, name_sz, &node) == 0) {
 		FZ_ASSERT(memchr(name, 0, sizeof(name)), "name not terminated");
 		size_t n = (size_t)((char *)memchr(name, 0, sizeof(name)) - name);
 
