@@ -88,6 +88,22 @@ static const char *errno_name(int err)
 	return NULL;
 }
 
+/* The device's message is guarded by a spin lock of its own: only failing
+ * calls and tg_dev_error take it. */
+static void msg_lock(struct tg_dev *dev)
+{
+	int expect = 0;
+
+	while (!atomic_compare_exchange_weak_explicit(&dev->err_lock, &expect, 1,
+						      memory_order_acquire, memory_order_relaxed))
+		expect = 0;
+}
+
+static void msg_unlock(struct tg_dev *dev)
+{
+	atomic_store_explicit(&dev->err_lock, 0, memory_order_release);
+}
+
 int tg__leave(const struct tg_dev *parent, const struct tg_dev *cdev, const char *call, int rc,
 	      int again)
 {
@@ -95,7 +111,8 @@ int tg__leave(const struct tg_dev *parent, const struct tg_dev *cdev, const char
 	 * caller may hold const */
 	struct tg_dev *dev = (struct tg_dev *)cdev;
 	const char *n;
-	int expect = 0, saved = errno;
+	char num[24];
+	int saved = errno;
 
 	err_cur = parent;
 	/* a call inside another on the same device leaves the text, and a
@@ -108,17 +125,15 @@ int tg__leave(const struct tg_dev *parent, const struct tg_dev *cdev, const char
 	}
 	if (rc >= 0 || !dev || (rc == -EAGAIN && !again))
 		return rc;
-	while (!atomic_compare_exchange_weak_explicit(&dev->err_lock, &expect, 1,
-						      memory_order_acquire, memory_order_relaxed))
-		expect = 0;
 	n = errno_name(rc);
-	if (n)
-		snprintf(dev->err_msg, sizeof(dev->err_msg), "%s: %s (%s)", call,
-			 why_set ? why_msg : tg_strerror(rc), n);
-	else
-		snprintf(dev->err_msg, sizeof(dev->err_msg), "%s: %s (errno %d)", call,
-			 why_set ? why_msg : tg_strerror(rc), -rc);
-	atomic_store_explicit(&dev->err_lock, 0, memory_order_release);
+	if (!n) {
+		snprintf(num, sizeof(num), "errno %d", -rc);
+		n = num;
+	}
+	msg_lock(dev);
+	snprintf(dev->err_msg, sizeof(dev->err_msg), "%s: %s (%s)", call,
+		 why_set ? why_msg : tg_strerror(rc), n);
+	msg_unlock(dev);
 	if (err_depth)
 		why_set = 0;     /* an inner call's reason is not the outer call's */
 	errno = saved;
@@ -136,15 +151,12 @@ const char *tg_dev_error(const struct tg_dev *cdev)
 {
 	static _Thread_local char copy[sizeof(((struct tg_dev *)0)->err_msg)];
 	struct tg_dev *dev = (struct tg_dev *)cdev;
-	int expect = 0;
 
 	if (!dev)
 		return "no device (NULL)";
-	while (!atomic_compare_exchange_weak_explicit(&dev->err_lock, &expect, 1,
-						      memory_order_acquire, memory_order_relaxed))
-		expect = 0;
+	msg_lock(dev);
 	memcpy(copy, dev->err_msg, sizeof(copy));
-	atomic_store_explicit(&dev->err_lock, 0, memory_order_release);
+	msg_unlock(dev);
 	return copy;
 }
 
