@@ -350,14 +350,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void parse_env(void)
 {
 	const char *b = getenv("TG_LOCKS_BROKEN"), *n = getenv("TG_LOCKS_ITER");
@@ -385,11 +377,11 @@ static void phase(struct tg_dev *owner, unsigned lk)
 	double t0, t1;
 
 	pthread_barrier_wait(&bar);
-	t0 = now_s();
+	t0 = t_now_s();
 	c0 = tg_cycles(owner);
 	pthread_barrier_wait(&bar);
 	c1 = tg_cycles(owner);
-	t1 = now_s();
+	t1 = t_now_s();
 	printf("%-14s %" PRIu64 " critical sections: %.2f s wall, %.1f per s; %" PRIu64
 	       " cycles, %.0f cycles each\n", groups[lk].name, n, t1 - t0,
 	       (double)n / (t1 - t0), c1 - c0, (double)(c1 - c0) / (double)n);

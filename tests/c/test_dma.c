@@ -22,14 +22,6 @@
 
 static char pm[192], fifo[192], memf[192];
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* A pagemap file: entry i of the virtual page va/PG + i is e[i]. */
 static int synth_pagemap(uint64_t va, const uint64_t *e, unsigned n)
 {
@@ -422,10 +414,10 @@ static void test_provider(void)
 	nt.mem = mem;
 	nt.qpa = qpa;
 	REQUIRE(pthread_create(&th, NULL, nic_main, &nt) == 0, "thread");
-	t0 = now_s();
+	t0 = t_now_s();
 	CHECK_RC(tg_deq_wait(q, &v, 8, 5000000000ull), 0);
 	CHECK(v == 0xabcdef, "woken entry 0x%llx", (unsigned long long)v);
-	CHECK(now_s() - t0 < 0.8, "woken after %.3f s", now_s() - t0);
+	CHECK(t_now_s() - t0 < 0.8, "woken after %.3f s", t_now_s() - t0);
 	pthread_join(th, NULL);
 	/* the notification cause was cleared (W1C: the bit written back) */
 	CHECK(get64(tg_bar_csr_addr(TG_CSR_REG_IRQ_STATUS)) == 1ULL << (16 + nt.idx),

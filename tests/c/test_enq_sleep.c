@@ -25,14 +25,6 @@ static volatile uint64_t *progress;    /* the producer's calls that returned (sh
 static uint64_t held_at, moved;
 static double cpu_held = -1;
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* CPU seconds (user + system) process pid has used, or -1. */
 static double cpu_of(pid_t pid)
 {
@@ -60,17 +52,17 @@ static double cpu_of(pid_t pid)
 static void hook(struct tg_queue *q, void *arg)
 {
 	static int calls;
-	double t0 = now_s(), c0;
+	double t0 = t_now_s(), c0, c1;
 
 	(void)q;
 	(void)arg;
 	if (calls++)
 		return;
-	for (int attempt = 0; attempt < 5 && now_s() - t0 < 60.0; attempt++) {
+	for (int attempt = 0; attempt < 5 && t_now_s() - t0 < 60.0; attempt++) {
 		uint64_t seen = *progress;
 		int still = 0;
 
-		while (still < 3 && now_s() - t0 < 60.0) {
+		while (still < 3 && t_now_s() - t0 < 60.0) {
 			usleep(200000);
 			still = (*progress >= 250 && *progress == seen) ? still + 1 : 0;
 			seen = *progress;
@@ -78,8 +70,9 @@ static void hook(struct tg_queue *q, void *arg)
 		held_at = *progress;
 		c0 = cpu_of(producer);
 		usleep((useconds_t)(HELD_S * 1e6));
-		if (c0 >= 0 && cpu_of(producer) >= 0)
-			cpu_held = cpu_of(producer) - c0;
+		c1 = cpu_of(producer);
+		if (c0 >= 0 && c1 >= 0)
+			cpu_held = c1 - c0;
 		moved = *progress - held_at;
 		if (!moved)
 			break;
@@ -142,8 +135,8 @@ int main(void)
 
 	/* the consumer stops inside its first dequeue, then drains */
 	CHECK_RC(tg_queue_set_deq_hook(q, hook, NULL), 0);
-	t0 = now_s();
-	while (next < N && now_s() - t0 < 100.0) {
+	t0 = t_now_s();
+	while (next < N && t_now_s() - t0 < 100.0) {
 		int rc = tg_deq_wait(q, &e, 8, 200000000ull);
 
 		if (rc == -ETIMEDOUT)

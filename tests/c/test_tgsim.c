@@ -37,21 +37,13 @@ static void on_alarm(int sig)
 	_exit(T_FAIL);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Read tg-sim's output until a line containing `want` (or EOF/timeout). */
 static int wait_line(int fd, const char *want, char *log, size_t logsz, double timeout)
 {
-	double t0 = now_s();
+	double t0 = t_now_s();
 	size_t used = strlen(log);
 
-	while (now_s() - t0 < timeout) {
+	while (t_now_s() - t0 < timeout) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
@@ -90,10 +82,10 @@ static int run_sim(const char *bin, char *const argv[], int *out_fd)
 
 static int exit_code(pid_t pid, double timeout)
 {
-	double t0 = now_s();
+	double t0 = t_now_s();
 	int st;
 
-	while (now_s() - t0 < timeout) {
+	while (t_now_s() - t0 < timeout) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid)
@@ -306,8 +298,8 @@ int main(void)
 		_exit(x ? 0 : 1);
 	}
 	CHECK(exit_code(d, 30) == 0, "dying client could not open");
-	t0 = now_s();
-	while (opened < TG_SIMP_CTX_SLOTS && now_s() - t0 < 20) {
+	t0 = t_now_s();
+	while (opened < TG_SIMP_CTX_SLOTS && t_now_s() - t0 < 20) {
 		dev[opened] = tg_open(devstr[0], opened ? 0 : TG_OPEN_DRIVER);
 		if (dev[opened])
 			opened++;

@@ -67,6 +67,15 @@ static inline void t_on_alarm(int sig)
 	_Exit(T_FAIL);
 }
 
+/* Seconds on the monotonic clock. */
+static inline double t_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* Seed: $TG_TEST_SEED or 1. */
 static inline uint64_t t_seed(void)
 {
