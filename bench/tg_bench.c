@@ -79,11 +79,14 @@ unsigned frame_bytes(unsigned payload)
 	return (unsigned)TG_PAYLOAD_OFF + payload + 4u;
 }
 
-void cluster_open(struct bench_cluster *c, const struct bench_opts *o, unsigned nodes)
+/* A cluster of `nodes`, fast-forward on or off (ff). */
+static void cluster_open_ff(struct bench_cluster *c, const struct bench_opts *o, unsigned nodes,
+			    int ff)
 {
 	struct tg_sim_config cfg;
 
 	tg_sim_config_init(&cfg);
+	cfg.fast_forward = ff;
 	cfg.nodes = nodes;
 	cfg.mem_size = 16ULL << 20;
 	cfg.ps_per_cycle = (unsigned)lround(1e6 / o->mhz);
@@ -102,6 +105,11 @@ void cluster_open(struct bench_cluster *c, const struct bench_opts *o, unsigned 
 		if (!c->dev[n])
 			die("tg_open_sim: %s", tg_open_error());
 	}
+}
+
+void cluster_open(struct bench_cluster *c, const struct bench_opts *o, unsigned nodes)
+{
+	cluster_open_ff(c, o, nodes, 1);
 }
 
 void cluster_close(struct bench_cluster *c)
@@ -463,10 +471,12 @@ static double cpu_s(void)
 
 /* One in-process run of `target` cycles on `nodes` nodes: every `gap`
  * cycles each even node sends its odd neighbour a 64-byte write (busy)
- * or node 0 one REQ to node 1 (sparse).  Prints and records the row;
- * returns the simulated cycles per second of wall time. */
+ * or node 0 one REQ to node 1 (sparse), with fast-forward on or off (ff).
+ * Prints and records the row; returns the simulated cycles per second of
+ * wall time. */
 static double simspeed_run(const struct bench_opts *o, FILE *f, const char *label,
-			   const char *key, unsigned nodes, unsigned gap, int sparse, uint64_t target)
+			   const char *key, unsigned nodes, unsigned gap, int sparse, int ff,
+			   uint64_t target)
 {
 	struct bench_cluster c;
 	struct tg_mr *mr[TG_SIM_MAX_NODES] = { 0 };
@@ -476,7 +486,7 @@ static double simspeed_run(const struct bench_opts *o, FILE *f, const char *labe
 	double t0, t1, p0, p1;
 
 	memset(blk, 0x5a, sizeof(blk));
-	cluster_open(&c, o, nodes);
+	cluster_open_ff(&c, o, nodes, ff);
 	if (sparse) {
 		if (!(q = tg_queue_open(c.dev[1], 16, 8)))
 			die("tg_queue_open: %s", strerror(errno));
@@ -515,7 +525,7 @@ static double simspeed_run(const struct bench_opts *o, FILE *f, const char *labe
 	cluster_close(&c);
 	printf("  %-34s %5u %10" PRIu64 " %8.2f %8.2f %12.0f %12.0f\n", label, nodes, c1 - c0,
 	       t1 - t0, p1 - p0, (double)(c1 - c0) / (t1 - t0), (double)(c1 - c0) / (p1 - p0));
-	fprintf(f, "%s,%u,%" PRIu64 ",%.3f,%.1f,%.1f,%.3f,%.1f\n", key, nodes, c1 - c0, t1 - t0,
+	fprintf(f, "%s,%u,%" PRIu64 ",%.6f,%.1f,%.1f,%.6f,%.1f\n", key, nodes, c1 - c0, t1 - t0,
 		(double)(c1 - c0) / (t1 - t0), (double)(c1 - c0) * nodes / (t1 - t0), p1 - p0,
 		(double)(c1 - c0) / (p1 - p0));
 	return (double)(c1 - c0) / (t1 - t0);
@@ -654,8 +664,8 @@ int bench_simspeed(const struct bench_opts *o)
 
 	printf("\n== 5. Simulation speed: %" PRIu64 " simulated cycles per run; busy: 64-byte\n"
 	       "   writes from every even node to the next odd node, one every %u cycles;\n"
-	       "   sparse: one REQ from node 0 to node 1 every 10 000 cycles (every cycle\n"
-	       "   simulated: no fast-forward over quiet time)\n", target, gap);
+	       "   sparse: one REQ from node 0 to node 1 every 10 000 cycles; fast-forward\n"
+	       "   (docs/simulator.md) on unless the row says every cycle\n", target, gap);
 	f = out_file(o, "simspeed.csv");
 	fprintf(f, "simulator,nodes,cycles,wall_s,cycles_per_s,node_cycles_per_s,cpu_s,"
 		"cycles_per_cpu_s\n");
@@ -663,12 +673,14 @@ int bench_simspeed(const struct bench_opts *o)
 	       "cpu s", "cycles/s", "cycles/cpu-s");
 	for (unsigned k = 0; k < sizeof(nodes) / sizeof(nodes[0]); k++) {
 		r = simspeed_run(o, f, "Verilator, in-process cluster", "verilator-cluster", nodes[k],
-				 gap, 0, target);
+				 gap, 0, 1, target);
 		if (k == 0)
 			rate2 = r;
 	}
-	simspeed_run(o, f, "Verilator, in-process, sparse", "verilator-sparse", 2, 10000, 1,
+	simspeed_run(o, f, "Verilator, in-process, sparse", "verilator-sparse", 2, 10000, 1, 1,
 		     target);
+	simspeed_run(o, f, "  the same, every cycle evaluated", "verilator-sparse-noff", 2, 10000,
+		     1, 0, target);
 	if (o->tgsim && simspeed_attached(o, f)) {
 		fclose(f);
 		return 1;

@@ -37,6 +37,7 @@ module tg_csr #(
     output wire [4:0]  cfg_spill_log2,
     input  wire [31:0] st_spill_count,
     output wire [63:0] cycles,
+    input  wire [31:0] in_skip,           // cycles this edge stands for besides itself (0 on a board)
     output wire        cfg_link_enable,
     output wire [31:0] cfg_link_rto,
     output wire [7:0]  cfg_link_max_retries,
@@ -191,7 +192,7 @@ end
 integer i;
 
 always @* begin
-    cycles_next   = cycles_reg + 64'd1;
+    cycles_next   = cycles_reg + {32'd0, in_skip} + 64'd1;
     mem_size_next = mem_size_reg;
     scratch_next  = scratch_reg;
     rdto_next     = rdto_reg;

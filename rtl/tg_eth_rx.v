@@ -62,7 +62,9 @@ module tg_eth_rx #(
     output wire         ev_rx_data_frame, // ... other than ACK or NAK
     output wire         ev_drop_fcs,      // dropped: marked bad by tuser (FCS)
     output wire         ev_drop_type,     // dropped: EtherType, version or destination
-    output wire         ev_drop_malformed // dropped: size, keep, length field or opcode
+    output wire         ev_drop_malformed, // dropped: size, keep, length field or opcode
+
+    output wire         st_idle           // between frames, none held
 );
 
 localparam MAX_BEATS = 16;               // 126-byte largest frame, rounded up
@@ -225,6 +227,7 @@ assign m_rxd_slot    = slot_reg;
 assign m_rxd_slot_next = slot_reg;
 assign m_rxd_seq     = f_seq;
 assign m_rxd_ack     = f_ack;
+assign st_idle       = (state_reg == S_RECV) && (beat_reg == 5'd0);
 
 // ---------------------------------------------------------------- next state
 integer bw;

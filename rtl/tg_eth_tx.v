@@ -60,7 +60,9 @@ module tg_eth_tx #(
     // events
     output wire         ev_tx_start,    // first beat of a frame accepted
     output wire         ev_tx_data_start, // ... of a frame other than ACK or NAK
-    output wire         ev_tx_frame     // last beat of a frame accepted
+    output wire         ev_tx_frame,    // last beat of a frame accepted
+
+    output wire         st_idle         // no frame in hand
 );
 
 // The header is 62 bytes and the payload a multiple of 8, so a frame with
@@ -155,6 +157,7 @@ assign m_axis_tx_tkeep  = at_end ? 8'h3F : 8'hFF;
 assign m_axis_tx_tvalid = busy_reg;
 assign m_axis_tx_tlast  = at_end;
 assign s_txd_ready      = !busy_reg;
+assign st_idle          = !busy_reg;
 
 wire beat_fire = busy_reg && m_axis_tx_tready;
 assign ev_tx_start = beat_fire && (beat_reg == 5'd0);

@@ -97,7 +97,9 @@ module tg_host_if #(
     output reg          ev_host_error,
     output reg          ev_host_req,
     output reg          ev_host_resp,
-    output reg          ev_stray
+    output reg          ev_stray,
+
+    output wire         st_idle            // no burst, read, response, descriptor or fetch in hand
 );
 
 initial begin
@@ -255,6 +257,8 @@ reg [63:0]  ftw_mask;
 
 // ---------------------------------------------------------------- outputs
 assign m_host_resp_valid = resp_valid_reg;
+assign st_idle = !bst_active_reg && !aw2_reg && !gchk_reg && !txd_valid_reg && !rd_wait_reg &&
+                 !resp_valid_reg && (ft_valid_reg == 16'd0) && (ft_late_reg == 16'd0);
 assign m_host_resp_rdata = resp_data_reg;
 
 assign m_txd_valid   = txd_valid_reg;

@@ -84,7 +84,9 @@ module tg_link_rx #(
     // events
     output wire                 ev_dup_drop,
     output wire                 ev_ooo_drop,
-    output wire                 ev_busy_drop
+    output wire                 ev_busy_drop,
+
+    output wire                 st_idle         // FIFO empty, tables cleared, no slot claimed
 );
 
 localparam NPEER = 1 << PEER_BITS;
@@ -167,6 +169,7 @@ assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr, m_rxd_addr_h
        fifo_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_slot  = slot_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_valid = !fifo_empty;
+assign st_idle     = fifo_empty && !init_reg && !claim_reg;
 
 // ---------------------------------------------------------------- decisions
 reg accept;      // frame leaves tg_eth_rx this cycle

@@ -26,6 +26,8 @@ module tg_link_tx #(
     input  wire [7:0]           cfg_max_retries,  // retransmissions before a peer is gone
     input  wire [15:0]          cfg_ack_delay,    // cycles an owed ack may wait for a frame to carry it
     input  wire                 cfg_gone_clear,   // pulse: forget every peer declared gone
+    input  wire [31:0]          in_skip,          // cycles this edge stands for besides itself
+                                                  // (fast-forward while st_idle; 0 on a board)
 
     // response reservations (with tg_link_rx): a request that will be
     // answered enters the receive engine only with a slot kept for its answer
@@ -37,6 +39,8 @@ module tg_link_tx #(
     output wire                 st_gone_any,      // a peer is declared gone
     output wire [15:0]          st_gone_peer,     // the last peer declared gone
     output wire                 st_busy,          // a frame is held, being resent or owed a NAK
+    output wire                 st_idle,          // no frame kept, offered or owed, no ack owed:
+                                                  // no timer runs
 
     // responses in (from tg_rx_engine): READ_RESP, ATOMIC_RESP, REQ_RESP
     input  wire                 s_rsp_txd_valid,
@@ -265,6 +269,9 @@ assign st_gone_any  = gone_any_reg;
 assign st_gone_peer = node16(gone_peer_reg);
 assign st_busy      = rsp_valid_reg || req_valid_reg || out_valid_reg || retx_reg ||
                       purge_reg || nak_valid_reg || init_reg;
+assign st_idle      = !st_busy && (free_cnt_reg == W[SLOTS_LOG2:0]) && (rsv_reg == {(SLOTS_LOG2+1){1'b0}}) &&
+                      (aq_wr_reg == aq_rd_reg) && (owed_reg == {NPEER{1'b0}}) &&
+                      (rel_pend_reg == {W{1'b0}});
 
 // ---------------------------------------------------------------- slot search
 integer i;
@@ -411,7 +418,7 @@ assign {m_pay_rel_src, m_pay_rel_slot} = pay_rel_r;
 
 // ---------------------------------------------------------------- next state
 always @* begin
-    now_next       = now_reg + 32'd1;
+    now_next       = now_reg + in_skip + 32'd1;
     init_next      = init_reg;
     init_idx_next  = init_idx_reg;
     slot_valid_next = slot_valid_reg;
@@ -689,7 +696,7 @@ end
 
 always @(posedge clk) begin
     now_reg       <= now_next;
-    scan_reg      <= scan_reg + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
+    scan_reg      <= scan_reg + in_skip[SLOTS_LOG2-1:0] + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
     init_reg      <= init_next;
     init_idx_reg  <= init_idx_next;
     slot_valid_reg <= slot_valid_next;

@@ -40,7 +40,9 @@ module tg_mem_arb #(
     output reg  [63:0] m_mem_req_wdata,
     output reg  [7:0]  m_mem_req_wstrb,
     input  wire        s_mem_resp_valid,
-    input  wire [63:0] s_mem_resp_rdata
+    input  wire [63:0] s_mem_resp_rdata,
+
+    output wire        st_idle           // no request unanswered
 );
 
 localparam DEPTH = 1 << OUT_LOG2;
@@ -78,6 +80,7 @@ always @* begin
 end
 
 assign m0_mem_resp_rdata = s_mem_resp_rdata;
+assign st_idle           = (wr_reg == rd_reg);
 assign m1_mem_resp_rdata = s_mem_resp_rdata;
 
 always @* begin

@@ -66,7 +66,15 @@ module tg_nic #(
     input  wire        s_axis_rx_tuser,
 
     // interrupt: queue overflow or armed notification (IRQ_STATUS & IRQ_MASK)
-    output wire        irq
+    output wire        irq,
+
+    // fast-forward (simulation; a board ties ff_skip to 0): ff_idle says
+    // that no frame, request, answer, timer or table walk is in the NIC,
+    // so that with quiet ports a cycle changes nothing but the cycle
+    // counter; an edge with ff_idle high may then stand for ff_skip + 1
+    // cycles at once
+    output wire        ff_idle,
+    input  wire [31:0] ff_skip
 );
 
 initial begin
@@ -133,6 +141,9 @@ wire [63:0] tx_tdata, rx_tdata;
 wire [7:0]  tx_tkeep, rx_tkeep;
 wire        tx_tvalid, tx_tready, tx_tlast, rx_tvalid, rx_tready, rx_tlast, rx_tuser;
 reg  [15:0] node_id_reg;
+wire        hq_idle, hr_idle, mq_idle, txs_idle, rxs_idle;   // the port slices are empty
+wire        hif_idle, prot_idle, erx_idle, etx_idle, lrx_idle, ltx_idle, spl_idle, arb_idle,
+            rqt_idle;                              // the blocks are idle (ff_idle)
 
 tg_reg_slice #(.W(121)) host_req_slice (
     .clk     (clk),
@@ -142,7 +153,8 @@ tg_reg_slice #(.W(121)) host_req_slice (
     .s_data  ({s_host_req_write, s_host_req_addr, s_host_req_wdata, s_host_req_wstrb, s_host_req_last}),
     .m_valid (hq_valid),
     .m_ready (hq_ready),
-    .m_data  ({hq_write, hq_addr, hq_wdata, hq_wstrb, hq_last})
+    .m_data  ({hq_write, hq_addr, hq_wdata, hq_wstrb, hq_last}),
+    .st_idle (hq_idle)
 );
 
 tg_reg_slice #(.W(64)) host_resp_slice (
@@ -153,7 +165,8 @@ tg_reg_slice #(.W(64)) host_resp_slice (
     .s_data  (hr_rdata),
     .m_valid (m_host_resp_valid),
     .m_ready (m_host_resp_ready),
-    .m_data  (m_host_resp_rdata)
+    .m_data  (m_host_resp_rdata),
+    .st_idle (hr_idle)
 );
 
 tg_reg_slice #(.W(105)) mem_req_slice (
@@ -164,7 +177,8 @@ tg_reg_slice #(.W(105)) mem_req_slice (
     .s_data  ({mq_write, mq_addr, mq_wdata, mq_wstrb}),
     .m_valid (m_mem_req_valid),
     .m_ready (m_mem_req_ready),
-    .m_data  ({m_mem_req_write, m_mem_req_addr, m_mem_req_wdata, m_mem_req_wstrb})
+    .m_data  ({m_mem_req_write, m_mem_req_addr, m_mem_req_wdata, m_mem_req_wstrb}),
+    .st_idle (mq_idle)
 );
 
 tg_reg_slice #(.W(73)) tx_slice (
@@ -175,7 +189,8 @@ tg_reg_slice #(.W(73)) tx_slice (
     .s_data  ({tx_tdata, tx_tkeep, tx_tlast}),
     .m_valid (m_axis_tx_tvalid),
     .m_ready (m_axis_tx_tready),
-    .m_data  ({m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast})
+    .m_data  ({m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast}),
+    .st_idle (txs_idle)
 );
 
 tg_reg_slice #(.W(74)) rx_slice (
@@ -186,7 +201,8 @@ tg_reg_slice #(.W(74)) rx_slice (
     .s_data  ({s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tuser}),
     .m_valid (rx_tvalid),
     .m_ready (rx_tready),
-    .m_data  ({rx_tdata, rx_tkeep, rx_tlast, rx_tuser})
+    .m_data  ({rx_tdata, rx_tkeep, rx_tlast, rx_tuser}),
+    .st_idle (rxs_idle)
 );
 
 always @(posedge clk) begin
@@ -244,6 +260,7 @@ tg_csr #(
     .cfg_spill_log2    (cfg_spill_log2),
     .st_spill_count    (st_spill_count),
     .cycles            (cycles),
+    .in_skip           (ff_skip),
     .cfg_link_enable      (cfg_link_enable),
     .cfg_link_rto         (cfg_link_rto),
     .cfg_link_max_retries (cfg_link_max_retries),
@@ -348,7 +365,8 @@ tg_prot #(
     .lk_base    (prot_base),
     .lk_end     (prot_end),
     .lk_rights  (prot_rights),
-    .in_rx_idle (rxe_idle)
+    .in_rx_idle (rxe_idle),
+    .st_idle    (prot_idle)
 );
 
 // ---------------------------------------------------------------- host port
@@ -460,7 +478,8 @@ tg_host_if #(
     .ev_host_error      (ev_host_error),
     .ev_host_req        (ev_host_req),
     .ev_host_resp       (ev_host_resp),
-    .ev_stray           (ev_host_stray)
+    .ev_stray           (ev_host_stray),
+    .st_idle            (hif_idle)
 );
 
 // ---------------------------------------------------------------- receive path
@@ -593,7 +612,8 @@ tg_eth_rx #(
     .ev_rx_data_frame  (ev_rx_data_frame),
     .ev_drop_fcs       (ev_drop_fcs),
     .ev_drop_type      (ev_drop_type),
-    .ev_drop_malformed (ev_drop_malformed)
+    .ev_drop_malformed (ev_drop_malformed),
+    .st_idle           (erx_idle)
 );
 
 generate
@@ -655,7 +675,8 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_lnak_seq    (lnak_seq),
         .ev_dup_drop   (ev_link_dup_drop),
         .ev_ooo_drop   (ev_link_ooo_drop),
-        .ev_busy_drop  (ev_link_busy_drop)
+        .ev_busy_drop  (ev_link_busy_drop),
+        .st_idle       (lrx_idle)
     );
 end else begin : g_no_link_rx
     // built without the link layer: frames take the direct path only
@@ -690,6 +711,7 @@ end else begin : g_no_link_rx
     assign ev_link_dup_drop  = 1'b0;
     assign ev_link_ooo_drop  = 1'b0;
     assign ev_link_busy_drop = 1'b0;
+    assign lrx_idle          = 1'b1;
 end
 endgenerate
 
@@ -919,15 +941,16 @@ tg_pay_buf #(
     .s_rd_slot     (etx_reads_rqp ? etx_pay_rd_slot : spl_pay_rd_slot),
     .s_rd_word     (etx_reads_rqp ? etx_pay_rd_word : spl_pay_rd_word),
     .m_rd_data     (rqp_rd_data),
-    .st_busy       (unused_rqp_busy),
+    .st_busy       (rqp_busy),
     .st_held       (rqp_held)
 );
 
 assign rqp_wire_held = rqp_held[(1<<PAY_SLOT_W)-1:0];   // (hold 0: the wire)
 /* verilator lint_off UNUSEDSIGNAL */ // (the REQ holds are tg_req_tx's own business)
 wire [(2<<PAY_SLOT_W)-1:0] unused_rqp_held = rqp_held;
-wire [(1<<PAY_SLOT_W)-1:0] unused_rqp_busy, unused_rsp_busy, unused_rsp_held;
+wire [(1<<PAY_SLOT_W)-1:0] unused_rsp_held;
 /* verilator lint_on UNUSEDSIGNAL */
+wire [(1<<PAY_SLOT_W)-1:0] rqp_busy, rsp_busy;   // slots with a hold
 
 tg_pay_buf #(
     .SLOTS_LOG2  (PAY_SLOT_W),
@@ -958,7 +981,7 @@ tg_pay_buf #(
     .s_rd_slot     (etx_pay_rd_slot),
     .s_rd_word     (etx_pay_rd_word),
     .m_rd_data     (rsp_rd_data),
-    .st_busy       (unused_rsp_busy),
+    .st_busy       (rsp_busy),
     .st_held       (unused_rsp_held)
 );
 
@@ -1042,7 +1065,8 @@ if (SPILL_RING != 0) begin : g_spill
         .m_mem_req_wstrb  (spl_mem_req_wstrb),
         .s_mem_resp_valid (spl_mem_resp_valid),
         .s_mem_resp_rdata (spl_mem_resp_rdata),
-        .ev_spill         (ev_spill)
+        .ev_spill         (ev_spill),
+        .st_idle          (spl_st_idle)
     );
 
     tg_pay_buf #(
@@ -1075,15 +1099,17 @@ if (SPILL_RING != 0) begin : g_spill
         .s_rd_slot     (etx_pay_rd_slot),
         .s_rd_word     (etx_pay_rd_word),
         .m_rd_data     (spp_rd_data),
-        .st_busy       (unused_spp_busy),
+        .st_busy       (spp_busy),
         .st_held       (spp_held)
     );
 
     assign spp_wire_held = spp_held[(1<<PAY_SLOT_W)-1:0];
     /* verilator lint_off UNUSEDSIGNAL */
     wire [(2<<PAY_SLOT_W)-1:0] unused_spp_held = spp_held;
-    wire [(1<<PAY_SLOT_W)-1:0] unused_spp_busy;
     /* verilator lint_on UNUSEDSIGNAL */
+    wire [(1<<PAY_SLOT_W)-1:0] spp_busy;
+    wire                       spl_st_idle;
+    assign spl_idle = spl_st_idle && (spp_busy == {(1<<PAY_SLOT_W){1'b0}});
 end else begin : g_no_spill
     // REQs and other requests go straight to the sender, which holds a REQ
     // at the host port until a slot is free
@@ -1107,6 +1133,7 @@ end else begin : g_no_spill
     assign spp_wire_held     = {(1<<PAY_SLOT_W){1'b0}};
     assign st_spill_count    = 32'd0;
     assign ev_spill          = 1'b0;
+    assign spl_idle          = 1'b1;
     assign spl_mem_req_valid = 1'b0;
     assign spl_mem_req_write = 1'b0;
     assign spl_mem_req_addr  = 32'd0;
@@ -1147,7 +1174,8 @@ tg_mem_arb tg_mem_arb_inst (
     .m_mem_req_wdata   (mq_wdata),
     .m_mem_req_wstrb   (mq_wstrb),
     .s_mem_resp_valid  (mr_valid_reg),
-    .s_mem_resp_rdata  (mr_rdata_reg)
+    .s_mem_resp_rdata  (mr_rdata_reg),
+    .st_idle           (arb_idle)
 );
 
 // ---------------------------------------------------------------- REQ sender
@@ -1210,6 +1238,7 @@ tg_req_tx #(
     .m_err_ctx      (err_ctx),
     .m_err_status   (err_status),
     .st_slot_free   (req_slot_free),
+    .st_idle        (rqt_idle),
     .ev_req_retry   (ev_req_retry),
     .ev_req_stray   (ev_req_stray)
 );
@@ -1282,6 +1311,7 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .cfg_max_retries (cfg_link_max_retries),
         .cfg_ack_delay   (cfg_link_ack_delay),
         .cfg_gone_clear  (cfg_link_gone_clear),
+        .in_skip         (ff_skip),
         .s_rsv_valid     (link_rsv_valid),
         .st_rsv_room     (link_rsv_room),
         .st_rsv_room2    (link_rsv_room2),
@@ -1349,7 +1379,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .ev_retx         (ev_link_retx),
         .ev_nak_sent     (ev_link_nak_sent),
         .ev_ack_sent     (ev_link_ack_sent),
-        .ev_gone_drop    (ev_link_gone_drop)
+        .ev_gone_drop    (ev_link_gone_drop),
+        .st_idle         (ltx_idle)
     );
 end else begin : g_no_link_tx
     assign ltx_rsp_ready     = 1'b0;
@@ -1382,6 +1413,7 @@ end else begin : g_no_link_tx
     assign ev_link_nak_sent  = 1'b0;
     assign ev_link_ack_sent  = 1'b0;
     assign ev_link_gone_drop = 1'b0;
+    assign ltx_idle          = 1'b1;
     // what only the link layer would read
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_link = &{1'b0, cfg_link_rto, cfg_link_max_retries, cfg_link_ack_delay,
@@ -1481,14 +1513,31 @@ tg_eth_tx #(
     .m_axis_tx_tlast  (tx_tlast),
     .ev_tx_start      (ev_tx_start),
     .ev_tx_data_start (ev_tx_data_start),
-    .ev_tx_frame      (ev_tx_frame)
+    .ev_tx_frame      (ev_tx_frame),
+    .st_idle          (etx_idle)
 );
+
+// ---------------------------------------------------------------- fast-forward
+// Idle: every block between operations with no timer running, every port
+// slice empty, no payload slot held, the link-layer path settled on its
+// setting. With quiet ports (no request, frame or memory answer coming
+// in) every register then keeps its value from one cycle to the next,
+// except the cycle counter (tg_csr) and timebases read only against
+// stamps of frames in flight (tg_link_tx's clock, tg_link_rx's claim
+// age), which idle leaves without readers.
+// (made of registers only: read after an edge, it describes the state the
+// next edge starts from)
+assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg &&
+                 hif_idle && prot_idle && rxe_idle && erx_idle && etx_idle && lrx_idle &&
+                 ltx_idle && spl_idle && arb_idle && rqt_idle &&
+                 (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
+                 (rsp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
+                 (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
 
 // the cycle counter is read through the CSR page; the timestamps follow
 // data frames only, not every frame's start
 /* verilator lint_off UNUSEDSIGNAL */
 wire [63:0] unused_cycles = cycles;
-wire [(1<<RX_SLOT_W)-1:0] unused_pay_busy = pay_busy;
 wire        unused_tx_start = ev_tx_start;
 /* verilator lint_on UNUSEDSIGNAL */
 

@@ -34,7 +34,9 @@ module tg_prot #(
 
     // the receive engine is between requests: every request it starts
     // from now on sees the table as it is
-    input  wire        in_rx_idle
+    input  wire        in_rx_idle,
+
+    output wire        st_idle         // no change waits for the engine
 );
 
 localparam IDX_W = `TG_KEY_IDX_BITS;
@@ -88,6 +90,7 @@ assign lk_base   = lk_row_base;
 assign lk_end    = {1'b0, lk_row_base} + lk_row_len;
 assign lk_rights = lk_row_rights;
 assign cfg_enable = enable_reg;
+assign st_idle    = !busy_reg;
 
 // ---------------------------------------------------------------- CSR
 wire is_cfg  = (csr_addr == `TG_CSR_REG_PROT_CFG);

@@ -20,7 +20,9 @@ module tg_reg_slice #(
 
     output wire         m_valid,
     input  wire         m_ready,
-    output wire [W-1:0] m_data
+    output wire [W-1:0] m_data,
+
+    output wire         st_idle     // empty, and out of reset: no cycle changes it
 );
 
 // ---------------------------------------------------------------- state
@@ -76,6 +78,7 @@ end
 assign s_ready = ready_reg;
 assign m_valid = out_valid_reg;
 assign m_data  = out_data_reg;
+assign st_idle = !out_valid_reg && !skid_valid_reg && ready_reg;
 
 endmodule
 

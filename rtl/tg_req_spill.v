@@ -80,7 +80,9 @@ module tg_req_spill #(
     input  wire         s_mem_resp_valid,
     input  wire [63:0]  s_mem_resp_rdata,
 
-    output reg          ev_spill
+    output reg          ev_spill,
+
+    output wire         st_idle          // the ring is empty and nothing is parked or read back
 );
 
 localparam [2:0] S_IDLE = 3'd0, S_WR = 3'd1, S_WRW = 3'd2, S_RD = 3'd3, S_RDW = 3'd4,
@@ -127,6 +129,7 @@ wire [15:0] cur_idx  = ((state_reg == S_WR) ? wr_reg : rd_reg) & idx_mask;
 wire [31:0] ent_addr = base_reg + {9'd0, cur_idx, 7'd0};
 
 assign st_spill_count  = {15'd0, cnt_reg};
+assign st_idle         = (state_reg == S_IDLE) && (cnt_reg == 17'd0) && !pr_reg && !pw_ok_reg;
 // a function of registers alone (the request holds until it is taken): a
 // payload word's write waits for the word from the request buffer
 assign m_mem_req_valid = (state_reg == S_WR && (word_reg < 4'd4 || pr_reg || pw_ok_reg)) ||

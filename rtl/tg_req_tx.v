@@ -70,6 +70,7 @@ module tg_req_tx #(
     output reg  [7:0]   m_err_status,
 
     output wire         st_slot_free,    // a new REQ would find a free slot
+    output wire         st_idle,         // every slot free, nothing on offer or waited for
 
     output reg          ev_req_retry,
     output reg          ev_req_stray
@@ -226,6 +227,8 @@ end
 
 wire is_req     = (s_txd_op == `TG_OP_REQ);
 assign st_slot_free = free_found;
+assign st_idle      = (sent_vec == {M{1'b0}}) && (refused_vec == {M{1'b0}}) && !lock_reg &&
+                      (phase_reg == 16'd0) && (wait_reg == 32'd0);
 
 // ---------------------------------------------------------------- output selection
 reg       use_rs;     // output a resend this cycle

@@ -38,4 +38,8 @@ void tg_mm_outputs(struct tg_memmodel *m, uint64_t now, uint8_t *ready, uint8_t 
 void tg_mm_accept(struct tg_memmodel *m, uint64_t now, int write, uint64_t addr,
 		  uint64_t wdata, uint8_t strb);
 
+/* The random draws `n` cycles of tg_mm_outputs make for the ready
+ * stalls, made without the cycles (fast-forward: nothing is queued). */
+void tg_mm_skip_draws(struct tg_memmodel *m, uint64_t n);
+
 #endif /* TG_MEMMODEL_H */

@@ -72,6 +72,8 @@ struct node {
 	/* handshake-rule checking */
 	struct tg_vnic_out prev;
 	uint8_t prev_mem_fire, prev_tx_fire;
+	/* fast-forward: cycles this idle node was not evaluated for */
+	uint64_t lag;
 	struct tg_sim_stats st;
 };
 
@@ -125,6 +127,7 @@ void tg_sim_config_init(struct tg_sim_config *cfg)
 	cfg->spill_log2 = 10;
 	cfg->reorder_depth = 1;
 	cfg->reorder_hold_cycles = 2000;
+	cfg->fast_forward = 1;
 }
 
 /* ---- shared memory ------------------------------------------------------ */
@@ -701,7 +704,9 @@ static void host_resp(struct tg_sim *sim, unsigned n, uint64_t rdata)
 
 /* ---- the clock ---------------------------------------------------------- */
 
-static void node_cycle(struct tg_sim *sim, unsigned n)
+/* One cycle of node n; with skip > 0 (fast-forward, the node idle) an edge
+ * that stands for skip + 1 cycles, with nothing fed to the host port. */
+static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 {
 	struct node *nd = &sim->node[n];
 	uint64_t now = sim->cycle;
@@ -712,7 +717,8 @@ static void node_cycle(struct tg_sim *sim, unsigned n)
 
 	memset(&in, 0, sizeof(in));
 	in.rst = now < RESET_CYCLES;
-	if (!in.rst) {
+	in.ff_skip = skip;
+	if (!in.rst && !skip) {
 		feed_host_port(sim, n);
 		if (nd->cur < nd->nbeats)
 			b = &nd->beats[nd->cur];
@@ -729,6 +735,31 @@ static void node_cycle(struct tg_sim *sim, unsigned n)
 	tg_mm_outputs(&nd->mm, now, &in.mem_req_ready, &in.mem_resp_valid, &in.mem_resp_rdata);
 	tg_switch_outputs(sim->sw, n, now, &in.tx_tready, &in.rx_tvalid, &in.rx_tdata,
 			  &in.rx_tkeep, &in.rx_tlast, &in.rx_tuser);
+
+	/* An idle NIC with quiet inputs is not evaluated (fast-forward): it
+	 * owes the cycles, and one edge with the same quiet inputs makes them
+	 * up before it is evaluated again (the models above drew for them
+	 * as for any cycle). */
+	if (sim->cfg.fast_forward && !sim->cfg.vcd_path && !in.rst && !b && !in.mem_resp_valid &&
+	    !in.rx_tvalid && nd->lag + skip < UINT32_MAX && tg_vnic_idle(nd->nic)) {
+		nd->lag += (uint64_t)skip + 1;
+		nd->st.ff_cycles += (uint64_t)skip + 1;
+		return;
+	}
+	if (nd->lag) {
+		struct tg_vnic_in q;
+		struct tg_vnic_out o;
+
+		memset(&q, 0, sizeof(q));
+		q.host_resp_ready = 1;
+		q.mem_req_ready = 1;
+		q.tx_tready = 1;
+		q.ff_skip = (uint32_t)(nd->lag - 1);
+		tg_vnic_settle(nd->nic, &q, &o, now - nd->lag);
+		tg_vnic_posedge(nd->nic, now - nd->lag);
+		nd->lag = 0;
+		nd->st.ff_cycles--;   /* that edge evaluated one of them */
+	}
 
 	tg_vnic_settle(nd->nic, &in, &out, now);
 	host_fire = in.host_req_valid && out.host_req_ready;
@@ -861,13 +892,71 @@ static void bridge_poll(struct tg_sim *sim)
 	}
 }
 
+/* Fast-forward: how many cycles, from this one and at most `left`, may
+ * pass in one edge of every NIC.  More than 1 only when every NIC is idle
+ * (tg_vnic_idle), its host port has nothing presented, no read answered
+ * or interrupt served, its memory model and every client ring are empty
+ * and no frame is in the switch: then the cycles would change nothing but
+ * the NICs' cycle counters and the models' random draws, which the jump
+ * makes too.  A jump ends before the next look at the client slots when
+ * one of them is changing hands or clients of another process may come
+ * (so requests are seen as often as in wall time), and before the next
+ * look at the bridge. */
+static uint64_t ff_room(struct tg_sim *sim, uint64_t left)
+{
+	uint64_t k = left, c = sim->cycle;
+	int settled = !sim->shared;
+
+	if (left < 2 || !sim->cfg.fast_forward || sim->dist || sim->cfg.vcd_path ||
+	    c < RESET_CYCLES || !tg_switch_idle(sim->sw))
+		return 1;
+	for (unsigned n = 0; n < sim->nodes; n++) {
+		struct node *nd = &sim->node[n];
+
+		if (!tg_vnic_idle(nd->nic) || nd->cur < nd->nbeats || nd->rd_count ||
+		    nd->mm.count || nd->irq || nd->irq_state != IRQ_IDLE)
+			return 1;
+		for (unsigned s = 0; s < TG_SIMP_SLOTS; s++) {
+			struct tg_simp_slot *sl = slot_of(sim, n, s);
+			uint32_t st;
+
+			if ((nd->active >> s & 1u) &&
+			    TG_ATOMIC_LOAD_ACQ(&sl->req_tail) != TG_ATOMIC_LOAD_OWN(&sl->req_head))
+				return 1;
+			if (s < TG_SIMP_CTX_SLOTS) {
+				st = TG_ATOMIC_LOAD_ACQ(&sl->state);
+				if (st == TG_SIMP_S_ATTACH || st == TG_SIMP_S_CLOSING)
+					settled = 0;
+			}
+		}
+	}
+	if (!settled && k > SCAN_INTERVAL - c % SCAN_INTERVAL)
+		k = SCAN_INTERVAL - c % SCAN_INTERVAL;
+	if (sim->bridge && k > BRIDGE_INTERVAL - c % BRIDGE_INTERVAL)
+		k = BRIDGE_INTERVAL - c % BRIDGE_INTERVAL;
+	if (k > UINT32_MAX)
+		k = UINT32_MAX;
+	return k;
+}
+
+/* The models' random draws of cycles 1 .. k-1 of a jump (the jump's edge
+ * made those of its first). */
+static void ff_draws(struct tg_sim *sim, uint64_t k)
+{
+	for (unsigned n = 0; n < sim->nodes; n++)
+		if (is_local(sim, n))
+			tg_mm_skip_draws(&sim->node[n].mm, k - 1);
+	tg_switch_skip_draws(sim->sw, sim->cycle + 1, k - 1);
+}
+
 int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 {
 	int rc;
+	uint64_t k;
 
 	if (!sim)
 		return -EINVAL;
-	while (ncycles--) {
+	for (; ncycles; ncycles--) {
 		if ((rc = dist_sync(sim)))
 			return rc;
 		if (sim->cycle % SCAN_INTERVAL == 0)
@@ -876,15 +965,19 @@ int tg_sim_step(struct tg_sim *sim, uint64_t ncycles)
 			publish_stats(sim);
 		if (sim->bridge && sim->cycle % BRIDGE_INTERVAL == 0)
 			bridge_poll(sim);
+		k = ff_room(sim, ncycles);
 		for (unsigned n = 0; n < sim->nodes; n++)
 			if (is_local(sim, n))
-				node_cycle(sim, n);
+				node_cycle(sim, n, (uint32_t)(k - 1));
+		if (k > 1)
+			ff_draws(sim, k);
 		tg_switch_advance(sim->sw, sim->cycle);
 		for (unsigned n = 0; n < sim->nodes; n++)
 			if (is_local(sim, n) &&
 			    (sim->node[n].irq || sim->node[n].irq_state != IRQ_IDLE))
 				irq_service(sim, n);
-		sim->cycle++;
+		sim->cycle += k;
+		ncycles -= k - 1;
 		/* a clock for clients (tg_cycles): a plain counter, no data
 		 * is published with it */
 		TG_ATOMIC_STORE_CLOCK(&sim->ctl->cycles, sim->cycle);
@@ -1423,6 +1516,7 @@ static void add_stats(struct tg_sim_stats *a, const struct tg_sim_stats *b)
 	a->drop_congestion += b->drop_congestion;
 	a->drop_link_down += b->drop_link_down;
 	a->rx_injected += b->rx_injected;
+	a->ff_cycles += b->ff_cycles;
 }
 
 int tg_sim_get_qstats(const struct tg_sim *sim, unsigned node, struct tg_sim_qstats *st)

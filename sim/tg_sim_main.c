@@ -74,6 +74,9 @@ static void usage(FILE *f)
 		"  --protect                every NIC refuses remote accesses that do not name\n"
 		"                           an exported region with its key (docs/security.md;\n"
 		"                           default off: any node reaches all of --mem)\n"
+		"  --no-fast-forward        evaluate every NIC in every cycle, idle or not\n"
+		"                           (default: idle time is skipped with the same\n"
+		"                           results, docs/simulator.md)\n"
 		"  --seed S                 seed of every random choice (default 1)\n"
 		"  --pcap FILE              write the frames the switch forwards to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
@@ -369,6 +372,7 @@ int main(int argc, char **argv)
 		{ "link-layer", no_argument, NULL, 1012 },
 		{ "link-rto", required_argument, NULL, 1013 },
 		{ "protect", no_argument, NULL, 1014 },
+		{ "no-fast-forward", no_argument, NULL, 1015 },
 		{ "vcd", required_argument, NULL, 'v' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -457,6 +461,9 @@ int main(int argc, char **argv)
 			break;
 		case 1014:
 			cfg.protect = 1;
+			break;
+		case 1015:
+			cfg.fast_forward = 0;
 			break;
 		case 1013:
 			if (parse_u64(optarg, 1, 0xFFFFFFFFULL, &v))

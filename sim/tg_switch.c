@@ -545,6 +545,38 @@ static void out_service(struct tg_switch *sw, unsigned p, uint64_t now)
 	out->egress = keep;
 }
 
+int tg_switch_idle(const struct tg_switch *sw)
+{
+	if (sw->uplink_in.head)
+		return 0;
+	for (unsigned p = 0; p < sw->nports; p++) {
+		const struct tg_sw_port *pt = &sw->port[p];
+
+		if (pt->in_frame || pt->transit.head || pt->egress.head || pt->held.head)
+			return 0;
+	}
+	return 1;
+}
+
+void tg_switch_skip_draws(struct tg_switch *sw, uint64_t from, uint64_t n)
+{
+	if (!sw->tx_stall_pct)
+		return;
+	for (unsigned p = 0; p < sw->nports; p++) {
+		const struct tg_sw_port *pt = &sw->port[p];
+		/* tg_switch_outputs draws once the wire has room (idle: no
+		 * frame coming in, the backlog ends where the last one did) */
+		uint64_t end = pt->free_b + PREAMBLE_BYTES, first = from;
+
+		if (pt->remote)
+			continue;
+		if (end > 8u && cdiv(end - 8u, pt->bpc) > first)
+			first = cdiv(end - 8u, pt->bpc);
+		for (uint64_t c = first; c < from + n; c++)
+			(void)tg_rng_pct(&sw->rng, sw->tx_stall_pct);
+	}
+}
+
 void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 {
 	while (sw->uplink_in.head && sw->uplink_in.head->due <= now)

@@ -139,6 +139,16 @@ void tg_switch_rx_fire(struct tg_switch *sw, unsigned p);
  * queued frames of a port whose link is down are lost. */
 void tg_switch_advance(struct tg_switch *sw, uint64_t now);
 
+/* No frame anywhere in the switch: none arriving from a NIC, in transit,
+ * queued, held back or waiting on the uplink.  Then only its TX-stall draws
+ * change from one cycle to the next (tg_switch_skip_draws). */
+int tg_switch_idle(const struct tg_switch *sw);
+
+/* The random draws for TX stalls that tg_switch_outputs would make on
+ * every port of this process in cycles [from, from + n), made without the
+ * cycles (fast-forward; the switch is idle). */
+void tg_switch_skip_draws(struct tg_switch *sw, uint64_t from, uint64_t n);
+
 /* A frame of remote port src to local port dst, reaching the switch's
  * output stage in cycle `due` (as tg_switch_advance(due) would have
  * queued it had src been local).  Frames of one src come in order.

@@ -90,6 +90,7 @@ extern "C" void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in,
 	t->s_axis_rx_tvalid = in->rx_tvalid;
 	t->s_axis_rx_tlast = in->rx_tlast;
 	t->s_axis_rx_tuser = in->rx_tuser;
+	t->ff_skip = in->ff_skip;
 	t->eval();
 	if (v->vcd)
 		v->vcd->dump(cycle * v->ps_per_cycle);
@@ -108,6 +109,11 @@ extern "C" void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in,
 	out->tx_tlast = t->m_axis_tx_tlast;
 	out->rx_tready = t->s_axis_rx_tready;
 	out->irq = t->irq;
+}
+
+extern "C" int tg_vnic_idle(const struct tg_vnic *v)
+{
+	return v->top->ff_idle;
 }
 
 extern "C" void tg_vnic_posedge(struct tg_vnic *v, uint64_t cycle)

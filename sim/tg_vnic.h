@@ -21,6 +21,8 @@ struct tg_vnic_in {
 	uint8_t mem_req_ready, mem_resp_valid;
 	uint8_t tx_tready;
 	uint8_t rx_tkeep, rx_tvalid, rx_tlast, rx_tuser;
+	uint32_t ff_skip;        /* cycles the next edge stands for besides itself;
+				  * only while tg_vnic_idle() and the inputs are quiet */
 };
 
 /* Outputs of tg_nic. */
@@ -54,6 +56,10 @@ void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in, struct tg_vn
 
 /* Second half: rising clock edge with the same inputs. */
 void tg_vnic_posedge(struct tg_vnic *v, uint64_t cycle);
+
+/* After an edge: the NIC is idle (tg_nic's ff_idle), so that cycles with
+ * quiet inputs change nothing in it but its cycle counter. */
+int tg_vnic_idle(const struct tg_vnic *v);
 
 #ifdef __cplusplus
 }

@@ -421,6 +421,9 @@ wire [31:0] mem_req_addr;
 wire [63:0] mem_req_wdata, mem_resp_rdata;
 wire [7:0]  mem_req_wstrb;
 wire        core_irq;
+/* verilator lint_off UNUSEDSIGNAL */
+wire        core_ff_idle;             // (no fast-forward on a board)
+/* verilator lint_on UNUSEDSIGNAL */
 
 tg_nic #(
     .NUM_CTX    (NUM_CTX),
@@ -465,7 +468,9 @@ tg_nic #(
     .s_axis_rx_tready  (rx_tready),
     .s_axis_rx_tlast   (rx_tlast),
     .s_axis_rx_tuser   (rx_tuser),
-    .irq               (core_irq)
+    .irq               (core_irq),
+    .ff_idle           (core_ff_idle),
+    .ff_skip           (32'd0)         // fast-forward is the simulator's
 );
 
 // ---------------------------------------------------------------- host memory

@@ -91,6 +91,13 @@ struct tg_sim_config {
 					 * against its region table (keys, rights,
 					 * bounds; docs/security.md); 0 (default): any
 					 * node may reach all of mem_size */
+	/* simulation */
+	int fast_forward;               /* 1 (default): while every NIC is idle and
+					 * nothing is on the wire, in the memory
+					 * models or in a client's ring, one step
+					 * stands for many cycles, with the same
+					 * results as running each (docs/simulator.md);
+					 * 0: every cycle is evaluated */
 	/* outputs */
 	const char *pcap_path;          /* every frame on the wire, or NULL */
 	const char *vcd_path;           /* waveforms, one file per node, or NULL;
@@ -131,6 +138,8 @@ struct tg_sim_stats {
 	uint64_t drop_congestion;       /* frames to it lost: its output buffer was full */
 	uint64_t drop_link_down;        /* frames from or to it lost while its link was down */
 	uint64_t rx_injected;           /* frames to it put on its cable by tg_sim_inject */
+	uint64_t ff_cycles;             /* cycles its NIC was idle and made up without
+					 * being evaluated (fast-forward) */
 };
 
 struct tg_sim;

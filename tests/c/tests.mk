@@ -10,7 +10,8 @@ CTEST_NAMES := test_alloc test_models test_basic test_open test_badargs test_wri
                test_enq_spill test_conformance test_switch_faults test_netfaults \
                test_tgctl_stats test_wireshark test_link_loss test_link_outage \
                test_dist test_bridge test_fuzz_rx test_protect test_protect16 test_dma test_eth \
-               test_drv_setup test_deq_late test_errtext test_nullargs test_enq_sleep
+               test_drv_setup test_deq_late test_errtext test_nullargs test_enq_sleep \
+               test_fastforward
 CTEST_PROGS := $(addprefix $(BUILD)/tests/,$(CTEST_NAMES))
 CTEST_APROGS := $(addprefix $(BUILD)/asan/tests/,$(CTEST_NAMES))
 CTEST_DEPS  := tests/c/tg_test.h tests/c/tg_test_child.h tests/c/tg_fakepci.h tests/c/tests.mk

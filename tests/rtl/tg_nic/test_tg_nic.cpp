@@ -65,6 +65,8 @@ struct Tb {
     uint64_t tx_frames = 0;
     unsigned host_gap_pct = 0, resp_stall_pct = 0;
     bool loopback = true;
+    uint32_t skip = 0;         // ff_skip of the next edge
+    uint64_t idle_cycles = 0;  // edges after which ff_idle was high
 
     Tb(uint64_t seed) : m(new Nic), rng(seed), mem(MEM_BYTES) {}
 
@@ -100,9 +102,17 @@ struct Tb {
         tx.sample(n.m_axis_tx_tdata, n.m_axis_tx_tkeep, n.m_axis_tx_tvalid, n.m_axis_tx_tlast);
         rx.advance(n.s_axis_rx_tvalid && n.s_axis_rx_tready);
 
+        n.ff_skip = skip;
         n.clk = 1;
         n.eval();
         cyc++;
+        // idle: nothing offered on any port, every request taken in
+        if (n.ff_idle) {
+            idle_cycles++;
+            TB_CHECK(!n.m_mem_req_valid && !n.m_axis_tx_tvalid && !n.m_host_resp_valid &&
+                     n.s_host_req_ready && n.s_axis_rx_tready, "ff_idle with a port busy at cycle %llu",
+                     (unsigned long long)cyc);
+        }
 
         while (!tx.frames.empty()) {
             Bytes f = with_fcs(tx.frames.front());   // the MAC appends the FCS
@@ -511,6 +521,39 @@ static void latency_phase(Tb &tb)
     uint64_t frames = tb.read(csr(TG_CSR_REG_TX_FRAMES));
     TB_CHECK(frames == tb.tx_frames, "TX_FRAMES %llu, seen %llu", (unsigned long long)frames,
              (unsigned long long)tb.tx_frames);
+}
+
+// ---------------------------------------------------------------- fast-forward
+// ff_idle falls while a request is in the NIC and rises once it is done;
+// an idle edge with ff_skip = k moves the cycle counter by k + 1 and
+// changes nothing else that a later request sees.
+static void ff_phase(Tb &tb)
+{
+    // CSR reads of fixed latency: no host-port gaps or answer stalls
+    unsigned gap = tb.host_gap_pct, stall = tb.resp_stall_pct;
+    tb.host_gap_pct = tb.resp_stall_pct = 0;
+    tb.run_until_idle();
+    TB_CHECK(tb.m->ff_idle, "not idle once the traffic stopped");
+    uint64_t c0 = tb.read(csr(TG_CSR_REG_CYCLES)), k0 = tb.cyc;
+    for (unsigned i = 0; i < 50 && !tb.m->ff_idle; i++) tb.tick();
+    TB_CHECK(tb.m->ff_idle, "not idle after a CSR read");
+    tb.skip = 100000;
+    tb.tick();
+    tb.skip = 0;
+    uint64_t c1 = tb.read(csr(TG_CSR_REG_CYCLES));
+    TB_CHECK(c1 - c0 == tb.cyc - k0 + 100000, "cycle counter moved by %llu over %llu cycles and a skip of 100000",
+             (unsigned long long)(c1 - c0), (unsigned long long)(tb.cyc - k0));
+    // a remote write: busy until its frame came back and was written
+    uint64_t busy = 0;
+    tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x48), 0x5151);
+    for (unsigned i = 0; i < 20000 && (tb.mem.load64(0x48) != 0x5151 || !tb.m->ff_idle); i++) {
+        tb.tick();
+        busy += !tb.m->ff_idle;
+    }
+    TB_CHECK(busy > 20, "idle for all but %llu cycles of a remote write", (unsigned long long)busy);
+    TB_CHECK(tb.m->ff_idle && tb.mem.load64(0x48) == 0x5151, "the write did not end idle");
+    tb.host_gap_pct = gap;
+    tb.resp_stall_pct = stall;
 }
 
 // ---------------------------------------------------------------- atomics
@@ -954,6 +997,7 @@ int main(int argc, char **argv)
         bad_frames_phase(tb, ref);
         atomic_phase(tb, ref);
         latency_phase(tb);
+        ff_phase(tb);
         req_phase(tb);
         // reset in the middle of traffic, then traffic again
         random_burst(tb, ref, 0x1000, 0x1000);
