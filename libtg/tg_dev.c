@@ -146,8 +146,8 @@ void tg__detach(struct tg_dev *dev)
 	dev->mrs = NULL;
 	free(dev->bounce);
 	dev->bounce = NULL;
-	tg__pci_close(dev);
-	tg__eth_close(dev);
+	if (dev->prov && dev->prov->close)
+		dev->prov->close(dev);
 	if (dev->slot) {
 		/* everything we posted is in the ring before we leave; the
 		 * simulator sends it, then frees the slot and its memory */
@@ -324,6 +324,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 		errno = ENOMEM;
 		return NULL;
 	}
+	dev->prov = &tg__prov_sim;
 	dev->mapped = 1;
 	snprintf(dev->sim_name, sizeof(dev->sim_name), "%s", name);
 	tg_simp_obj_name(obj, sizeof(obj), name, -1);

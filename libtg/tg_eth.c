@@ -227,15 +227,15 @@ static int locked_call(struct tg_ethdev *e, unsigned op, uint64_t addr, uint64_t
 
 /* ---- host port ---- */
 
-int tg__eth_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
+static int eth_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
 {
 	if (addr & 7u || addr >> TG_BAR_ADDR_BITS)
 		return -EINVAL;
 	return locked_call(dev->eth, TG_BRIDGE_OP_BAR_READ, addr, 0, 0, val);
 }
 
-int tg__eth_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
-		       const uint8_t *strb, unsigned n)
+static int eth_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+			  const uint8_t *strb, unsigned n)
 {
 	struct tg_ethdev *e = dev->eth;
 	int rc = 0;
@@ -255,7 +255,7 @@ int tg__eth_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 	return rc;
 }
 
-uint64_t tg__eth_cycles(const struct tg_dev *dev)
+static uint64_t eth_cycles(const struct tg_dev *dev)
 {
 	uint64_t v = 0;
 
@@ -312,7 +312,7 @@ static int mem_write(struct tg_ethdev *e, uint64_t pa, const void *buf, size_t l
 	return rc;
 }
 
-int tg__eth_mem_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len)
+static int eth_mem_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len)
 {
 	int rc;
 
@@ -322,7 +322,7 @@ int tg__eth_mem_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len)
 	return rc;
 }
 
-int tg__eth_mem_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len)
+static int eth_mem_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len)
 {
 	int rc;
 
@@ -332,8 +332,8 @@ int tg__eth_mem_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_
 	return rc;
 }
 
-int tg__eth_mem_rmw(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v,
-		    uint64_t *old)
+static int eth_mem_rmw(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v,
+		       uint64_t *old)
 {
 	struct tg_ethdev *e = dev->eth;
 	uint64_t cur;
@@ -363,30 +363,30 @@ int tg__eth_mem_rmw(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64
 /* The driver's view of memory and CSRs. */
 static int drv_mem_read(void *arg, uint64_t paddr, void *buf, size_t len)
 {
-	return tg__eth_mem_read(arg, paddr, buf, len);
+	return eth_mem_read(arg, paddr, buf, len);
 }
 
 static int drv_mem_write(void *arg, uint64_t paddr, const void *buf, size_t len)
 {
-	return tg__eth_mem_write(arg, paddr, buf, len);
+	return eth_mem_write(arg, paddr, buf, len);
 }
 
 static int drv_mem_rmw(void *arg, uint64_t paddr, uint64_t *expect, uint64_t v, uint64_t *old)
 {
-	return tg__eth_mem_rmw(arg, paddr, expect, v, old);
+	return eth_mem_rmw(arg, paddr, expect, v, old);
 }
 
 static int drv_csr_read(void *arg, uint64_t addr, uint64_t *val)
 {
-	return tg__eth_mmio_read(arg, addr, val);
+	return eth_mmio_read(arg, addr, val);
 }
 
 static int drv_csr_write(void *arg, uint64_t addr, uint64_t val)
 {
-	return tg__eth_mmio_write(arg, addr, &val, NULL, 1);
+	return eth_mmio_write(arg, addr, &val, NULL, 1);
 }
 
-struct tg_ldrv *tg__eth_ldrv(struct tg_dev *dev)
+static struct tg_ldrv *eth_ldrv(struct tg_dev *dev)
 {
 	return dev->eth->drv;
 }
@@ -566,6 +566,7 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	uint64_t v = 0, bytes = 0, paddr, blen = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
 	struct tg_drv_qenv env;
 
+	dev->prov = &tg__prov_eth;
 	if (flags & ~TG_OPEN_DRIVER) {
 		tg__say(msg, msg_sz, "flags 0x%x: only TG_OPEN_DRIVER is defined", flags);
 		return -EINVAL;
@@ -714,7 +715,7 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	return 0;
 }
 
-void tg__eth_close(struct tg_dev *dev)
+static void eth_close(struct tg_dev *dev)
 {
 	struct tg_ethdev *e = dev->eth;
 
@@ -738,3 +739,16 @@ void tg__eth_close(struct tg_dev *dev)
 	free(e);
 	dev->eth = NULL;
 }
+
+const struct tg_prov tg__prov_eth = {
+	.name = "eth",
+	.local = 1,
+	.mmio_read = eth_mmio_read,
+	.mmio_write = eth_mmio_write,
+	.cycles = eth_cycles,
+	.ldrv = eth_ldrv,
+	.mem_read = eth_mem_read,
+	.mem_write = eth_mem_write,
+	.mem_rmw = eth_mem_rmw,
+	.close = eth_close,
+};

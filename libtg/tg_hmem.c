@@ -8,14 +8,15 @@
 #include "tg_internal.h"
 
 /* 0 if dev's memory is mapped (the pages mapped now, where a client maps
- * only what it uses), 1 if it is behind the bridge, or -errno. */
+ * only what it uses), 1 if the provider reaches it (a board's bridge), or
+ * -errno. */
 static int how(struct tg_dev *dev, uint64_t paddr, size_t len)
 {
 	if (paddr > dev->mem_size || len > dev->mem_size - paddr)
 		return -EFAULT;
 	if (dev->mem)
 		return tg__mem_expose(dev, paddr, len);
-	return dev->eth ? 1 : -EOPNOTSUPP;
+	return dev->prov->mem_read ? 1 : -EOPNOTSUPP;
 }
 
 int tg__hm_load(struct tg_dev *dev, uint64_t paddr, uint64_t *v)
@@ -25,7 +26,7 @@ int tg__hm_load(struct tg_dev *dev, uint64_t paddr, uint64_t *v)
 	if (h == 0)
 		*v = TG_DEV_LOAD_ACQ64(dev->mem + paddr);
 	else if (h == 1)
-		return tg__eth_mem_read(dev, paddr, v, 8);
+		return dev->prov->mem_read(dev, paddr, v, 8);
 	return h < 0 ? h : 0;
 }
 
@@ -36,7 +37,7 @@ int tg__hm_store(struct tg_dev *dev, uint64_t paddr, uint64_t v)
 	if (h == 0)
 		TG_HOST_STORE_REL64(dev->mem + paddr, v);
 	else if (h == 1)
-		return tg__eth_mem_write(dev, paddr, &v, 8);
+		return dev->prov->mem_write(dev, paddr, &v, 8);
 	return h < 0 ? h : 0;
 }
 
@@ -47,7 +48,7 @@ int tg__hm_cas(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v)
 	if (h == 0)
 		return TG_HOST_CAS64(dev->mem + paddr, expect, v) ? 1 : 0;
 	if (h == 1)
-		return tg__eth_mem_rmw(dev, paddr, expect, v, NULL);
+		return dev->prov->mem_rmw(dev, paddr, expect, v, NULL);
 	return h;
 }
 
@@ -59,7 +60,7 @@ int tg__hm_clear(struct tg_dev *dev, uint64_t paddr, uint64_t bits, uint64_t *ol
 	if (h == 0)
 		o = TG_HOST_FETCH_AND64(dev->mem + paddr, ~bits);
 	else if (h == 1)
-		h = tg__eth_mem_rmw(dev, paddr, NULL, bits, &o);
+		h = dev->prov->mem_rmw(dev, paddr, NULL, bits, &o);
 	if (!h && old)
 		*old = o;
 	return h;
@@ -72,7 +73,7 @@ int tg__hm_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len)
 	if (h == 0)
 		memcpy(buf, dev->mem + paddr, len);
 	else if (h == 1)
-		return tg__eth_mem_read(dev, paddr, buf, len);
+		return dev->prov->mem_read(dev, paddr, buf, len);
 	return h < 0 ? h : 0;
 }
 
@@ -83,6 +84,6 @@ int tg__hm_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len
 	if (h == 0)
 		memcpy(dev->mem + paddr, buf, len);
 	else if (h == 1)
-		return tg__eth_mem_write(dev, paddr, buf, len);
+		return dev->prov->mem_write(dev, paddr, buf, len);
 	return h < 0 ? h : 0;
 }

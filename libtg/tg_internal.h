@@ -23,7 +23,47 @@ struct tg_mr {
 	uint64_t key;                /* exported with this key; 0: not exported */
 };
 
+struct tg_ldrv;
+
+/* A provider: how a device reaches its NIC.  The simulator's request
+ * rings (tg_ring.c), a PCI BAR (tg_pci.c) or a board's Ethernet bridge
+ * (tg_eth.c); the rest of libtg reaches the NIC through these calls
+ * only.  A NULL call is one the provider does not have. */
+struct tg_prov {
+	const char *name;
+	/* this process drives the node (tg_ldrv): memory and queue calls are
+	 * served here, not by a simulator */
+	int local;
+	/* host-port reads and writes (write: n beats of one burst) */
+	int (*mmio_read)(struct tg_dev *dev, uint64_t addr, uint64_t *val);
+	int (*mmio_write)(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+			  const uint8_t *strb, unsigned n);
+	/* the NIC's cycle counter (0 when it cannot be read) */
+	uint64_t (*cycles)(const struct tg_dev *dev);
+	/* set up the node's host memory and driver on first use; 0 or a
+	 * sticky -errno */
+	int (*setup)(struct tg_dev *dev);
+	/* the node's driver in this process, once set up */
+	struct tg_ldrv *(*ldrv)(struct tg_dev *dev);
+	/* wait at most max_ns for the NIC's interrupt, then handle the
+	 * causes (NULL: no interrupt line, the caller polls) */
+	int (*irq_wait)(struct tg_dev *dev, uint64_t max_ns);
+	/* host memory this process does not map: any alignment; rmw: a
+	 * compare-and-swap of an aligned word (1, or 0 with *expect
+	 * updated) or, with expect NULL, a clear of v's bits (*old: the
+	 * word before) */
+	int (*mem_read)(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len);
+	int (*mem_write)(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len);
+	int (*mem_rmw)(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v,
+		       uint64_t *old);
+	/* release what the provider's open set up (also after a failed open) */
+	void (*close)(struct tg_dev *dev);
+};
+
+extern const struct tg_prov tg__prov_sim, tg__prov_pci, tg__prov_eth;
+
 struct tg_dev {
+	const struct tg_prov *prov;
 	struct tg_simp_ctl *ctl;
 	struct tg_simp_slot *slot;
 	uint8_t *mem;                /* this node's host memory */
@@ -164,33 +204,12 @@ int tg__env_is_1(const char *name);
 /* Say why this thread's tg_open / tg_open_sim failed (tg_open_error). */
 void tg__open_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Unmap and release what tg__pci_open set up. */
-void tg__pci_close(struct tg_dev *dev);
-
-/* Host-port access through the mapped BAR, as tg__mmio_read/write. */
-int tg__pci_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val);
-int tg__pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
-		       const uint8_t *strb, unsigned n);
-
-/* CSR CYCLES when the CSR page is mapped, else 0. */
-uint64_t tg__pci_cycles(const struct tg_dev *dev);
-
-/* Become the driver of the PCI node's host memory (first use): map the
- * DMA memory (dev->mem), take tg_read's buffers (dev->bounce), reset the
- * NIC's queue table, open the interrupt.  Returns 0 or a sticky -errno
- * (-EBUSY another process owns the memory, -ENOMEM no hugepages or no
- * MEM_SIZE, -EPERM no physical addresses, -EXDEV not contiguous);
- * tg__pci_dma_msg says why in words. */
-int tg__pci_dma(struct tg_dev *dev);
+/* Why the PCI node's memory could not be set up (tg__prov_pci.setup:
+ * map the DMA memory, take tg_read's buffers, reset the queue table, open
+ * the interrupt; -EBUSY another process owns the memory, -ENOMEM no
+ * hugepages or no MEM_SIZE, -EPERM no physical addresses, -EXDEV not
+ * contiguous), in words; NULL if it was not refused. */
 const char *tg__pci_dma_msg(const struct tg_dev *dev);
-
-/* The PCI node's in-process driver, once tg__pci_dma set it up; else NULL. */
-struct tg_ldrv *tg__pci_ldrv(struct tg_dev *dev);
-
-/* Wait at most max_ns for the NIC's interrupt (or poll IRQ_STATUS once
- * after a short sleep when there is no interrupt line), then handle the
- * causes.  Returns 0 or -errno. */
-int tg__pci_irq_wait(struct tg_dev *dev, uint64_t max_ns);
 
 /* ---- the node's host memory as this process reaches it (tg_hmem.c) ----
  * Mapped (dev->mem: the simulator, PCI once the memory is set up), or
@@ -260,27 +279,5 @@ int tg__ldrv_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns)
  * Returns 0, or -errno with the reason in msg. */
 int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, char *msg,
 		 size_t msg_sz);
-void tg__eth_close(struct tg_dev *dev);
-
-/* Host-port access, one bridge request a beat, as tg__mmio_read/write. */
-int tg__eth_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val);
-int tg__eth_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
-		       const uint8_t *strb, unsigned n);
-
-/* Host memory through the bridge, any alignment. */
-int tg__eth_mem_read(struct tg_dev *dev, uint64_t paddr, void *buf, size_t len);
-int tg__eth_mem_write(struct tg_dev *dev, uint64_t paddr, const void *buf, size_t len);
-
-/* Read-modify-write of an aligned word, the bridge held throughout: a
- * compare-and-swap (returns 1, or 0 with *expect updated) or, with
- * expect NULL, a clear of `v`'s bits (*old gets the word before). */
-int tg__eth_mem_rmw(struct tg_dev *dev, uint64_t paddr, uint64_t *expect, uint64_t v,
-		    uint64_t *old);
-
-/* The node's in-process driver. */
-struct tg_ldrv *tg__eth_ldrv(struct tg_dev *dev);
-
-/* CSR CYCLES read through the bridge (0 if the read fails). */
-uint64_t tg__eth_cycles(const struct tg_dev *dev);
 
 #endif /* TG_INTERNAL_H */

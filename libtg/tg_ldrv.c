@@ -201,10 +201,8 @@ struct tg_ldrv *tg__ldrv_of(struct tg_dev *dev, int *rc)
 {
 	int r = -EOPNOTSUPP;
 
-	if (dev->pci && !(r = tg__pci_dma(dev)))
-		return tg__pci_ldrv(dev);
-	if (dev->eth)
-		return tg__eth_ldrv(dev);
+	if (dev->prov->ldrv && !(r = dev->prov->setup ? dev->prov->setup(dev) : 0))
+		return dev->prov->ldrv(dev);
 	if (rc)
 		*rc = r;
 	return NULL;
@@ -221,9 +219,9 @@ int tg__ldrv_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns)
 		return rc;
 	if (tg__ldrv_wake_count(l, idx) != w)
 		return 0;
-	if (dev->pci)
-		return tg__pci_irq_wait(dev, max_ns);
-	/* the bridge carries no interrupt: poll IRQ_STATUS */
+	if (dev->prov->irq_wait)
+		return dev->prov->irq_wait(dev, max_ns);
+	/* no interrupt line (the bridge carries none): poll IRQ_STATUS */
 	struct timespec ts = { 0, (long)(max_ns < POLL_NS ? max_ns : POLL_NS) };
 
 	nanosleep(&ts, NULL);

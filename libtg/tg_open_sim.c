@@ -47,6 +47,7 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 		errno = ENOMEM;
 		return NULL;
 	}
+	dev->prov = &tg__prov_sim;
 	dev->ctl = ops->ctl(sim);
 	dev->sim = sim;
 	/* blocking calls advance the clock themselves: deterministic runs */

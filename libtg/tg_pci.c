@@ -100,7 +100,7 @@ static void dma_close(struct tg_dev *dev, struct tg_pcidev *p)
 	dev->mem = NULL;
 }
 
-void tg__pci_close(struct tg_dev *dev)
+static void pci_close(struct tg_dev *dev)
 {
 	struct tg_pcidev *p = dev->pci;
 
@@ -153,6 +153,7 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	uint64_t cfg;
 	int rc;
 
+	dev->prov = &tg__prov_pci;
 	if (flags & ~TG_OPEN_DRIVER) {
 		tg__say(msg, msg_sz, "flags 0x%x: only TG_OPEN_DRIVER is defined", flags);
 		return -EINVAL;
@@ -276,7 +277,7 @@ static volatile uint64_t *word_at(struct tg_dev *dev, uint64_t addr, int *rc)
 	return (volatile uint64_t *)(p->slice[win][node] + pa);
 }
 
-int tg__pci_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
+static int pci_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
 {
 	int rc = 0;
 	volatile uint64_t *w = word_at(dev, addr, &rc);
@@ -287,8 +288,8 @@ int tg__pci_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
 	return 0;
 }
 
-int tg__pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
-		       const uint8_t *strb, unsigned n)
+static int pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+			  const uint8_t *strb, unsigned n)
 {
 	volatile uint64_t *w[TG_MAX_BURST_BYTES / 8u];
 	int rc = 0;
@@ -316,7 +317,7 @@ int tg__pci_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 	return 0;
 }
 
-uint64_t tg__pci_cycles(const struct tg_dev *dev)
+static uint64_t pci_cycles(const struct tg_dev *dev)
 {
 	return dev->pci->csr ? dev->pci->csr[TG_CSR_REG_CYCLES / 8u] : 0;
 }
@@ -543,7 +544,7 @@ static void publish_mem(struct tg_pcidma *d)
 	}
 }
 
-int tg__pci_dma(struct tg_dev *dev)
+static int pci_setup(struct tg_dev *dev)
 {
 	struct tg_pcidev *p = dev->pci;
 	struct tg_pcidma *d;
@@ -552,8 +553,10 @@ int tg__pci_dma(struct tg_dev *dev)
 
 	if (p->dma)
 		return 0;
-	if (p->dma_err)
+	if (p->dma_err) {
+		tg__why("the node's host memory: %s", p->dma_msg);
 		return p->dma_err;
+	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -572,6 +575,7 @@ int tg__pci_dma(struct tg_dev *dev)
 		p->dma_err = rc;     /* sticky: the next call gets the same answer */
 		if (!p->dma_msg[0])
 			snprintf(p->dma_msg, sizeof(p->dma_msg), "%s", strerror(-rc));
+		tg__why("the node's host memory: %s", p->dma_msg);
 		return rc;
 	}
 	dev->bounce->dev = dev;
@@ -583,19 +587,14 @@ int tg__pci_dma(struct tg_dev *dev)
 	return 0;
 }
 
-const char *tg__pci_dma_msg(const struct tg_dev *dev)
-{
-	return dev->pci->dma_msg;
-}
-
-struct tg_ldrv *tg__pci_ldrv(struct tg_dev *dev)
+static struct tg_ldrv *pci_ldrv(struct tg_dev *dev)
 {
 	return dev->pci && dev->pci->dma ? dev->pci->dma->drv : NULL;
 }
 
 #define IRQ_POLL_NS  50000ull     /* no interrupt line: IRQ_STATUS read this often */
 
-int tg__pci_irq_wait(struct tg_dev *dev, uint64_t max_ns)
+static int pci_irq_wait(struct tg_dev *dev, uint64_t max_ns)
 {
 	struct tg_pcidma *d = dev->pci->dma;
 	int rc = 0;
@@ -623,3 +622,15 @@ int tg__pci_irq_wait(struct tg_dev *dev, uint64_t max_ns)
 		rc = tg_irq_unmask(d->irq);
 	return rc;
 }
+
+const struct tg_prov tg__prov_pci = {
+	.name = "pci",
+	.local = 1,
+	.mmio_read = pci_mmio_read,
+	.mmio_write = pci_mmio_write,
+	.cycles = pci_cycles,
+	.setup = pci_setup,
+	.ldrv = pci_ldrv,
+	.irq_wait = pci_irq_wait,
+	.close = pci_close,
+};

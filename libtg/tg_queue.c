@@ -117,7 +117,7 @@ static struct tg_queue *tg_queue_attach_body(struct tg_dev *dev, uint64_t paddr)
 		return NULL;
 	}
 	/* PCI: the node's memory is mapped by its owner, on first use */
-	rc = !dev->mem && dev->pci ? tg__pci_dma(dev) : 0;
+	rc = !dev->mem && dev->prov->setup ? dev->prov->setup(dev) : 0;
 	/* written by the driver before the queue's address was handed out */
 	if (!rc)
 		rc = tg__hm_load(dev, paddr + TG_Q_SIZE, &sz);
@@ -250,11 +250,7 @@ static void late_error(struct tg_queue *q, int err)
 uint64_t tg_cycles(const struct tg_dev *dev)
 {
 	/* a clock reading; nothing is published with it */
-	if (dev && dev->pci)
-		return tg__pci_cycles(dev);
-	if (dev && dev->eth)
-		return tg__eth_cycles(dev);
-	return dev ? TG_ATOMIC_LOAD_CLOCK(&dev->ctl->cycles) : 0;
+	return dev ? dev->prov->cycles(dev) : 0;
 }
 
 static int tg_queue_grow_body(struct tg_queue *q)
@@ -425,7 +421,7 @@ static int tg_deq_body(struct tg_queue *q, void *buf, size_t len)
 		return rc == 0 ? 0 : g;
 	/* PCI, Ethernet: nobody else handles the NIC's interrupt causes; an
 	 * empty queue may be one the NIC holds closed after an overflow */
-	if (rc == -EAGAIN && (q->dev->pci || q->dev->eth) && !(old & TG_QF_FULL)) {
+	if (rc == -EAGAIN && q->dev->prov->local && !(old & TG_QF_FULL)) {
 		struct tg_ldrv *l = tg__ldrv_of(q->dev, NULL);
 
 		if (l && (g = tg__ldrv_service(l)))
@@ -514,7 +510,7 @@ static int tg_deq_wait_body(struct tg_queue *q, void *buf, size_t len, uint64_t 
 	if (rc != -EAGAIN)
 		return rc;
 	dev = q->dev;
-	if (dev->pci || dev->eth)
+	if (dev->prov->local)
 		return local_deq_wait(q, buf, len, timeout_ns);
 	/* in-process: simulated time; tg-sim: wall-clock time */
 	t0 = dev->step ? tg_cycles(dev) : mono_ns();

@@ -22,7 +22,7 @@
 
 int tg__wait(struct tg_dev *dev)
 {
-	if (dev->pci || dev->eth) {
+	if (dev->prov->local) {
 		/* loads through the BAR or the bridge block: nothing to drive
 		 * while polling */
 		TG_CPU_RELAX();
@@ -171,7 +171,7 @@ static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data
 	int rc;
 
 	/* PCI, Ethernet: memory and queue calls are served in-process */
-	if (dev->pci || dev->eth)
+	if (dev->prov->local)
 		return -EOPNOTSUPP;
 	rc = reserve(dev, 1, &t);
 	if (rc)
@@ -188,27 +188,32 @@ static int post_one(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data
 
 int tg__mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
 {
-	uint32_t seq;
-	int rc;
-
-	if (dev->pci)
-		return tg__pci_mmio_read(dev, addr, val);
-	if (dev->eth)
-		return tg__eth_mmio_read(dev, addr, val);
-	rc = post_one(dev, TG_SIMP_OP_READ, addr, 0, &seq);
-	return rc ? rc : take_answer(dev, seq, val);
+	return dev->prov->mmio_read(dev, addr, val);
 }
 
 int tg__mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
 		   const uint8_t *strb, unsigned n)
 {
+	return dev->prov->mmio_write(dev, addr, data, strb, n);
+}
+
+/* The simulator's provider: host-port reads and writes as requests in the
+ * client's ring. */
+static int ring_mmio_read(struct tg_dev *dev, uint64_t addr, uint64_t *val)
+{
+	uint32_t seq;
+	int rc;
+
+	rc = post_one(dev, TG_SIMP_OP_READ, addr, 0, &seq);
+	return rc ? rc : take_answer(dev, seq, val);
+}
+
+static int ring_mmio_write(struct tg_dev *dev, uint64_t addr, const uint64_t *data,
+			   const uint8_t *strb, unsigned n)
+{
 	uint64_t t;
 	int rc;
 
-	if (dev->pci)
-		return tg__pci_mmio_write(dev, addr, data, strb, n);
-	if (dev->eth)
-		return tg__eth_mmio_write(dev, addr, data, strb, n);
 	if (!n || n > TG_MAX_BURST_BYTES / 8u)
 		return -EINVAL;
 	rc = reserve(dev, n, &t);
@@ -245,7 +250,7 @@ int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *pa
 	int rc;
 
 	/* PCI, Ethernet: this process is the driver of its node's memory */
-	if (dev->pci || dev->eth)
+	if (dev->prov->local)
 		return local_drv(dev, TG_SIMP_OP_ALLOC, len, align, paddr);
 	rc = post_one(dev, TG_SIMP_OP_ALLOC, len, align, &seq);
 
@@ -256,7 +261,7 @@ int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
 {
 	uint32_t seq;
 
-	if (dev->pci || dev->eth)
+	if (dev->prov->local)
 		return local_drv(dev, TG_SIMP_OP_FREE, paddr, 0, NULL);
 	return post_one(dev, TG_SIMP_OP_FREE, paddr, 0, &seq);
 }
@@ -266,7 +271,7 @@ int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, u
 	uint32_t seq;
 	int rc;
 
-	if (dev->pci || dev->eth)
+	if (dev->prov->local)
 		return local_drv(dev, op, addr, data, out);
 	rc = post_one(dev, op, addr, data, &seq);
 	return rc ? rc : take_answer(dev, seq, out);
@@ -276,7 +281,20 @@ int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data)
 {
 	uint32_t seq;
 
-	if (dev->pci || dev->eth)
+	if (dev->prov->local)
 		return local_drv(dev, op, addr, data, NULL);
 	return post_one(dev, op, addr, data, &seq);
 }
+
+static uint64_t ring_cycles(const struct tg_dev *dev)
+{
+	/* a clock reading; nothing is published with it */
+	return TG_ATOMIC_LOAD_CLOCK(&dev->ctl->cycles);
+}
+
+const struct tg_prov tg__prov_sim = {
+	.name = "sim",
+	.mmio_read = ring_mmio_read,
+	.mmio_write = ring_mmio_write,
+	.cycles = ring_cycles,
+};

@@ -309,7 +309,7 @@ static int tg_read_body(struct tg_dev *dev, unsigned node, uint64_t raddr, void 
 		return 0;
 
 	/* PCI: the bounce buffers come with the DMA memory, on first use */
-	if (!dev->bounce && (rc = dev->pci ? tg__pci_dma(dev) : -EOPNOTSUPP))
+	if (!dev->bounce && (rc = dev->prov->setup ? dev->prov->setup(dev) : -EOPNOTSUPP))
 		return rc;
 	/* pipelined fetches through the bounce buffers, oldest waited first */
 	bpa = dev->bounce->paddr;
