@@ -19,7 +19,7 @@ WARN      := -Wall -Wextra -Werror
 OPT       ?= -O2 -g
 CFLAGS    ?= $(OPT)
 CXXFLAGS  ?= $(OPT)
-CPPFLAGS  += -Iinclude -MMD -MP
+CPPFLAGS  += -Iinclude -Idriver/include -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # programs and builds make test runs side by side (make test starts its
 # own parallel make: plain `make test` uses every core)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tg_drv.h"
+#include "tgdrv/tg_drv.h"
 
 #define OWNER_NONE  0xffffffffu
 

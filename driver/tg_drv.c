@@ -4,7 +4,7 @@
 #include <errno.h>
 
 #include "tg/tg_bar.h"
-#include "tg_drv.h"
+#include "tgdrv/tg_drv.h"
 
 int tg_drv_probe(const struct tg_drv_mmio *io, unsigned expect_node, uint64_t mem_size,
 		 uint64_t *id)

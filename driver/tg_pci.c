@@ -13,7 +13,7 @@
 #include <pci/pci.h>
 
 #include "tg/tg_hw.h"
-#include "tg_pci.h"
+#include "tgdrv/tg_pci.h"
 
 /* libpci reports fatal errors through a callback that must not return:
  * it jumps back into tg_pci_scan with the text kept here. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "tg/tg_bar.h"
-#include "tg_pci.h"
+#include "tgdrv/tg_pci.h"
 
 struct tg_pci_bar {
 	int fd;

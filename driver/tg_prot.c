@@ -6,7 +6,7 @@
 #include <sys/random.h>
 
 #include "tg/tg_bar.h"
-#include "tg_drv.h"
+#include "tgdrv/tg_drv.h"
 
 /* polls of PROT_CFG before a revocation is declared stuck */
 #define REVOKE_POLLS 100000u

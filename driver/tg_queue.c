@@ -7,7 +7,7 @@
 #include "tg/tg_bar.h"
 #include "tg/tg_barrier.h"
 #include "tg/tg_queue.h"
-#include "tg_drv.h"
+#include "tgdrv/tg_drv.h"
 
 #define NQ  16u
 

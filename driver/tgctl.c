@@ -18,8 +18,8 @@
 #include "tg/tg_bar.h"
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
-#include "tg_dma.h"
-#include "tg_pci.h"
+#include "tgdrv/tg_dma.h"
+#include "tgdrv/tg_pci.h"
 
 #define MAX_DEVS  64u
 

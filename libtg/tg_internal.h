@@ -9,7 +9,7 @@
 
 #include "tg/tg.h"
 #include "tg/tg_sim_proto.h"
-#include "../driver/tg_drv.h"
+#include "tgdrv/tg_drv.h"
 
 #define TG_READ_SLOTS     8u     /* fetches in flight in tg_read */
 #define TG_READ_SLOT_SZ   128u   /* 64 bytes + alignment shift, rounded */

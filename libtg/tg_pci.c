@@ -15,9 +15,9 @@
 
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
-#include "../driver/tg_dma.h"
-#include "../driver/tg_drv.h"
-#include "../driver/tg_pci.h"
+#include "tgdrv/tg_dma.h"
+#include "tgdrv/tg_drv.h"
+#include "tgdrv/tg_pci.h"
 
 #define PCI_NODES  (1u << TG_BAR_NODE_BITS)
 #define PCI_WINS   (1u << TG_BAR_WIN_BITS)

@@ -19,7 +19,7 @@
 #include "tg/tg_bar.h"
 #include "tg/tg_barrier.h"
 #include "tg/tg_sim_proto.h"
-#include "../driver/tg_drv.h"
+#include "tgdrv/tg_drv.h"
 #include "tg_bridge.h"
 #include "tg_dist.h"
 #include "tg_memmodel.h"

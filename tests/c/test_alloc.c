@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "../../driver/tg_drv.h"
+#include "tgdrv/tg_drv.h"
 #include "tg_test.h"
 
 #define BASE  0x1000ULL

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "tg/tg_queue.h"
-#include "tg_dma.h"
+#include "tgdrv/tg_dma.h"
 #include "tg_fakepci.h"
 
 #define PG    4096ull

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "tg_fakepci.h"
-#include "tg_pci.h"
+#include "tgdrv/tg_pci.h"
 
 /* One function of an lspci -x dump: 64 bytes of config space. */
 static void dump_fn(FILE *f, const char *slot, unsigned ven, unsigned devid)

@@ -83,24 +83,24 @@ $(BUILD)/asan/tests/test_tgctl_stats: $(BUILD)/bin/tg-sim $(TGCTL)
 # test_pci also calls the driver's PCI code directly and runs tgctl
 $(BUILD)/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG) $(TGCTL)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
-	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		-DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTG) $(LIBTG_LDLIBS)
 
 $(BUILD)/asan/tests/test_pci: tests/c/test_pci.c $(CTEST_DEPS) $(LIBTG_ASAN) $(TGCTL)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
-	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/test_pci.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) -DTGCTL_BIN='"$(abspath $(TGCTL))"' -o $@ $< $(LIBTG_ASAN) $(LIBTG_LDLIBS)
 
 # test_dma: the DMA-memory and interrupt code of driver/ and the pci:
 # provider as the node's driver (no hardware)
 $(BUILD)/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG)
 	@mkdir -p $(@D) $(BUILD)/obj/tests
-	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		-o $@ $< $(LIBTG) $(LIBTG_LDLIBS)
 
 $(BUILD)/asan/tests/test_dma: tests/c/test_dma.c $(CTEST_DEPS) $(LIBTG_ASAN)
 	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
-	$(CC) $(CPPFLAGS) -Idriver -MF $(BUILD)/asan/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
+	$(CC) $(CPPFLAGS) -MF $(BUILD)/asan/obj/tests/test_dma.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		$(SAN_FLAGS) -o $@ $< $(LIBTG_ASAN) $(LIBTG_LDLIBS)
 
 # the installed tree: a program built outside the source tree with

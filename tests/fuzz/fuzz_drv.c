@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../../driver/tg_drv.h"
+#include "tgdrv/tg_drv.h"
 #include "fuzz_input.h"
 #include "tg/tg_bar.h"
 #include "tg/tg_queue.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../driver/tg_pci.h"
+#include "tgdrv/tg_pci.h"
 #include "../../libtg/tg_internal.h"
 #include "fuzz_input.h"
 
