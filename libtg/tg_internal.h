@@ -204,12 +204,6 @@ int tg__env_is_1(const char *name);
 /* Say why this thread's tg_open / tg_open_sim failed (tg_open_error). */
 void tg__open_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Why the PCI node's memory could not be set up (tg__prov_pci.setup:
- * map the DMA memory, take tg_read's buffers, reset the queue table, open
- * the interrupt; -EBUSY another process owns the memory, -ENOMEM no
- * hugepages or no MEM_SIZE, -EPERM no physical addresses, -EXDEV not
- * contiguous), in words; NULL if it was not refused. */
-const char *tg__pci_dma_msg(const struct tg_dev *dev);
 
 /* ---- the node's host memory as this process reaches it (tg_hmem.c) ----
  * Mapped (dev->mem: the simulator, PCI once the memory is set up), or

@@ -544,6 +544,12 @@ static void publish_mem(struct tg_pcidma *d)
 	}
 }
 
+/* Become the driver of the node's host memory (first use): map the DMA
+ * memory (dev->mem), take tg_read's buffers (dev->bounce), reset the
+ * NIC's queue table, open the interrupt.  Returns 0 or a sticky -errno
+ * (-EBUSY another process owns the memory, -ENOMEM no hugepages or no
+ * MEM_SIZE, -EPERM no physical addresses, -EXDEV not contiguous), with
+ * the reason in words for tg_dev_error. */
 static int pci_setup(struct tg_dev *dev)
 {
 	struct tg_pcidev *p = dev->pci;

@@ -84,8 +84,6 @@ void tg_mm_accept(struct tg_memmodel *m, uint64_t now, int write, uint64_t addr,
 
 void tg_mm_skip_draws(struct tg_memmodel *m, uint64_t n)
 {
-	if (!m->stall_pct)
-		return;
-	for (uint64_t i = 0; i < n; i++)
-		(void)tg_rng_pct(&m->rng, m->stall_pct);
+	if (m->stall_pct)
+		tg_rng_skip(&m->rng, n);
 }

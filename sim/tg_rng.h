@@ -16,6 +16,12 @@ static inline uint64_t tg_rng_next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* The state after n more values (as n calls of tg_rng_next). */
+static inline void tg_rng_skip(uint64_t *state, uint64_t n)
+{
+	*state += n * 0x9e3779b97f4a7c15ULL;
+}
+
 /* Uniform value in [lo, hi] (hi >= lo). */
 static inline uint64_t tg_rng_range(uint64_t *state, uint64_t lo, uint64_t hi)
 {

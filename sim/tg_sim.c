@@ -740,8 +740,9 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 	 * owes the cycles, and one edge with the same quiet inputs makes them
 	 * up before it is evaluated again (the models above drew for them
 	 * as for any cycle). */
-	if (sim->cfg.fast_forward && !sim->cfg.vcd_path && !in.rst && !b && !in.mem_resp_valid &&
-	    !in.rx_tvalid && nd->lag + skip < UINT32_MAX && tg_vnic_idle(nd->nic)) {
+	if (sim->cfg.fast_forward && !in.rst && !b && !in.mem_resp_valid && !in.rx_tvalid &&
+	    nd->lag + skip < UINT32_MAX && tg_vnic_idle(nd->nic) &&
+	    tg_vnic_irq(nd->nic) == nd->irq) {
 		nd->lag += (uint64_t)skip + 1;
 		nd->st.ff_cycles += (uint64_t)skip + 1;
 		return;
@@ -760,6 +761,7 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 		nd->lag = 0;
 		nd->st.ff_cycles--;   /* that edge evaluated one of them */
 	}
+	nd->st.ff_cycles += skip;     /* the edge below stands for them too */
 
 	tg_vnic_settle(nd->nic, &in, &out, now);
 	host_fire = in.host_req_valid && out.host_req_ready;
@@ -907,14 +909,14 @@ static uint64_t ff_room(struct tg_sim *sim, uint64_t left)
 	uint64_t k = left, c = sim->cycle;
 	int settled = !sim->shared;
 
-	if (left < 2 || !sim->cfg.fast_forward || sim->dist || sim->cfg.vcd_path ||
+	if (left < 2 || !sim->cfg.fast_forward || sim->dist ||
 	    c < RESET_CYCLES || !tg_switch_idle(sim->sw))
 		return 1;
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
 		if (!tg_vnic_idle(nd->nic) || nd->cur < nd->nbeats || nd->rd_count ||
-		    nd->mm.count || nd->irq || nd->irq_state != IRQ_IDLE)
+		    nd->mm.count || nd->irq || tg_vnic_irq(nd->nic) || nd->irq_state != IRQ_IDLE)
 			return 1;
 		for (unsigned s = 0; s < TG_SIMP_SLOTS; s++) {
 			struct tg_simp_slot *sl = slot_of(sim, n, s);
@@ -1139,6 +1141,9 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->cfg = *cfg;
 	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */
 	sim->cfg.vcd_path = NULL;
+	/* waveforms show every cycle: nothing is skipped */
+	if (cfg->vcd_path)
+		sim->cfg.fast_forward = 0;
 	sim->cfg.shm_name = NULL;
 	sim->cfg.outages = NULL;
 	sim->cfg.dist = NULL;

@@ -572,8 +572,8 @@ void tg_switch_skip_draws(struct tg_switch *sw, uint64_t from, uint64_t n)
 			continue;
 		if (end > 8u && cdiv(end - 8u, pt->bpc) > first)
 			first = cdiv(end - 8u, pt->bpc);
-		for (uint64_t c = first; c < from + n; c++)
-			(void)tg_rng_pct(&sw->rng, sw->tx_stall_pct);
+		if (first < from + n)
+			tg_rng_skip(&sw->rng, from + n - first);
 	}
 }
 

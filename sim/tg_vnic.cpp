@@ -116,6 +116,11 @@ extern "C" int tg_vnic_idle(const struct tg_vnic *v)
 	return v->top->ff_idle;
 }
 
+extern "C" int tg_vnic_irq(const struct tg_vnic *v)
+{
+	return v->top->irq;
+}
+
 extern "C" void tg_vnic_posedge(struct tg_vnic *v, uint64_t cycle)
 {
 	v->top->clk = 1;

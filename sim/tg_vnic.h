@@ -61,6 +61,10 @@ void tg_vnic_posedge(struct tg_vnic *v, uint64_t cycle);
  * quiet inputs change nothing in it but its cycle counter. */
 int tg_vnic_idle(const struct tg_vnic *v);
 
+/* After an edge: the NIC's interrupt line as that edge left it (the
+ * value tg_vnic_settle returns in the next cycle). */
+int tg_vnic_irq(const struct tg_vnic *v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,10 @@
 /* Test: fast-forward over idle time gives exactly the results of running
  * every cycle: the same cycle after each call, the same answers, NIC
  * counters and timestamps, memory and simulator counters. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "tg_test.h"
 
 #define NOPS   48
@@ -225,8 +229,37 @@ static void compare(int link, int stress)
 	       on.at[NCALLS - 1], skipped, 3 * on.at[NCALLS - 1], on.csr[0][0]);
 }
 
+/* A run that writes waveforms evaluates every cycle: the files show
+ * every edge. */
+static void vcd_run(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[512], path[600];
+	struct tg_sim_config cfg;
+	struct tg_sim_stats st;
+	struct tg_sim *sim;
+
+	snprintf(dir, sizeof(dir), "%s/tg-test-ff-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	REQUIRE(mkdtemp(dir), "mkdtemp");
+	snprintf(path, sizeof(path), "%s/w.vcd", dir);
+	t_config(&cfg, 2);
+	cfg.vcd_path = path;
+	sim = tg_sim_create(&cfg);
+	REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
+	REQUIRE(tg_sim_step(sim, 2000) == 0, "tg_sim_step");
+	REQUIRE(tg_sim_get_stats(sim, TG_SIM_ALL_NODES, &st) == 0, "stats");
+	CHECK(st.ff_cycles == 0, "%" PRIu64 " cycles skipped while writing waveforms", st.ff_cycles);
+	tg_sim_destroy(sim);
+	for (unsigned n = 0; n < 2; n++) {
+		snprintf(path, sizeof(path), "%s/w.%u.vcd", dir, n);
+		CHECK(unlink(path) == 0, "waveform %s: %s", path, strerror(errno));
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
+	vcd_run();
 	compare(0, 0);
 	compare(0, 1);
 	compare(1, 1);
