@@ -16,6 +16,9 @@ module tg_colorlight_5a75b #(
     parameter MAX_REQS   = 4,  // NIC REQs awaiting an answer (1..16)
     parameter BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
+    parameter LINK_LAYER = 0,  // NIC's reliable link layer built in (0..1; docs/fpga.md)
+    parameter LINK_PEER_BITS = 4,  // ... node ids it sequences: 2^n (1..12)
+    parameter LINK_SLOTS_LOG2 = 3, // ... frames it keeps for resends: 2^n (1..5)
     parameter RX_DELAY   = 0   // DELAYG taps on the RGMII receive pins (0..127)
 ) (
     input  wire       clk25,        // 25 MHz from the PHY (P6)
@@ -139,6 +142,9 @@ tg_fpga_node #(
     .MAX_REQS   (MAX_REQS),
     .BLOCK_BYTES (BLOCK_BYTES),
     .MEM_LOG2   (MEM_LOG2),
+    .LINK_LAYER (LINK_LAYER),
+    .LINK_PEER_BITS (LINK_PEER_BITS),
+    .LINK_SLOTS_LOG2 (LINK_SLOTS_LOG2),
     .RX_FIFO_DIST (1),         // its read register starts the receive CRC path (docs/fpga.md)
     .BRIDGE_MAC ({32'h02_54_47_01, NODE})
 ) tg_fpga_node_inst (

@@ -19,6 +19,9 @@ module tg_fpga_node #(
     parameter        RX_FIFO_DIST = 0, // network MAC's receive FIFO in distributed RAM (0..1)
     parameter        BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter        SPILL_RING = 1,  // NIC's REQ spill ring built in (0..1)
+    parameter        LINK_LAYER = 0,  // NIC's reliable link layer built in (0..1)
+    parameter        LINK_PEER_BITS = 8,  // ... node ids it sequences: 2^n (1..12)
+    parameter        LINK_SLOTS_LOG2 = 5, // ... frames it keeps for resends: 2^n (1..5)
     parameter        ONE_CLOCK  = 0,  // 1: core_clk is clk itself, and the buses between the
                                       // bridge, the MAC and the core need no crossing (0..1)
     parameter [47:0] BRIDGE_MAC = 48'h02_54_47_01_00_00 // MAC of the bridge port
@@ -434,7 +437,9 @@ tg_nic #(
     .NUM_REGIONS (NUM_REGIONS),
     .BLOCK_BYTES (BLOCK_BYTES),
     .SPILL_RING (SPILL_RING),
-    .LINK_LAYER (0)          // not built on the boards yet (docs/fpga.md)
+    .LINK_LAYER (LINK_LAYER),
+    .LINK_PEER_BITS (LINK_PEER_BITS),
+    .LINK_SLOTS_LOG2 (LINK_SLOTS_LOG2)
 ) tg_nic_inst (
     .clk               (core_clk),
     .rst               (core_rst),
