@@ -5,11 +5,11 @@
 # the driver library libtgdrv (driver/driver.mk): libtg uses it through
 # driver/include/tgdrv/ only, and carries its objects, so that a program
 # links libtg alone
-LIBTGDRV_SRCS := driver/tg_alloc.c driver/tg_drv.c driver/tg_prot.c driver/tg_queue.c \
+LIBTGDRV_SRCS := driver/tg_alloc.c driver/tg_drv.c driver/tg_prot.c driver/tg_drv_queue.c \
                  driver/tg_dma.c driver/tg_pci.c driver/tg_pci_bar.c
-LIBTG_SRCS  := libtg/tg_dev.c libtg/tg_ring.c libtg/tg_rmem.c libtg/tg_err.c libtg/tg_open_sim.c \
-               libtg/tg_queue.c libtg/tg_atomic.c libtg/tg_pci.c libtg/tg_ldrv.c libtg/tg_hmem.c \
-               libtg/tg_eth.c $(LIBTGDRV_SRCS)
+LIBTG_SRCS  := libtg/tg_dev.c libtg/tg_prov_sim.c libtg/tg_rmem.c libtg/tg_err.c libtg/tg_open_sim.c \
+               libtg/tg_queue.c libtg/tg_atomic.c libtg/tg_prov_pci.c libtg/tg_ldrv.c libtg/tg_hmem.c \
+               libtg/tg_prov_eth.c $(LIBTGDRV_SRCS)
 LIBTG_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIBTG_SRCS))
 LIBTG_AOBJS := $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(LIBTG_SRCS))
 LIBTG       := $(BUILD)/lib/libtg.a

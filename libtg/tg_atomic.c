@@ -6,30 +6,6 @@
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
 
-static const uint64_t creg_off[5] = {
-	[TG__CREG_LADDR] = TG_CTX_REG_FETCH_LADDR,
-	[TG__CREG_CPL] = TG_CTX_REG_FETCH_CPL,
-	[TG__CREG_OPERAND] = TG_CTX_REG_OPERAND,
-	[TG__CREG_COMPARE] = TG_CTX_REG_COMPARE,
-	[TG__CREG_KEY] = TG_CTX_REG_KEY,
-};
-
-int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val)
-{
-	int rc;
-
-	if ((dev->creg_known & (1u << which)) && dev->creg[which] == val)
-		return 0;
-	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, creg_off[which]), &val, NULL, 1);
-	if (rc) {
-		dev->creg_known &= ~(1u << which);
-		return rc;
-	}
-	dev->creg[which] = val;
-	dev->creg_known |= 1u << which;
-	return 0;
-}
-
 /* Checks shared by every atomic: the word's address. */
 static int word_args(const struct tg_dev *dev, unsigned node, uint64_t raddr)
 {

@@ -219,36 +219,29 @@ static int reserve_mem(struct tg_dev *dev, const char *obj)
 	return 0;
 }
 
-int tg__mem_expose(struct tg_dev *dev, uint64_t paddr, uint64_t len)
+/* The context registers tg__ctx_reg_set caches, by TG__CREG_*. */
+static const uint64_t creg_off[5] = {
+	[TG__CREG_LADDR] = TG_CTX_REG_FETCH_LADDR,
+	[TG__CREG_CPL] = TG_CTX_REG_FETCH_CPL,
+	[TG__CREG_OPERAND] = TG_CTX_REG_OPERAND,
+	[TG__CREG_COMPARE] = TG_CTX_REG_COMPARE,
+	[TG__CREG_KEY] = TG_CTX_REG_KEY,
+};
+
+int tg__ctx_reg_set(struct tg_dev *dev, unsigned which, uint64_t val)
 {
-	if (!dev->mem_guard || !len)
+	int rc;
+
+	if ((dev->creg_known & (1u << which)) && dev->creg[which] == val)
 		return 0;
-	if (paddr >= dev->mem_size || len > dev->mem_size - paddr)
-		return -EFAULT;
-	for (uint64_t p = paddr / TG_DRV_GRAN; p <= (paddr + len - 1) / TG_DRV_GRAN; p++) {
-		uint64_t bit = 1ULL << (p % 64);
-
-		/* acquire: a page another thread mapped is usable once seen */
-		if (atomic_load_explicit(&dev->mem_pages[p / 64], memory_order_acquire) & bit)
-			continue;
-		if (mmap(dev->mem + p * TG_DRV_GRAN, TG_DRV_GRAN, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_FIXED, dev->mem_fd, (off_t)(p * TG_DRV_GRAN)) == MAP_FAILED)
-			return -errno;
-		atomic_fetch_or_explicit(&dev->mem_pages[p / 64], bit, memory_order_release);
+	rc = tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, creg_off[which]), &val, NULL, 1);
+	if (rc) {
+		dev->creg_known &= ~(1u << which);
+		return rc;
 	}
+	dev->creg[which] = val;
+	dev->creg_known |= 1u << which;
 	return 0;
-}
-
-void tg__mem_hide(struct tg_dev *dev, uint64_t paddr, uint64_t len)
-{
-	if (!dev->mem_guard || !len || paddr >= dev->mem_size || len > dev->mem_size - paddr)
-		return;
-	for (uint64_t p = paddr / TG_DRV_GRAN; p <= (paddr + len - 1) / TG_DRV_GRAN; p++) {
-		atomic_fetch_and_explicit(&dev->mem_pages[p / 64], ~(1ULL << (p % 64)),
-					  memory_order_relaxed);
-		mmap(dev->mem + p * TG_DRV_GRAN, TG_DRV_GRAN, PROT_NONE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-	}
 }
 
 /* Why this thread's last tg_open or tg_open_sim failed. */

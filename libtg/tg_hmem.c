@@ -1,11 +1,45 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
 /* The node's host memory as this process reaches it: mapped, or through a board's bridge. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tg/tg_barrier.h"
 #include "tg_internal.h"
+
+int tg__mem_expose(struct tg_dev *dev, uint64_t paddr, uint64_t len)
+{
+	if (!dev->mem_guard || !len)
+		return 0;
+	if (paddr >= dev->mem_size || len > dev->mem_size - paddr)
+		return -EFAULT;
+	for (uint64_t p = paddr / TG_DRV_GRAN; p <= (paddr + len - 1) / TG_DRV_GRAN; p++) {
+		uint64_t bit = 1ULL << (p % 64);
+
+		/* acquire: a page another thread mapped is usable once seen */
+		if (atomic_load_explicit(&dev->mem_pages[p / 64], memory_order_acquire) & bit)
+			continue;
+		if (mmap(dev->mem + p * TG_DRV_GRAN, TG_DRV_GRAN, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, dev->mem_fd, (off_t)(p * TG_DRV_GRAN)) == MAP_FAILED)
+			return -errno;
+		atomic_fetch_or_explicit(&dev->mem_pages[p / 64], bit, memory_order_release);
+	}
+	return 0;
+}
+
+void tg__mem_hide(struct tg_dev *dev, uint64_t paddr, uint64_t len)
+{
+	if (!dev->mem_guard || !len || paddr >= dev->mem_size || len > dev->mem_size - paddr)
+		return;
+	for (uint64_t p = paddr / TG_DRV_GRAN; p <= (paddr + len - 1) / TG_DRV_GRAN; p++) {
+		atomic_fetch_and_explicit(&dev->mem_pages[p / 64], ~(1ULL << (p % 64)),
+					  memory_order_relaxed);
+		mmap(dev->mem + p * TG_DRV_GRAN, TG_DRV_GRAN, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	}
+}
 
 /* 0 if dev's memory is mapped (the pages mapped now, where a client maps
  * only what it uses), 1 if the provider reaches it (a board's bridge), or

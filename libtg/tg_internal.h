@@ -26,8 +26,8 @@ struct tg_mr {
 struct tg_ldrv;
 
 /* A provider: how a device reaches its NIC.  The simulator's request
- * rings (tg_ring.c), a PCI BAR (tg_pci.c) or a board's Ethernet bridge
- * (tg_eth.c); the rest of libtg reaches the NIC through these calls
+ * rings (tg_prov_sim.c), a PCI BAR (tg_prov_pci.c) or a board's Ethernet bridge
+ * (tg_prov_eth.c); the rest of libtg reaches the NIC through these calls
  * only.  A NULL call is one the provider does not have. */
 struct tg_prov {
 	const char *name;
@@ -95,9 +95,9 @@ struct tg_dev {
 	 * COMPARE and KEY registers (bit i of creg_known: creg[i] is valid) */
 	uint64_t creg[5];
 	unsigned creg_known;
-	/* PCI provider (tg_pci.c): the mapped BAR; NULL on the simulator */
+	/* PCI provider (tg_prov_pci.c): the mapped BAR; NULL on the simulator */
 	struct tg_pcidev *pci;
-	/* Ethernet provider (tg_eth.c): the board's bridge; NULL otherwise */
+	/* Ethernet provider (tg_prov_eth.c): the board's bridge; NULL otherwise */
 	struct tg_ethdev *eth;
 	/* the last failure of a call on this device, in words (tg_dev_error) */
 	_Atomic int err_lock;
@@ -264,7 +264,7 @@ struct tg_ldrv *tg__ldrv_of(struct tg_dev *dev, int *rc);
  * idx has moved from w, then handle the causes.  Returns 0 or -errno. */
 int tg__ldrv_wait(struct tg_dev *dev, unsigned idx, uint32_t w, uint64_t max_ns);
 
-/* ---- Ethernet provider (tg_eth.c) ---- */
+/* ---- Ethernet provider (tg_prov_eth.c) ---- */
 
 /* Attach dev to the NIC of a board behind its memory-bus bridge:
  * spec "IFNAME" or "IFNAME:NODE" on a Linux interface (raw socket, needs

@@ -42,7 +42,7 @@ SIM_RT_OBJS := $(addprefix $(SIM_VDIR)/rt_,$(SIM_RT_SRCS:.cpp=.o))
 
 # C parts (also built with sanitizers by test-asan) and the C++ glue
 SIM_C_SRCS  := sim/tg_sim.c sim/tg_memmodel.c sim/tg_switch.c sim/tg_dist.c sim/tg_bridge.c driver/tg_alloc.c driver/tg_drv.c driver/tg_prot.c \
-               driver/tg_queue.c
+               driver/tg_drv_queue.c
 SIM_C_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_C_SRCS))
 SIM_C_AOBJS := $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(SIM_C_SRCS))
 SIM_CXX_OBJS := $(BUILD)/obj/sim/tg_vnic.o $(SIM_RT_OBJS)

@@ -23,7 +23,7 @@ FUZZ_RX_SEEDS   ?= 1 2 3 4
 
 $(BUILD)/fuzz/fuzz_frame: tests/fuzz/fuzz_frame.c include/tg/tg_frame.h $(FUZZ_DEPS)
 $(BUILD)/fuzz/fuzz_switch: tests/fuzz/fuzz_switch.c sim/tg_switch.c $(FUZZ_DEPS)
-$(BUILD)/fuzz/fuzz_drv: tests/fuzz/fuzz_drv.c driver/tg_alloc.c driver/tg_queue.c $(FUZZ_DEPS)
+$(BUILD)/fuzz/fuzz_drv: tests/fuzz/fuzz_drv.c driver/tg_alloc.c driver/tg_drv_queue.c $(FUZZ_DEPS)
 # the whole library but its in-process simulator glue
 $(BUILD)/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(filter-out libtg/tg_open_sim.c,$(LIBTG_SRCS)) $(FUZZ_DEPS)
 

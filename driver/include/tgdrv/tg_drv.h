@@ -100,7 +100,7 @@ int tg_drv_spill_setup(const struct tg_drv_mmio *io, uint64_t paddr, unsigned lo
  * the layer: CONFIG_LINK clear) or the error of a host-port access. */
 int tg_drv_link_setup(const struct tg_drv_mmio *io, int enable, uint32_t rto);
 
-/* ---- Remote-enqueue queues (driver/tg_queue.c) --------------------------
+/* ---- Remote-enqueue queues (driver/tg_drv_queue.c) --------------------------
  * The driver's view of the NIC's queue table.  The NIC registers are only
  * ever written (posted); the driver keeps a shadow of what it wrote, so no
  * handler below waits for the host port (docs/enqueue.md, the spill

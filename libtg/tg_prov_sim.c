@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Request-ring transport to the simulator: MMIO beats, blocking reads, driver calls. */
+/* The simulator provider: host-port beats, blocking reads and driver calls as requests in the client's ring. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
