@@ -398,7 +398,8 @@ static int cmd_show(const char *dev, int counters_too)
 }
 
 /* The switch counters of a simulated node, in the order of struct
- * tg_sim_stats (only the network ones are printed). */
+ * tg_sim_stats (only the network ones are printed), and its cycles
+ * fast-forwarded. */
 static const struct {
 	size_t off;
 	const char *name;
@@ -415,6 +416,7 @@ static const struct {
 	{ offsetof(struct tg_sim_stats, drop_congestion), "switch_drop_congestion" },
 	{ offsetof(struct tg_sim_stats, drop_link_down), "switch_drop_link_down" },
 	{ offsetof(struct tg_sim_stats, rx_injected), "switch_rx_injected" },
+	{ offsetof(struct tg_sim_stats, ff_cycles), "sim_ff_cycles" },
 };
 
 /* "sim:NODE" or "sim:NAME:NODE" of a node a simulator can hold. */

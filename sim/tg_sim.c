@@ -704,6 +704,14 @@ static void host_resp(struct tg_sim *sim, unsigned n, uint64_t rdata)
 
 /* ---- the clock ---------------------------------------------------------- */
 
+/* Fast-forward applies: on, and no program of another process attached
+ * (those time their own work in simulated cycles: with them attached,
+ * simulated time passes as fast as evaluating every cycle makes it). */
+static int ff_on(const struct tg_sim *sim)
+{
+	return sim->cfg.fast_forward && !(sim->shared && sim->clients);
+}
+
 /* One cycle of node n; with skip > 0 (fast-forward, the node idle) an edge
  * that stands for skip + 1 cycles, with nothing fed to the host port. */
 static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
@@ -740,7 +748,7 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 	 * owes the cycles, and one edge with the same quiet inputs makes them
 	 * up before it is evaluated again (the models above drew for them
 	 * as for any cycle). */
-	if (sim->cfg.fast_forward && !in.rst && !b && !in.mem_resp_valid && !in.rx_tvalid &&
+	if (ff_on(sim) && !in.rst && !b && !in.mem_resp_valid && !in.rx_tvalid &&
 	    nd->lag + skip < UINT32_MAX && tg_vnic_idle(nd->nic) &&
 	    tg_vnic_irq(nd->nic) == nd->irq) {
 		nd->lag += (uint64_t)skip + 1;
@@ -909,7 +917,7 @@ static uint64_t ff_room(struct tg_sim *sim, uint64_t left)
 	uint64_t k = left, c = sim->cycle;
 	int settled = !sim->shared;
 
-	if (left < 2 || !sim->cfg.fast_forward || sim->dist ||
+	if (left < 2 || !ff_on(sim) || sim->dist ||
 	    c < RESET_CYCLES || !tg_switch_idle(sim->sw))
 		return 1;
 	for (unsigned n = 0; n < sim->nodes; n++) {

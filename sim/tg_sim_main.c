@@ -759,6 +759,9 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 		printf("%s: stopping%s\n", tag, stop_signal ? " (signal)" : "");
 		printf("%s: %" PRIu64 " cycles in %.3f s: %.0f cycles/s\n", tag, cyc, dt,
 		       (double)cyc / dt);
+		if (st.ff_cycles)
+			printf("%s: %" PRIu64 " node-cycles fast-forwarded (idle NICs, no program "
+			       "attached)\n", tag, st.ff_cycles);
 		printf("%s: frames %" PRIu64 ", bytes %" PRIu64 ", dropped unknown %" PRIu64
 		       ", malformed %" PRIu64 ", lost %" PRIu64 ", corrupted %" PRIu64
 		       ", NIC rule breaks %" PRIu64 "\n", tag,

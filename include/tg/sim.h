@@ -138,8 +138,8 @@ struct tg_sim_stats {
 	uint64_t drop_congestion;       /* frames to it lost: its output buffer was full */
 	uint64_t drop_link_down;        /* frames from or to it lost while its link was down */
 	uint64_t rx_injected;           /* frames to it put on its cable by tg_sim_inject */
-	uint64_t ff_cycles;             /* cycles its NIC was idle and made up without
-					 * being evaluated (fast-forward) */
+	uint64_t ff_cycles;             /* cycles since creation its NIC was idle and
+					 * made up without being evaluated (fast-forward) */
 };
 
 struct tg_sim;

@@ -332,6 +332,17 @@ int main(void)
 		c0[i] = t_csr(d0, regs[i]);
 		c1[i] = t_csr(d1, regs[i]);
 	}
+	/* programs attached: every cycle is evaluated, none fast-forwarded */
+	st = tgctl_stats(dev0, s0, 64, &n0);
+	CHECK(st == 0, "tgctl stats %s: exit %d", dev0, st);
+	t = tg_cycles(d0);
+	while (tg_cycles(d0) < t + 5000)
+		usleep(1000);
+	st = tgctl_stats(dev0, s1, 64, &n1);
+	CHECK(st == 0, "tgctl stats %s: exit %d", dev0, st);
+	CHECK(get(s0, n0, "sim_ff_cycles") == get(s1, n1, "sim_ff_cycles"),
+	      "%" PRIu64 " cycles fast-forwarded with programs attached",
+	      get(s1, n1, "sim_ff_cycles") - get(s0, n0, "sim_ff_cycles"));
 	tg_close(d0);
 	tg_close(d1);
 
