@@ -54,7 +54,7 @@ generate
 for (n = 0; n < 2; n = n + 1) begin : node
     tg_nic tg_nic_inst (
         .clk(clk), .rst(rst),
-        .cfg_node_id(n[15:0]),
+        .cfg_node_id(n[15:0]), .cfg_clock_khz(32'd125000),
         .s_host_req_valid(h_valid[n]), .s_host_req_ready(h_ready[n]),
         .s_host_req_write(1'b1), .s_host_req_addr(h_addr[n]),
         .s_host_req_wdata(h_wdata[n]), .s_host_req_wstrb(8'hff),

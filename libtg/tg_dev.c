@@ -58,7 +58,7 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 	struct tg_simp_ctl *ctl = dev->ctl;
 	struct tg_simp_slot *sl = NULL;
 	const uint64_t bounce_len = TG_READ_SLOTS * TG_READ_SLOT_SZ + TG_READ_SLOTS * 8u;
-	uint64_t paddr, cfg = 0;
+	uint64_t paddr, cfg = 0, khz = 0;
 	int rc;
 
 	if (flags & ~TG_OPEN_DRIVER)
@@ -106,7 +106,11 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 	if (!rc)
 		rc = tg__cfg_apply(dev, cfg);
 	if (!rc)
+		rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_CLOCK_KHZ), &khz);
+	if (!rc) {
+		dev->clock_khz = (unsigned)khz;
 		rc = tg__mem_alloc(dev, bounce_len, 0, &paddr);
+	}
 	if (!rc) {
 		dev->bounce = calloc(1, sizeof(*dev->bounce));
 		if (!dev->bounce || tg__mem_expose(dev, paddr, bounce_len)) {
@@ -467,6 +471,11 @@ uint64_t tg_mem_size(const struct tg_dev *dev)
 unsigned tg_block_bytes(const struct tg_dev *dev)
 {
 	return dev ? dev->block : 0;
+}
+
+unsigned tg_clock_khz(const struct tg_dev *dev)
+{
+	return dev ? dev->clock_khz : 0;
 }
 
 uint64_t tg_nic_id(const struct tg_dev *dev)

@@ -78,6 +78,7 @@ struct tg_dev {
 	_Atomic uint64_t *mem_pages; /* bit per TG_DRV_GRAN page: mapped */
 	unsigned node, ctx, nodes, flags;
 	unsigned block;              /* the NIC's block: largest frame payload, 16, 32 or 64 bytes */
+	unsigned clock_khz;          /* the NIC's CLOCK_KHZ */
 	int no_fetch;                /* the NIC has no fetch table: no tg_fetch, no tg_atomic_post */
 	uint64_t id;
 	uint32_t seq;

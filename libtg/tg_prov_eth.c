@@ -637,6 +637,10 @@ int tg__eth_open(struct tg_dev *dev, const char *spec, int sim, unsigned flags, 
 	rc = call(e, TG_BRIDGE_OP_BAR_READ, tg_bar_csr_addr(TG_CSR_REG_CONFIG), 0, 0, &v);
 	if (!rc)
 		rc = tg__cfg_apply(dev, v);
+	if (!rc)
+		rc = call(e, TG_BRIDGE_OP_BAR_READ, tg_bar_csr_addr(TG_CSR_REG_CLOCK_KHZ), 0, 0, &v);
+	if (!rc)
+		dev->clock_khz = (unsigned)v;
 	if (rc) {
 		tg__say(msg, msg_sz, "reading the NIC's CONFIG: %s", strerror(-rc));
 		return rc;

@@ -192,6 +192,7 @@ int tg__pci_open(struct tg_dev *dev, const char *addr, unsigned flags, char *msg
 	dev->node = (unsigned)csr[TG_CSR_REG_NODE_ID / 8u];
 	dev->mem_size = csr[TG_CSR_REG_MEM_SIZE / 8u];
 	cfg = csr[TG_CSR_REG_CONFIG / 8u];
+	dev->clock_khz = (unsigned)csr[TG_CSR_REG_CLOCK_KHZ / 8u];
 	rc = tg__cfg_apply(dev, cfg);
 	if (rc) {
 		tg__say(msg, msg_sz, "%s: CONFIG 0x%llx names no block size", path,

@@ -18,6 +18,7 @@ module tg_csr #(
     input  wire        rst,
 
     input  wire [15:0] cfg_node_id,
+    input  wire [31:0] cfg_clock_khz,     // this core's clock (CLOCK_KHZ)
 
     // register access from the host port (read data is combinational)
     input  wire [11:0] csr_addr,
@@ -163,6 +164,7 @@ always @* begin
         `TG_CSR_REG_LINK_ACKS_SENT: csr_rdata = widen(cnt_reg[18]);
         `TG_CSR_REG_LINK_PEER_GONE: csr_rdata = widen(cnt_reg[19]);
         `TG_CSR_REG_PROT_REFUSED:   csr_rdata = widen(cnt_reg[20]);
+        `TG_CSR_REG_CLOCK_KHZ:      csr_rdata = {32'd0, cfg_clock_khz};
         `TG_CSR_REG_ID:             csr_rdata = {id_magic, ver_major, ver_minor};
         `TG_CSR_REG_NODE_ID:        csr_rdata = {48'd0, cfg_node_id};
         `TG_CSR_REG_CYCLES:         csr_rdata = cycles_reg;

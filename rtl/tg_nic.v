@@ -27,6 +27,7 @@ module tg_nic #(
 
     // configuration straps
     input  wire [15:0] cfg_node_id,
+    input  wire [31:0] cfg_clock_khz,   // the clock this core runs at, for CLOCK_KHZ (0: not given)
 
     // host target (MMIO)
     input  wire        s_host_req_valid,
@@ -141,6 +142,7 @@ wire [63:0] tx_tdata, rx_tdata;
 wire [7:0]  tx_tkeep, rx_tkeep;
 wire        tx_tvalid, tx_tready, tx_tlast, rx_tvalid, rx_tready, rx_tlast, rx_tuser;
 reg  [15:0] node_id_reg;
+reg  [31:0] clock_khz_reg;
 wire        hq_idle, hr_idle, mq_idle, txs_idle, rxs_idle;   // the port slices are empty
 wire        hif_idle, prot_idle, erx_idle, etx_idle, lrx_idle, ltx_idle, spl_idle, arb_idle,
             rqt_idle;                              // the blocks are idle (ff_idle)
@@ -209,6 +211,7 @@ always @(posedge clk) begin
     mr_valid_reg <= s_mem_resp_valid;
     mr_rdata_reg <= s_mem_resp_rdata;
     node_id_reg  <= cfg_node_id;
+    clock_khz_reg <= cfg_clock_khz;
     if (rst) begin
         mr_valid_reg <= 1'b0;
     end
@@ -247,6 +250,7 @@ tg_csr #(
     .clk               (clk),
     .rst               (rst),
     .cfg_node_id       (node_id_reg),
+    .cfg_clock_khz     (clock_khz_reg),
     .csr_addr          (csr_addr),
     .csr_rdata         (csr_rdata),
     .csr_wr_en         (csr_wr_en),

@@ -103,6 +103,7 @@ GROUPS = [
         ("CSR_REG_RKEY", 0x1F0, "RW the region's key; its low KEY_IDX_BITS bits must be the entry's index"),
         ("CSR_REG_RCFG", 0x1F8, "RW [3:0] RIGHT_* granted, [8] valid; writing it with [8] clear revokes the region"),
         ("CSR_REG_PROT_REFUSED", 0x200, "RO remote accesses refused by the protection check"),
+        ("CSR_REG_CLOCK_KHZ", 0x208, "RO the NIC core's clock in kHz, a strap of the build (the board's core clock; the simulator's clock); 0: not given. Readable without TG_OPEN_DRIVER, like ID and CONFIG"),
         ("CSR_QVIEW_BASE", 0x400, "RO the queue table without QSEL: entry i at QVIEW_BASE + i * QVIEW_STRIDE, for monitors that must not move QSEL under the driver"),
         ("CSR_QVIEW_STRIDE", 0x20, "bytes per entry in the queue-table view"),
         ("QVIEW_QBASE", 0x00, "view entry: QBASE"),

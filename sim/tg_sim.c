@@ -102,6 +102,7 @@ struct tg_sim {
 	struct tg_bridge *bridge;
 	uint64_t bridge_ignored;
 	uint8_t bridge_buf[TG_SW_MAX_FRAME];
+	uint32_t clock_khz;     /* the NICs' CLOCK_KHZ: 1e9 / ps_per_cycle, rounded */
 };
 
 /* Why the last tg_sim_create failed, for tools. */
@@ -516,7 +517,8 @@ static int check_beat(unsigned s, uint32_t flags, struct beat *b)
 		/* identity and configuration are readable by all, like PCI
 		 * config space */
 		if (!b->write && (off == TG_CTRL_CSR_BASE + TG_CSR_REG_ID ||
-				  off == TG_CTRL_CSR_BASE + TG_CSR_REG_CONFIG))
+				  off == TG_CTRL_CSR_BASE + TG_CSR_REG_CONFIG ||
+				  off == TG_CTRL_CSR_BASE + TG_CSR_REG_CLOCK_KHZ))
 			return 0;
 	}
 	return -EPERM;
@@ -725,6 +727,7 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 
 	memset(&in, 0, sizeof(in));
 	in.rst = now < RESET_CYCLES;
+	in.clock_khz = sim->clock_khz;
 	in.ff_skip = skip;
 	if (!in.rst && !skip) {
 		feed_host_port(sim, n);
@@ -760,6 +763,7 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 		struct tg_vnic_out o;
 
 		memset(&q, 0, sizeof(q));
+		q.clock_khz = sim->clock_khz;
 		q.host_resp_ready = 1;
 		q.mem_req_ready = 1;
 		q.tx_tready = 1;
@@ -1147,6 +1151,7 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->head.version = TG_SIMP_HEAD_VERSION;
 	sim->head.ops = &sim_ops;
 	sim->cfg = *cfg;
+	sim->clock_khz = (uint32_t)((1000000000ull + cfg->ps_per_cycle / 2) / cfg->ps_per_cycle);
 	sim->cfg.pcap_path = NULL;   /* not kept: the caller owns the strings */
 	sim->cfg.vcd_path = NULL;
 	/* waveforms show every cycle: nothing is skipped */

@@ -90,6 +90,7 @@ extern "C" void tg_vnic_settle(struct tg_vnic *v, const struct tg_vnic_in *in,
 	t->s_axis_rx_tvalid = in->rx_tvalid;
 	t->s_axis_rx_tlast = in->rx_tlast;
 	t->s_axis_rx_tuser = in->rx_tuser;
+	t->cfg_clock_khz = in->clock_khz;
 	t->ff_skip = in->ff_skip;
 	t->eval();
 	if (v->vcd)

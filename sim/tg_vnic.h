@@ -21,6 +21,7 @@ struct tg_vnic_in {
 	uint8_t mem_req_ready, mem_resp_valid;
 	uint8_t tx_tready;
 	uint8_t rx_tkeep, rx_tvalid, rx_tlast, rx_tuser;
+	uint32_t clock_khz;      /* the clock the simulation stands for (CLOCK_KHZ) */
 	uint32_t ff_skip;        /* cycles the next edge stands for besides itself;
 				  * only while tg_vnic_idle() and the inputs are quiet */
 };

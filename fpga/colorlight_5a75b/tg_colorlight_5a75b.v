@@ -55,15 +55,18 @@ localparam [15:0] NODE = NODE_ID;
 // core's latencies shrink with its clock)
 wire clk, core_clk;
 wire pll_lock;
+localparam PLL_FB_DIV = 5, PLL_OP_DIV = 5, PLL_OS_DIV = 15;
+// core_clk in kHz, rounded, for the NIC's CLOCK_KHZ: 41 667
+localparam CORE_KHZ = (25000 * PLL_FB_DIV * PLL_OP_DIV + PLL_OS_DIV / 2) / PLL_OS_DIV;
 
 EHXPLLL #(
     .CLKI_DIV     (1),
-    .CLKFB_DIV    (5),
-    .CLKOP_DIV    (5),
+    .CLKFB_DIV    (PLL_FB_DIV),
+    .CLKOP_DIV    (PLL_OP_DIV),
     .CLKOP_CPHASE (2),
     .CLKOP_FPHASE (0),
     .CLKOP_ENABLE ("ENABLED"),
-    .CLKOS_DIV    (15),
+    .CLKOS_DIV    (PLL_OS_DIV),
     .CLKOS_CPHASE (7),
     .CLKOS_FPHASE (0),
     .CLKOS_ENABLE ("ENABLED"),
@@ -143,6 +146,7 @@ tg_fpga_node #(
     .BLOCK_BYTES (BLOCK_BYTES),
     .MEM_LOG2   (MEM_LOG2),
     .LINK_LAYER (LINK_LAYER),
+    .CORE_KHZ   (CORE_KHZ),
     .LINK_PEER_BITS (LINK_PEER_BITS),
     .LINK_SLOTS_LOG2 (LINK_SLOTS_LOG2),
     .RX_FIFO_DIST (1),         // its read register starts the receive CRC path (docs/fpga.md)

@@ -20,6 +20,7 @@ module tg_fpga_node #(
     parameter        BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter        SPILL_RING = 1,  // NIC's REQ spill ring built in (0..1)
     parameter        LINK_LAYER = 0,  // NIC's reliable link layer built in (0..1)
+    parameter [31:0] CORE_KHZ   = 0,  // core_clk in kHz, for the NIC's CLOCK_KHZ (0: not given)
     parameter        LINK_PEER_BITS = 8,  // ... node ids it sequences: 2^n (1..12)
     parameter        LINK_SLOTS_LOG2 = 5, // ... frames it keeps for resends: 2^n (1..5)
     parameter        ONE_CLOCK  = 0,  // 1: core_clk is clk itself, and the buses between the
@@ -444,6 +445,7 @@ tg_nic #(
     .clk               (core_clk),
     .rst               (core_rst),
     .cfg_node_id       (cfg_node_id),
+    .cfg_clock_khz     (CORE_KHZ),
     .s_host_req_valid  (host_req_valid),
     .s_host_req_ready  (host_req_ready),
     .s_host_req_write  (host_req_write),

@@ -119,6 +119,12 @@ uint64_t tg_mem_size(const struct tg_dev *dev);
  * inside one block, a fetch and a queue entry fit in one; 0 for NULL. */
 unsigned tg_block_bytes(const struct tg_dev *dev);
 
+/* The clock the NIC runs at, in kHz (its CLOCK_KHZ): what a cycle of
+ * tg_cycles() and of the NIC's timestamps lasts.  125 000 for the
+ * simulator's default period of 8 ns, the board's core clock on an FPGA
+ * board; 0 if the NIC does not say, or for NULL. */
+unsigned tg_clock_khz(const struct tg_dev *dev);
+
 /* Copy len bytes of node `node`'s host memory, from physical address
  * paddr, into buf: straight out of the simulator's memory model, not
  * through a NIC, so it changes nothing and needs no rights.  For checking

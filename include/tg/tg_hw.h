@@ -97,6 +97,7 @@
 #define TG_CSR_REG_RKEY                 0x1F0ULL  /* RW the region's key; its low KEY_IDX_BITS bits must be the entry's index */
 #define TG_CSR_REG_RCFG                 0x1F8ULL  /* RW [3:0] RIGHT_* granted, [8] valid; writing it with [8] clear revokes the region */
 #define TG_CSR_REG_PROT_REFUSED         0x200ULL  /* RO remote accesses refused by the protection check */
+#define TG_CSR_REG_CLOCK_KHZ            0x208ULL  /* RO the NIC core's clock in kHz, a strap of the build (the board's core clock; the simulator's clock); 0: not given. Readable without TG_OPEN_DRIVER, like ID and CONFIG */
 #define TG_CSR_QVIEW_BASE               0x400ULL  /* RO the queue table without QSEL: entry i at QVIEW_BASE + i * QVIEW_STRIDE, for monitors that must not move QSEL under the driver */
 #define TG_CSR_QVIEW_STRIDE             0x20ULL  /* bytes per entry in the queue-table view */
 #define TG_QVIEW_QBASE                  0x0ULL  /* view entry: QBASE */

@@ -24,6 +24,10 @@ int main(void)
 	CHECK(tg_block_bytes(a) == ((v >> 24) & 0xFF) && tg_block_bytes(a) == 64,
 	      "block %u bytes, CONFIG %#" PRIx64, tg_block_bytes(a), v);
 	CHECK(tg_block_bytes(b) == 64, "block %u bytes at node 1", tg_block_bytes(b));
+	/* the clock: the simulator's default period, 8 ns; any client reads it */
+	CHECK_RC(tg_csr_read(a, TG_CSR_REG_CLOCK_KHZ, &v), 0);
+	CHECK(v == 125000 && tg_clock_khz(a) == 125000 && tg_clock_khz(b) == 125000,
+	      "CLOCK_KHZ %" PRIu64 ", %u and %u kHz", v, tg_clock_khz(a), tg_clock_khz(b));
 	CHECK_RC(tg_csr_read(b, TG_CSR_REG_ID, &v), -EPERM);
 	CHECK(tg_node_id(b) == 1 && tg_num_nodes(b) == 2, "node %d of %d", tg_node_id(b),
 	      tg_num_nodes(b));
@@ -41,5 +45,19 @@ int main(void)
 	tg_close(b);
 	tg_close(a);
 	tg_sim_destroy(sim);
+
+	/* a simulation at the Colorlight's core clock, 24 ns a cycle */
+	{
+		struct tg_sim_config cfg;
+
+		t_config(&cfg, 2);
+		cfg.ps_per_cycle = 24000;
+		sim = tg_sim_create(&cfg);
+		REQUIRE(sim, "tg_sim_create: %s", strerror(errno));
+		b = t_open(sim, 1, 0);
+		CHECK(tg_clock_khz(b) == 41667, "%u kHz at 24 ns a cycle", tg_clock_khz(b));
+		tg_close(b);
+		tg_sim_destroy(sim);
+	}
 	return t_done("test_basic");
 }

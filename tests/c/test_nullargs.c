@@ -93,7 +93,7 @@ int main(void)
 	CHECK(tg_node_id(NULL) == -EINVAL && tg_num_nodes(NULL) == -EINVAL &&
 	      tg_context(NULL) == -EINVAL, "int getters on NULL give -EINVAL");
 	CHECK(tg_mem_size(NULL) == 0 && tg_block_bytes(NULL) == 0 && tg_nic_id(NULL) == 0 &&
-	      tg_cycles(NULL) == 0, "value getters on NULL give 0");
+	      tg_cycles(NULL) == 0 && tg_clock_khz(NULL) == 0, "value getters on NULL give 0");
 	CHECK_RC(tg_check_id(0), -EPROTO);
 	CHECK_RC(tg_csr_read(NULL, TG_CSR_REG_ID, &v), -EINVAL);
 	CHECK_RC(tg_csr_write(NULL, TG_CSR_REG_SCRATCH, 1), -EINVAL);

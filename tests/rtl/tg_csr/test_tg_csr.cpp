@@ -100,6 +100,7 @@ struct Model {
     uint64_t cnt[NCNT] = {};
     uint64_t ts[NTS] = {};
     uint16_t node = 0;
+    uint32_t clock_khz = 0;     // the strap, read live
     uint64_t read_timeout = TG_READ_TIMEOUT_RESET;
     uint64_t req_backoff = TG_REQ_BACKOFF_RESET;
     uint64_t spill_base = 0, spill_log2 = 0;
@@ -114,6 +115,7 @@ struct Model {
     void reset()
     {
         uint16_t n = node;
+        uint32_t k = clock_khz;
         QtMode q = qt;
         uint64_t salt = qt_salt;
         uint32_t sc = spill_count;
@@ -124,6 +126,7 @@ struct Model {
         gone_any = ga;
         gone_peer = gp;
         node = n;
+        clock_khz = k;
         qt = q;
         qt_salt = salt;
     }
@@ -137,6 +140,7 @@ struct Model {
             v = (TG_ID_MAGIC << 32) | (TG_VERSION_MAJOR << 16) | TG_VERSION_MINOR;
             return true;
         case TG_CSR_REG_NODE_ID: v = node; return true;
+        case TG_CSR_REG_CLOCK_KHZ: v = clock_khz; return true;
         case TG_CSR_REG_CYCLES: v = cycles; return true;
         case TG_CSR_REG_MEM_SIZE: v = mem_size; return true;
         case TG_CSR_REG_MAC: v = (TG_MAC_OUI << 24) | node; return true;
@@ -198,7 +202,7 @@ static const uint64_t ALL_REGS[] = {
     TG_CSR_REG_LINK_CFG, TG_CSR_REG_LINK_RTO, TG_CSR_REG_LINK_RX_WAIT, TG_CSR_REG_LINK_GONE,
     TG_CSR_REG_LINK_RETX, TG_CSR_REG_LINK_DUP_DROP, TG_CSR_REG_LINK_OOO_DROP, TG_CSR_REG_LINK_BUSY_DROP,
     TG_CSR_REG_LINK_NAKS_SENT, TG_CSR_REG_LINK_ACKS_SENT, TG_CSR_REG_LINK_PEER_GONE,
-    TG_CSR_REG_PROT_REFUSED,
+    TG_CSR_REG_PROT_REFUSED, TG_CSR_REG_CLOCK_KHZ,
 };
 
 struct Tb {
@@ -301,6 +305,7 @@ struct Tb {
     {
         m->rst = rst;
         m->cfg_node_id = ref.node;
+        m->cfg_clock_khz = ref.clock_khz;
         set_events(*m, ev);
         m->csr_wr_en = 0;
         m->clk = 0;
@@ -400,6 +405,7 @@ int main(int argc, char **argv)
             Tb tb(seed++ * 0x9E3779B1u);
             tb.ref.node = (uint16_t)tb.rng.next();
             if (rep == 1) tb.ref.node = 0xFFFF;
+            tb.ref.clock_khz = rep ? 125000u : (uint32_t)tb.rng.next();
             tb.ev_pct = c.ev_pct;
             tb.burst_pct = c.burst_pct;
             tb.wr_pct = c.wr_pct;

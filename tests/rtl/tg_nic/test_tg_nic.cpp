@@ -74,6 +74,7 @@ struct Tb {
     {
         Nic &n = *m;
         n.cfg_node_id = NODE;
+        n.cfg_clock_khz = 41667;
         bool show = !hq.empty() && !rng.chance(host_gap_pct);
         n.s_host_req_valid = show;
         if (show) {
@@ -489,6 +490,7 @@ static void csr_phase(Tb &tb)
     tb.write(csr(TG_CSR_REG_SPILL_CFG), 0);
     tb.write(csr(TG_CSR_REG_SPILL_BASE), 0);
     TB_CHECK(tb.read(csr(TG_CSR_REG_SPILL_CFG)) == 0, "no ring again");
+    TB_CHECK(tb.read(csr(TG_CSR_REG_CLOCK_KHZ)) == 41667, "CLOCK_KHZ");
     uint64_t mac = tb.read(csr(TG_CSR_REG_MAC));
     TB_CHECK(mac == ((uint64_t)TG_MAC_OUI << 24 | NODE), "mac %llx", (unsigned long long)mac);
     uint64_t c0 = tb.read(csr(TG_CSR_REG_CYCLES));
