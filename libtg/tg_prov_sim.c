@@ -244,28 +244,8 @@ static int local_drv(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t dat
 	return l ? tg__ldrv_call(l, dev->ctx, op, addr, data, out) : rc;
 }
 
-int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *paddr)
-{
-	uint32_t seq;
-	int rc;
-
-	/* PCI, Ethernet: this process is the driver of its node's memory */
-	if (dev->prov->local)
-		return local_drv(dev, TG_SIMP_OP_ALLOC, len, align, paddr);
-	rc = post_one(dev, TG_SIMP_OP_ALLOC, len, align, &seq);
-
-	return rc ? rc : take_answer(dev, seq, paddr);
-}
-
-int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
-{
-	uint32_t seq;
-
-	if (dev->prov->local)
-		return local_drv(dev, TG_SIMP_OP_FREE, paddr, 0, NULL);
-	return post_one(dev, TG_SIMP_OP_FREE, paddr, 0, &seq);
-}
-
+/* PCI, Ethernet: this process is the driver of its node (local_drv);
+ * the simulator: a request in the ring. */
 int tg__drv_call(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data, uint64_t *out)
 {
 	uint32_t seq;
@@ -284,6 +264,16 @@ int tg__drv_post(struct tg_dev *dev, uint8_t op, uint64_t addr, uint64_t data)
 	if (dev->prov->local)
 		return local_drv(dev, op, addr, data, NULL);
 	return post_one(dev, op, addr, data, &seq);
+}
+
+int tg__mem_alloc(struct tg_dev *dev, uint64_t len, uint64_t align, uint64_t *paddr)
+{
+	return tg__drv_call(dev, TG_SIMP_OP_ALLOC, len, align, paddr);
+}
+
+int tg__mem_free(struct tg_dev *dev, uint64_t paddr)
+{
+	return tg__drv_post(dev, TG_SIMP_OP_FREE, paddr, 0);
 }
 
 static uint64_t ring_cycles(const struct tg_dev *dev)

@@ -71,9 +71,9 @@ module tg_nic #(
 
     // fast-forward (simulation; a board ties ff_skip to 0): ff_idle says
     // that no frame, request, answer, timer or table walk is in the NIC,
-    // so that with quiet ports a cycle changes nothing but the cycle
-    // counter; an edge with ff_idle high may then stand for ff_skip + 1
-    // cycles at once
+    // so that with quiet ports a cycle changes nothing but free-running
+    // counts; an edge with ff_idle high may then stand for ff_skip + 1
+    // cycles at once, those counts advancing by as many
     output wire        ff_idle,
     input  wire [31:0] ff_skip
 );
@@ -1526,9 +1526,9 @@ tg_eth_tx #(
 // slice empty, no payload slot held, the link-layer path settled on its
 // setting. With quiet ports (no request, frame or memory answer coming
 // in) every register then keeps its value from one cycle to the next,
-// except the cycle counter (tg_csr) and timebases read only against
-// stamps of frames in flight (tg_link_tx's clock, tg_link_rx's claim
-// age), which idle leaves without readers.
+// except free-running counts: the cycle counter (tg_csr) and tg_link_tx's
+// clock and timer scan, which ff_skip advances, and tg_link_rx's claim
+// age, which is read only while a slot is claimed (not idle).
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
 assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg &&
