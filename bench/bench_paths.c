@@ -521,11 +521,11 @@ int bench_throughput(const struct bench_opts *o)
 	}
 	fclose(f);
 	printf("  each cell: operations per 1000 cycles and %% of the wire limit.  frame: bytes of\n"
-	       "  the request frame by the format of tg_hw.h (62 header + payload + 4 FCS; the\n"
-	       "  fetch-and-add carries operand and compare); limit (shown for 15 senders; each cell\n"
-	       "  uses its own): 1000 x %u B/cycle / wire bytes per operation, where wire bytes = all\n"
-	       "  frames the senders sent into the receiver's link (fences and link-layer frames\n"
-	       "  included) + %u bytes of preamble and gap each.\n"
+	       "  the request frame by the format of tg_hw.h (38 header + payload, padded to 60,\n"
+	       "  + 4 FCS; the fetch-and-add carries operand and compare); limit (shown for 15\n"
+	       "  senders; each cell uses its own): 1000 x %u B/cycle / wire bytes per operation,\n"
+	       "  where wire bytes = all frames the senders sent into the receiver's link (fences\n"
+	       "  and link-layer frames included) + %u bytes of preamble and gap each.\n"
 	       "  At %.0f MHz, 10 per 1000 cycles = %.2f M operations/s.\n",
 	       o->bpc, o->overhead, o->mhz, 10.0 * o->mhz / 1000.0);
 	f = out_file(o, "throughput.gp");

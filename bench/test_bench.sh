@@ -29,8 +29,9 @@ done
 # field of a CSV row whose first column is key
 field() { awk -F, -v k="$2" -v c="$3" '$1 == k { print $c; exit }' "$1"; }
 
-# wire time of a REQ frame (74 bytes + 8 preamble, two cables of 10 cycles)
-wire=$(( 2 * (74 + 8 + 10) ))
+# wire time of a REQ frame (38 header + 8 payload bytes, padded to 60, + 4
+# FCS = 64 bytes, + 8 preamble; two cables of 10 cycles)
+wire=$(( 2 * (64 + 8 + 10) ))
 total=$(field "$out/a/latency.csv" total 2)
 wmed=$(field "$out/a/latency.csv" wire 2)
 [ -n "$total" ] && [ "$total" -gt 0 ] || bad "REQ median latency '$total' not positive"

@@ -76,7 +76,11 @@ double ns_of(const struct bench_opts *o, double cycles)
 
 unsigned frame_bytes(unsigned payload)
 {
-	return (unsigned)TG_PAYLOAD_OFF + payload + 4u;
+	unsigned n = (unsigned)TG_PAYLOAD_OFF + payload;
+
+	if (n < TG_MIN_FRAME_BYTES)
+		n = TG_MIN_FRAME_BYTES;
+	return n + TG_FCS_BYTES;
 }
 
 /* A cluster of `nodes`, fast-forward on or off (ff). */

@@ -46,7 +46,6 @@ module tg_eth_rx #(
     output wire [7:0]   m_rxd_status,
     output wire [15:0]  m_rxd_src,
     output wire [31:0]  m_rxd_addr,
-    output wire         m_rxd_addr_hi,   // address bits [63:32] are not all zero
     output wire [63:0]  m_rxd_mask,
     output wire [7:0]   m_rxd_len,
     output wire [7:0]   m_rxd_ctx,
@@ -67,7 +66,7 @@ module tg_eth_rx #(
     output wire         st_idle           // between frames, none held
 );
 
-localparam MAX_BEATS = 16;               // 126-byte largest frame, rounded up
+localparam MAX_BEATS = 16;               // more than the 102-byte largest frame
 // The payload starts in lane PAY_LANE of beat PAY_BEAT; its word k is the
 // rest of beat PAY_BEAT+k and the start of the next beat, so it is
 // written as beat PAY_BEAT+k+1 arrives. The beats up to PAY_BEAT hold the
@@ -158,22 +157,42 @@ endfunction
 
 localparam H = `TG_HDR_OFF;
 
+function [3:0] fbits;
+    input [HDR_W-1:0] f;
+    input integer       off;
+    input integer       lsb;
+    begin
+        fbits = f[off*8 + lsb +: 4];
+    end
+endfunction
+
+// the node ids are the MAC addresses' low 16 bits
 wire [47:0] f_dst_mac   = {fbe16(hdr_reg, 0), fbe16(hdr_reg, 2), fbe16(hdr_reg, 4)};
+wire [15:0] f_src       = fbe16(hdr_reg, 10);
 wire [15:0] f_ethertype = fbe16(hdr_reg, 12);
 wire [7:0]  f_ver       = fbyte(hdr_reg, H + `TG_H_VER);
-wire [7:0]  f_op        = fbyte(hdr_reg, H + `TG_H_OP);
-wire [7:0]  f_flags     = fbyte(hdr_reg, H + `TG_H_FLAGS);
-wire [7:0]  f_status    = fbyte(hdr_reg, H + `TG_H_STATUS);
-wire [15:0] f_src       = fbe16(hdr_reg, H + `TG_H_SRC);
-wire [15:0] f_dst       = fbe16(hdr_reg, H + `TG_H_DST);
-wire [31:0] f_seq       = {fbe16(hdr_reg, H + `TG_H_SEQ), fbe16(hdr_reg, H + `TG_H_SEQ + 2)};
-wire [31:0] f_ack       = {fbe16(hdr_reg, H + `TG_H_ACK), fbe16(hdr_reg, H + `TG_H_ACK + 2)};
-wire [63:0] f_addr      = fbe64(hdr_reg, H + `TG_H_ADDR);
-wire [63:0] f_mask      = fbe64(hdr_reg, H + `TG_H_MASK);
+wire [7:0]  f_op        = {4'd0, fbits(hdr_reg, H + `TG_H_OP, `TG_H_OP_LSB)};
+wire [7:0]  f_flags     = {4'd0, fbits(hdr_reg, H + `TG_H_FLAGS, `TG_H_FLAGS_LSB)};
+wire [7:0]  f_status    = {4'd0, fbits(hdr_reg, H + `TG_H_STATUS, `TG_H_STATUS_LSB)};
+wire [7:0]  f_ctx       = {4'd0, fbits(hdr_reg, H + `TG_H_CTX, `TG_H_CTX_LSB)};
 wire [7:0]  f_len       = fbyte(hdr_reg, H + `TG_H_LEN);
-wire [7:0]  f_ctx       = fbyte(hdr_reg, H + `TG_H_CTX);
+wire [7:0]  f_off       = fbyte(hdr_reg, H + `TG_H_OFF);
+wire [7:0]  f_cnt       = fbyte(hdr_reg, H + `TG_H_CNT);
+wire [31:0] f_seq       = {16'd0, fbe16(hdr_reg, H + `TG_H_SEQ)};
+wire [31:0] f_ack       = {16'd0, fbe16(hdr_reg, H + `TG_H_ACK)};
 wire [15:0] f_tag       = fbe16(hdr_reg, H + `TG_H_TAG);
+wire [31:0] f_addr      = {fbe16(hdr_reg, H + `TG_H_ADDR), fbe16(hdr_reg, H + `TG_H_ADDR + 2)};
 wire [63:0] f_key       = fbe64(hdr_reg, H + `TG_H_KEY);
+
+// the byte enables: cnt bytes from off (a run past byte 63 is malformed)
+wire [8:0]  f_run_end   = {1'b0, f_off} + {1'b0, f_cnt};
+reg  [63:0] f_mask;
+integer     mb;
+always @* begin
+    for (mb = 0; mb < 64; mb = mb + 1) begin
+        f_mask[mb] = ({1'b0, f_off} <= mb[8:0]) && (mb[8:0] < f_run_end);
+    end
+end
 
 wire [23:0] mac_oui = `TG_MAC_OUI;
 wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
@@ -184,16 +203,19 @@ wire op_known = (f_op == `TG_OP_WRITE) || (f_op == `TG_OP_READ_REQ) ||
                 (f_op == `TG_OP_CAS) || (f_op == `TG_OP_ATOMIC_RESP) ||
                 (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
 wire op_link  = (f_op == `TG_OP_ACK) || (f_op == `TG_OP_NAK);
-// header + payload; a read request carries no payload
-localparam [7:0] MIN_BYTES = 8'd62;
-wire [8:0] want_bytes = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + {1'b0, MIN_BYTES};
+// header + payload, zero-padded to the minimum frame (FCS not counted); a
+// read request carries no payload
+localparam [7:0] HDR_BYTES = `TG_PAYLOAD_OFF;
+localparam [8:0] PAD_BYTES = `TG_MIN_FRAME_BYTES;
+wire [8:0] pay_bytes  = ((f_op == `TG_OP_READ_REQ) ? 9'd0 : {1'b0, f_len}) + {1'b0, HDR_BYTES};
+wire [8:0] want_bytes = (pay_bytes < PAD_BYTES) ? PAD_BYTES : pay_bytes;
 
 wire bad_fcs   = user_reg;
-wire bad_size  = over_reg || (bytes_reg < MIN_BYTES);
+wire bad_size  = over_reg || (bytes_reg < HDR_BYTES);
 wire bad_type  = (f_ethertype != `TG_ETHERTYPE) || (f_ver != `TG_PROTO_VERSION) ||
-                 (f_dst_mac != my_mac) || (f_dst != cfg_node_id);
+                 (f_dst_mac != my_mac);
 wire bad_len   = (f_len[2:0] != 3'd0) || (f_len > 8'd64) || (op_link && f_len != 8'd0) ||
-                 ({1'b0, bytes_reg} != want_bytes);
+                 ({1'b0, bytes_reg} != want_bytes) || (f_run_end > 9'd64);
 wire bad_op    = !op_known;
 
 wire check_now = (state_reg == S_CHECK);
@@ -214,8 +236,7 @@ assign m_rxd_op      = f_op;
 assign m_rxd_flags   = f_flags;
 assign m_rxd_status  = f_status;
 assign m_rxd_src     = f_src;
-assign m_rxd_addr    = f_addr[31:0];
-assign m_rxd_addr_hi = (f_addr[63:32] != 32'd0);
+assign m_rxd_addr    = f_addr;
 assign m_rxd_mask    = f_mask;
 assign m_rxd_len     = f_len;
 assign m_rxd_ctx     = f_ctx;

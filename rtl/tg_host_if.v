@@ -171,6 +171,11 @@ reg [31:0]  bst_addr_reg,   bst_addr_next;   // address of the first word
 reg [3:0]   bst_cnt_reg,    bst_cnt_next;    // words so far
 reg [PAY_SLOT_W-1:0] bst_slot_reg, bst_slot_next; // request-buffer slot of its words
 reg [63:0]  bst_mask_reg,   bst_mask_next;
+// the burst's byte enables must be one run (the wire carries a first byte
+// and a count): a byte enabled after the run ended refuses the burst
+reg         bst_on_reg,     bst_on_next;     // the run has started
+reg         bst_off_reg,    bst_off_next;    // ... and ended
+reg         bst_bad_reg,    bst_bad_next;    // ... and a byte came after it: not sent
 // an atomic's compare word, written into its slot the cycle after the
 // operand (the write port is busy with it meanwhile)
 reg         aw2_reg,        aw2_next;
@@ -429,15 +434,42 @@ task send_txd;
     end
 endtask
 
-// Send the burst being assembled.
+// Send the burst being assembled (a refused one is dropped: its failure
+// was noted as its bad beat came).
 task send_burst;
     begin
-        send_txd(bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, bst_node_reg}, bst_addr_reg,
-                 bst_mask_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0,
-                 `TG_PAY_REQ, bst_slot_reg);
+        if (!bst_bad_reg) begin
+            send_txd(bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, bst_node_reg}, bst_addr_reg,
+                     bst_mask_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0,
+                     `TG_PAY_REQ, bst_slot_reg);
+        end
         bst_active_next = 1'b0;
     end
 endtask
+
+// One beat's byte enables after the burst's run so far: {on, off, bad}.
+function [2:0] run_step;
+    input       on;
+    input       off;
+    input       bad;
+    input [7:0] strb;
+    integer     b;
+    reg         o, x, e;
+    begin
+        o = on;
+        x = off;
+        e = bad;
+        for (b = 0; b < 8; b = b + 1) begin
+            if (strb[b]) begin
+                e = e || x;
+                o = 1'b1;
+            end else begin
+                x = x || o;
+            end
+        end
+        run_step = {o, x, e};
+    end
+endfunction
 
 // An atomic's payload into the slot just taken: the operand (word 0)
 // now, the compare value (word 1) next cycle, before any reader can get
@@ -519,6 +551,9 @@ always @* begin
     bst_cnt_next    = bst_cnt_reg;
     bst_slot_next   = bst_slot_reg;
     bst_mask_next   = bst_mask_reg;
+    bst_on_next     = bst_on_reg;
+    bst_off_next    = bst_off_reg;
+    bst_bad_next    = bst_bad_reg;
 
     txd_valid_next = txd_valid_reg;
     txd_op_next    = txd_op_reg;
@@ -669,16 +704,24 @@ always @* begin
                     reg [3:0]   cnt;
                     reg [31:0]  first;
                     reg [PAY_SLOT_W-1:0] slot;
+                    reg [2:0]   run;
                     if (bst_active_reg) begin
                         mask  = bst_mask_reg;
                         cnt   = bst_cnt_reg;
                         first = bst_addr_reg;
                         slot  = bst_slot_reg;
+                        run   = run_step(bst_on_reg, bst_off_reg, bst_bad_reg, s_host_req_wstrb);
                     end else begin
                         mask  = 64'd0;
                         cnt   = 4'd0;
                         first = req_paddr;
                         slot  = s_pay_alloc_slot;
+                        run   = run_step(1'b0, 1'b0, 1'b0, s_host_req_wstrb);
+                    end
+                    // the beat that breaks the run refuses the burst
+                    if (run[0] && !(bst_active_reg && bst_bad_reg)) begin
+                        ev_host_error = 1'b1;
+                        note_failure(req_ctx, st_req_cur, `TG_ST_MISALIGNED);
                     end
                     // the beat goes to word cnt (the mask: a compare per
                     // word; a part-select at a computed offset would be a
@@ -694,7 +737,9 @@ always @* begin
                     end
                     cnt = cnt + 4'd1;
                     if (s_host_req_last || (((first[5:3] + cnt[2:0]) & BLK_WMAX) == 3'd0)) begin
-                        if (txd_free) begin
+                        if (run[0]) begin
+                            bst_active_next = 1'b0;
+                        end else if (txd_free) begin
                             send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, mask,
                                      {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, `TG_PAY_REQ, slot);
                             bst_active_next = 1'b0;
@@ -712,6 +757,9 @@ always @* begin
                     bst_cnt_next  = cnt;
                     bst_slot_next = slot;
                     bst_mask_next = mask;
+                    bst_on_next   = run[2];
+                    bst_off_next  = run[1];
+                    bst_bad_next  = run[0];
                 end
             end
         end else if (is_atomwin && req_ctx_ok && s_host_req_write && !is_finc) begin
@@ -887,6 +935,9 @@ always @(posedge clk) begin
     aw2_slot_reg   <= aw2_slot_next;
     aw2_data_reg   <= aw2_data_next;
     bst_mask_reg   <= bst_mask_next;
+    bst_on_reg     <= bst_on_next;
+    bst_off_reg    <= bst_off_next;
+    bst_bad_reg    <= bst_bad_next;
 
     txd_valid_reg <= txd_valid_next;
     txd_op_reg    <= txd_op_next;

@@ -9,7 +9,7 @@
 `define TG_ID_MAGIC                     1413959235  // 'TGNC': upper 32 bits of CSR ID
 `define TG_VERSION_MAJOR                1  // incompatible changes bump this
 `define TG_VERSION_MINOR                0  // compatible additions bump this
-`define TG_PROTO_VERSION                1  // value of the ver field of every frame
+`define TG_PROTO_VERSION                2  // value of the ver field of every frame
 `define TG_ETHERTYPE                    34997  // local experimental EtherType
 `define TG_MAC_OUI                      152647  // locally administered prefix; MAC = OUI:00:node16
 
@@ -168,33 +168,40 @@
 `define TG_ST_PEER_GONE                 8  // peer unreachable
 `define TG_ST_NO_RIGHT                  9  // the region does not grant this kind of access
 
-// Wire format: Ethernet II + 48-byte header (big-endian fields) + payload + FCS
-`define TG_ETH_HDR_BYTES                14  // dst MAC, src MAC, EtherType
+// Wire format, version 2: Ethernet II + 24-byte header (big-endian fields) + payload, zero-padded to 60 bytes, + FCS
+`define TG_ETH_HDR_BYTES                14  // dst MAC, src MAC, EtherType; the MACs carry the node ids
 `define TG_HDR_OFF                      14  // frame offset of the Telegraphos header
-`define TG_HDR_BYTES                    48
-`define TG_PAYLOAD_OFF                  62  // frame offset of the payload
+`define TG_HDR_BYTES                    24
+`define TG_PAYLOAD_OFF                  38  // frame offset of the payload
 `define TG_MAX_PAYLOAD                  64  // payload bytes, a multiple of 8
 `define TG_FCS_BYTES                    4
-`define TG_MAX_FRAME_BYTES              130  // 62 + 64 + 4
+`define TG_MIN_FRAME_BYTES              60  // a shorter frame is zero-padded to this before its FCS
+`define TG_MAX_FRAME_BYTES              106  // 38 + 64 + 4
 `define TG_H_VER                        0  // u8 protocol version
-`define TG_H_OP                         1  // u8 opcode
-`define TG_H_FLAGS                      2  // u8 flags
-`define TG_H_STATUS                     3  // u8 status of a response
-`define TG_H_SRC                        4  // u16 source node
-`define TG_H_DST                        6  // u16 destination node
-`define TG_H_SEQ                        8  // u32 link sequence number (zero-extended)
-`define TG_H_ACK                        12  // u32 cumulative acknowledgement: next seq expected from the receiver (zero-extended)
+`define TG_H_OP                         1  // u8[3:0] opcode
+`define TG_H_OP_LSB                     0  // lowest bit of op in its byte
+`define TG_H_OP_BITS                    4
+`define TG_H_FLAGS                      1  // u8[7:4] flags
+`define TG_H_FLAGS_LSB                  4  // lowest bit of flags in its byte
+`define TG_H_FLAGS_BITS                 4
+`define TG_H_STATUS                     2  // u8[3:0] status of a response
+`define TG_H_STATUS_LSB                 0  // lowest bit of status in its byte
+`define TG_H_STATUS_BITS                4
+`define TG_H_CTX                        2  // u8[7:4] source context
+`define TG_H_CTX_LSB                    4  // lowest bit of ctx in its byte
+`define TG_H_CTX_BITS                   4
+`define TG_H_LEN                        3  // u8 payload bytes (a multiple of 8, at most 64); a read request: the bytes asked for
+`define TG_H_OFF                        4  // u8 first byte the access covers, from addr
+`define TG_H_CNT                        5  // u8 bytes the access covers from off (off + cnt at most 64)
+`define TG_H_SEQ                        6  // u16 link sequence number
+`define TG_H_ACK                        8  // u16 cumulative acknowledgement: next seq expected from the receiver
+`define TG_H_TAG                        10  // u16 requester's tag, echoed in the response
+`define TG_H_ADDR                       12  // u32 target address, 8-byte aligned
 `define TG_H_KEY                        16  // u64 protection key
-`define TG_H_ADDR                       24  // u64 target address, 8-byte aligned
-`define TG_H_MASK                       32  // u64 byte enables: bit i covers payload byte i
-`define TG_H_LEN                        40  // u8 payload length in bytes
-`define TG_H_CTX                        41  // u8 source context
-`define TG_H_TAG                        42  // u16 requester's tag, echoed in the response
-`define TG_H_RSVD                       44  // u32 reserved, zero
-`define TG_OP_WRITE                     1  // payload words written under mask
-`define TG_OP_READ_REQ                  2  // read len bytes at addr; mask says which bytes are wanted
+`define TG_OP_WRITE                     1  // payload words written, bytes off to off + cnt - 1
+`define TG_OP_READ_REQ                  2  // read len bytes at addr; off and cnt say which bytes are wanted
 `define TG_OP_READ_RESP                 3  // response: payload = words read, status
-`define TG_OP_FAA                       4  // fetch-and-add: payload = operand, compare (16 bytes), mask 0xFF
+`define TG_OP_FAA                       4  // fetch-and-add: payload = operand, compare (16 bytes), off 0, cnt 8
 `define TG_OP_ATOMIC_RESP               5  // response to FAA/SWAP/CAS: payload = old value (8 bytes), status
 `define TG_OP_REQ                       6  // remote enqueue: addr = queue base, payload = entry
 `define TG_OP_REQ_RESP                  7  // response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED

@@ -9,7 +9,7 @@
 
 module tg_link_rx #(
     parameter PEER_BITS = 8,  // node ids 0 .. 2^PEER_BITS-1 are sequenced (1..12)
-    parameter SEQ_W     = 16, // sequence number bits, compared modulo 2^SEQ_W (4..32)
+    parameter SEQ_W     = 16, // sequence number bits, compared modulo 2^SEQ_W (4..16: the header carries 16)
     parameter FIFO_LOG2 = 1,  // log2 of the FIFO entries towards the receive engine (1..4)
     parameter SLOT_W    = 2   // bits of a payload-buffer slot number (1..4)
 ) (
@@ -28,7 +28,6 @@ module tg_link_rx #(
     input  wire [7:0]           s_rxd_status,
     input  wire [15:0]          s_rxd_src,
     input  wire [31:0]          s_rxd_addr,
-    input  wire                 s_rxd_addr_hi,
     input  wire [63:0]          s_rxd_mask,
     input  wire [7:0]           s_rxd_len,
     input  wire [7:0]           s_rxd_ctx,
@@ -46,7 +45,6 @@ module tg_link_rx #(
     output wire [7:0]           m_rxd_status,
     output wire [15:0]          m_rxd_src,
     output wire [31:0]          m_rxd_addr,
-    output wire                 m_rxd_addr_hi,
     output wire [63:0]          m_rxd_mask,
     output wire [7:0]           m_rxd_len,
     output wire [7:0]           m_rxd_ctx,
@@ -91,14 +89,14 @@ module tg_link_rx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam DEPTH = 1 << FIFO_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 1 + 64 + 8 + 8 + 16 + 64;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64;
 
 initial begin
     if (PEER_BITS < 1 || PEER_BITS > 12) begin
         $error("%m: PEER_BITS must be in 1..12");
     end
-    if (SEQ_W < 4 || SEQ_W > 32) begin
-        $error("%m: SEQ_W must be in 4..32");
+    if (SEQ_W < 4 || SEQ_W > 16) begin
+        $error("%m: SEQ_W must be in 4..16");
     end
     if (FIFO_LOG2 < 1 || FIFO_LOG2 > 4) begin
         $error("%m: FIFO_LOG2 must be in 1..4");
@@ -161,10 +159,10 @@ wire                 room      = !fifo_full && (!answered || (claimed ? in_rsv_r
 wire                 no_slot   = sequenced && !fifo_full;                // ... so room is false for want of a slot
 
 wire [DW-1:0] s_entry = {s_rxd_op, s_rxd_flags, s_rxd_status, s_rxd_src, s_rxd_addr,
-                         s_rxd_addr_hi, s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
+                         s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
                          s_rxd_key};
 
-assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr, m_rxd_addr_hi,
+assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr,
         m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_key} =
        fifo_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_slot  = slot_mem[rd_ptr_reg[FIFO_LOG2-1:0]];

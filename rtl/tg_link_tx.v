@@ -10,7 +10,7 @@
 
 module tg_link_tx #(
     parameter PEER_BITS   = 8,  // node ids 0 .. 2^PEER_BITS-1 are sequenced (1..12)
-    parameter SEQ_W       = 16, // sequence number bits, compared modulo 2^SEQ_W (4..32)
+    parameter SEQ_W       = 16, // sequence number bits, compared modulo 2^SEQ_W (4..16: the header carries 16)
     parameter SLOTS_LOG2  = 4,  // log2 of the retransmission buffer slots (1..5)
     parameter BACKOFF_MAX = 4,  // the timeout doubles per retry up to RTO << BACKOFF_MAX (0..8)
     parameter RSP_SLOTS   = 4,  // slots new requests leave free for responses (1..2^SLOTS_LOG2-1)
@@ -136,8 +136,8 @@ initial begin
     if (PEER_BITS < 1 || PEER_BITS > 12) begin
         $error("%m: PEER_BITS must be in 1..12");
     end
-    if (SEQ_W < 4 || SEQ_W > 32) begin
-        $error("%m: SEQ_W must be in 4..32");
+    if (SEQ_W < 4 || SEQ_W > 16) begin
+        $error("%m: SEQ_W must be in 4..16");
     end
     if (SLOTS_LOG2 < 1 || SLOTS_LOG2 > 5 || SLOTS_LOG2 >= SEQ_W - 1) begin
         $error("%m: SLOTS_LOG2 must be in 1..5 and below SEQ_W-1");

@@ -19,7 +19,7 @@ module tg_nic #(
                                     // REQs that find no free slot wait at the host port (as with SPILL_CFG 0)
     parameter LINK_LAYER      = 1,  // 1: the reliable link layer is built in (LINK_CFG turns it on); 0: not built
     parameter LINK_PEER_BITS  = 8,  // link layer: node ids 0 .. 2^LINK_PEER_BITS-1 are sequenced (1..12)
-    parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..32)
+    parameter LINK_SEQ_W      = 16, // link layer: sequence number bits (4..16)
     parameter LINK_SLOTS_LOG2 = 5   // link layer: log2 of the retransmission buffer slots (1..5)
 ) (
     input  wire        clk,
@@ -491,7 +491,6 @@ wire         erx_valid, erx_ready;
 wire [7:0]   erx_op, erx_flags, erx_status, erx_len, erx_ctx;
 wire [15:0]  erx_src, erx_tag;
 wire [31:0]  erx_addr, erx_seq, erx_ack;
-wire         erx_addr_hi;
 wire [63:0]  erx_mask_w, erx_mask, erx_key;
 assign erx_mask = erx_mask_w & MSK_MASK;
 wire [RX_SLOT_W-1:0] erx_slot;
@@ -506,7 +505,6 @@ wire         lrx_valid, lrx_ready;
 wire [7:0]   lrx_op, lrx_flags, lrx_status, lrx_len, lrx_ctx;
 wire [15:0]  lrx_src, lrx_tag;
 wire [31:0]  lrx_addr;
-wire         lrx_addr_hi;
 wire [63:0]  lrx_mask_w, lrx_mask, lrx_key;
 assign lrx_mask = lrx_mask_w & MSK_MASK;
 wire [RX_SLOT_W-1:0] lrx_slot;
@@ -517,7 +515,6 @@ wire         rxd_valid, rxd_ready;
 wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
 wire [15:0]  rxd_src, rxd_tag;
 wire [31:0]  rxd_addr;
-wire         rxd_addr_hi;
 wire [63:0]  rxd_mask, rxd_key;
 wire [RX_SLOT_W-1:0] rxd_slot, rxd_slot_next;
 wire [RX_SLOT_W-1:0] erx_slot_next, lrx_slot_next;
@@ -602,7 +599,6 @@ tg_eth_rx #(
     .m_rxd_status      (erx_status),
     .m_rxd_src         (erx_src),
     .m_rxd_addr        (erx_addr),
-    .m_rxd_addr_hi     (erx_addr_hi),
     .m_rxd_mask        (erx_mask_w),
     .m_rxd_len         (erx_len),
     .m_rxd_ctx         (erx_ctx),
@@ -638,7 +634,6 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .s_rxd_status  (erx_status),
         .s_rxd_src     (erx_src),
         .s_rxd_addr    (erx_addr),
-        .s_rxd_addr_hi (erx_addr_hi),
         .s_rxd_mask    (erx_mask),
         .s_rxd_len     (erx_len),
         .s_rxd_ctx     (erx_ctx),
@@ -654,7 +649,6 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_rxd_status  (lrx_status),
         .m_rxd_src     (lrx_src),
         .m_rxd_addr    (lrx_addr),
-        .m_rxd_addr_hi (lrx_addr_hi),
         .m_rxd_mask    (lrx_mask_w),
         .m_rxd_len     (lrx_len),
         .m_rxd_ctx     (lrx_ctx),
@@ -691,7 +685,6 @@ end else begin : g_no_link_rx
     assign lrx_status     = 8'd0;
     assign lrx_src        = 16'd0;
     assign lrx_addr       = 32'd0;
-    assign lrx_addr_hi    = 1'b0;
     assign lrx_mask_w     = 64'd0;
     assign lrx_len        = 8'd0;
     assign lrx_ctx        = 8'd0;
@@ -733,7 +726,6 @@ assign rxd_flags   = link_on_reg ? lrx_flags   : erx_flags;
 assign rxd_status  = link_on_reg ? lrx_status  : erx_status;
 assign rxd_src     = link_on_reg ? lrx_src     : erx_src;
 assign rxd_addr    = link_on_reg ? lrx_addr    : erx_addr;
-assign rxd_addr_hi = link_on_reg ? lrx_addr_hi : erx_addr_hi;
 assign rxd_mask    = link_on_reg ? lrx_mask    : erx_mask;
 assign rxd_len     = link_on_reg ? lrx_len     : erx_len;
 assign rxd_ctx     = link_on_reg ? lrx_ctx     : erx_ctx;
@@ -787,7 +779,6 @@ tg_rx_engine #(
     .s_rxd_status       (rxd_status),
     .s_rxd_src          (rxd_src),
     .s_rxd_addr         (rxd_addr),
-    .s_rxd_addr_hi      (rxd_addr_hi),
     .s_rxd_mask         (rxd_mask),
     .s_rxd_len          (rxd_len),
     .s_rxd_ctx          (rxd_ctx),

@@ -30,7 +30,6 @@ module tg_rx_engine #(
     input  wire [7:0]   s_rxd_status,
     input  wire [15:0]  s_rxd_src,
     input  wire [31:0]  s_rxd_addr,
-    input  wire         s_rxd_addr_hi,
     input  wire [63:0]  s_rxd_mask,
     input  wire [7:0]   s_rxd_len,
     input  wire [7:0]   s_rxd_ctx,
@@ -220,7 +219,7 @@ reg [PAY_SLOT_W-1:0] rslot_reg, rslot_next; // response-buffer slot of the respo
 wire [3:0]  words    = s_rxd_len[6:3];
 wire [BLK_SRC_BITS-1:0] blk_src = s_rxd_src[BLK_SRC_BITS-1:0];  // block-table row of the source
 wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
-wire        bad_range = s_rxd_addr_hi || (end_addr > {1'b0, cfg_mem_size});
+wire        bad_range = (end_addr > {1'b0, cfg_mem_size});
 // a write, read or REQ longer than this node's block is refused as
 // MISALIGNED (a node built with a narrower block keeps fewer payload words)
 localparam [31:0] BLK_BYTES = BLOCK_BYTES;
@@ -241,7 +240,7 @@ function [7:0] prot_status;
             prot_status = `TG_ST_BAD_KEY;
         end else if ((prot_rights & right) == 4'd0) begin
             prot_status = `TG_ST_NO_RIGHT;
-        end else if (s_rxd_addr_hi || (s_rxd_addr < prot_base) || (last > prot_end)) begin
+        end else if ((s_rxd_addr < prot_base) || (last > prot_end)) begin
             prot_status = `TG_ST_RANGE;
         end else begin
             prot_status = `TG_ST_OK;
@@ -321,7 +320,7 @@ endfunction
 // payload word 0 is the operand, word 1 the compare value; the old value
 // is kept in old_reg, and written as the response's payload
 wire [32:0] a_end      = {1'b0, s_rxd_addr} + 33'd8;
-wire        a_bad_range = s_rxd_addr_hi || (a_end > {1'b0, cfg_mem_size});
+wire        a_bad_range = (a_end > {1'b0, cfg_mem_size});
 wire [63:0] a_operand  = pay_data;   // (word 0, in S_AWRITE)
 wire [63:0] a_compare  = pay_data;   // (word 1, in S_AWAIT)
 wire [63:0] a_old      = old_reg;
@@ -581,7 +580,7 @@ always @* begin
                             ev_req_refused  = 1'b1;
                             ev_prot_refused = 1'b1;
                             state_next      = S_RESP;
-                        end else if (!q_lk_hit || s_rxd_addr_hi) begin
+                        end else if (!q_lk_hit) begin
                             st_next        = `TG_ST_NO_QUEUE;
                             ev_req_refused = 1'b1;
                             state_next     = S_RESP;
@@ -1081,7 +1080,6 @@ reg         fp_busy;           // the engine was not idle
 reg [7:0]   fp_op, fp_flags, fp_status, fp_len, fp_ctx;
 reg [15:0]  fp_src, fp_tag;
 reg [31:0]  fp_addr;
-reg         fp_addr_hi;
 reg [63:0]  fp_mask;
 reg         fp_hit, fp_full, fp_hv;
 reg [3:0]   fp_idx;
@@ -1101,7 +1099,6 @@ always @(posedge clk) begin
     fp_src     <= s_rxd_src;
     fp_tag     <= s_rxd_tag;
     fp_addr    <= s_rxd_addr;
-    fp_addr_hi <= s_rxd_addr_hi;
     fp_mask    <= s_rxd_mask;
     fp_hit     <= q_lk_hit;
     fp_full    <= q_lk_full;
@@ -1120,7 +1117,7 @@ always @* begin
         if (fp_hold) begin
             assume(s_rxd_valid);
             assume(s_rxd_op == fp_op && s_rxd_flags == fp_flags && s_rxd_status == fp_status &&
-                   s_rxd_src == fp_src && s_rxd_addr == fp_addr && s_rxd_addr_hi == fp_addr_hi &&
+                   s_rxd_src == fp_src && s_rxd_addr == fp_addr &&
                    s_rxd_mask == fp_mask && s_rxd_len == fp_len && s_rxd_ctx == fp_ctx &&
                    s_rxd_tag == fp_tag);
             // (the payload is left free: no property depends on its value)

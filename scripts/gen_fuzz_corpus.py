@@ -12,36 +12,40 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_hw_defs  # noqa: E402
 
-D = {name: val for _, rows in gen_hw_defs.GROUPS for name, val, _ in rows}
+D = {name: val for _, rows in gen_hw_defs.GROUPS for name, val, _ in gen_hw_defs.expanded(rows)}
 
 
 def mac(node):
     return struct.pack(">I", D["MAC_OUI"] << 8)[1:] + b"\x00" + struct.pack(">H", node)
 
 
-def frame(op, src, dst, addr=0, length=8, mask=0xFF, tag=0, status=0, payload=None):
-    """A frame as the NIC sends it, FCS included."""
-    hdr = struct.pack(">BBBBHHIIQQQBBHI", D["PROTO_VERSION"], op, 0, status, src, dst,
-                      0, 0, 0, addr, mask, length, 0, tag, 0)
+def frame(op, src, dst, addr=0, length=8, off=0, cnt=8, tag=0, status=0, payload=None):
+    """A frame as the NIC sends it: padded to the minimum, FCS included."""
+    hdr = struct.pack(">BBBBBBHHHIQ", D["PROTO_VERSION"], op << D["H_OP_LSB"],
+                      status << D["H_STATUS_LSB"], length, off, cnt, 0, 0, tag, addr, 0)
     assert len(hdr) == D["HDR_BYTES"]
+    assert struct.calcsize(">BBBBBB") == D["H_SEQ"] and struct.calcsize(">BBBBBBHHH") == D["H_ADDR"]
     if payload is None:
         payload = bytes((i * 37 + op) & 0xFF for i in range(length))
-    if op == D["OP_READ_REQ"]:
+    if op in (D["OP_READ_REQ"], D["OP_ACK"], D["OP_NAK"]):
         payload = b""
     body = mac(dst) + mac(src) + struct.pack(">H", D["ETHERTYPE"]) + hdr + payload
+    body = body.ljust(D["MIN_FRAME_BYTES"], b"\x00")
     return body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
 
 
 def frames():
     out = {}
-    for name in ("WRITE", "READ_REQ", "READ_RESP", "ATOMIC_RESP", "REQ", "REQ_RESP", "ACK", "NAK"):
+    for name in ("WRITE", "READ_REQ", "READ_RESP", "ATOMIC_RESP", "REQ", "REQ_RESP"):
         out["valid-" + name.lower()] = frame(D["OP_" + name], 0, 1, addr=0x1000, length=8)
+    for name in ("ACK", "NAK"):
+        out["valid-" + name.lower()] = frame(D["OP_" + name], 0, 1, length=0, cnt=0)
     for name in ("FAA", "SWAP", "CAS"):
         out["valid-" + name.lower()] = frame(D["OP_" + name], 0, 1, addr=0x1008,
                                              length=D["ATOMIC_LEN"])
-    out["valid-write-64"] = frame(D["OP_WRITE"], 2, 1, addr=0x2000, length=64,
-                                  mask=0xFFFFFFFFFFFFFFFF)
-    out["fence"] = frame(D["OP_READ_REQ"], 0, 1, addr=0, length=0)
+    out["valid-write-64"] = frame(D["OP_WRITE"], 2, 1, addr=0x2000, length=64, cnt=64)
+    out["valid-write-bytes"] = frame(D["OP_WRITE"], 2, 1, addr=0x2000, length=16, off=3, cnt=9)
+    out["fence"] = frame(D["OP_READ_REQ"], 0, 1, addr=0, length=0, cnt=0)
     out["truncated"] = frame(D["OP_WRITE"], 0, 1)[:40]
     return out
 
@@ -68,7 +72,8 @@ def switch():
     # every fault, small output buffers, an outage of port 1
     faults = (cfg + bytes([0x3F]) + struct.pack("<Q", 7) + bytes([2, 4, 3]) +
               struct.pack("<HH", 200, 300) + bytes([1]) + struct.pack("<HH", 50, 400))
-    body = b"".join(beats(frame(D["OP_WRITE"], p, 1 - p, addr=8 * k, length=8 * (k % 9)), p)
+    body = b"".join(beats(frame(D["OP_WRITE"], p, 1 - p, addr=8 * k, length=8 * (k % 9),
+                                cnt=8 * (k % 9)), p)
                     for k in range(6) for p in (0, 1))
     out["faults-outage"] = faults + body
     out["unknown-mac"] = plain + beats(f01, 0, first_mac=False)

@@ -7,6 +7,7 @@ rtl/tg_hw_defs.vh.  `--check` compares both files with what would be
 generated and fails on any difference (run by `make test`)."""
 
 import os
+import re
 import sys
 
 # (name, value, comment).  Names become TG_<name> in C and `TG_<name> in RTL.
@@ -15,7 +16,7 @@ GROUPS = [
         ("ID_MAGIC", 0x54474E43, "'TGNC': upper 32 bits of CSR ID"),
         ("VERSION_MAJOR", 1, "incompatible changes bump this"),
         ("VERSION_MINOR", 0, "compatible additions bump this"),
-        ("PROTO_VERSION", 1, "value of the ver field of every frame"),
+        ("PROTO_VERSION", 2, "value of the ver field of every frame"),
         ("ETHERTYPE", 0x88B5, "local experimental EtherType"),
         ("MAC_OUI", 0x025447, "locally administered prefix; MAC = OUI:00:node16"),
     ]),
@@ -174,33 +175,32 @@ GROUPS = [
         ("ST_PEER_GONE", 8, "peer unreachable"),
         ("ST_NO_RIGHT", 9, "the region does not grant this kind of access"),
     ]),
-    ("Wire format: Ethernet II + 48-byte header (big-endian fields) + payload + FCS", [
-        ("ETH_HDR_BYTES", 14, "dst MAC, src MAC, EtherType"),
+    ("Wire format, version 2: Ethernet II + 24-byte header (big-endian fields) + payload, zero-padded to 60 bytes, + FCS", [
+        ("ETH_HDR_BYTES", 14, "dst MAC, src MAC, EtherType; the MACs carry the node ids"),
         ("HDR_OFF", 14, "frame offset of the Telegraphos header"),
-        ("HDR_BYTES", 48, ""),
-        ("PAYLOAD_OFF", 62, "frame offset of the payload"),
+        ("HDR_BYTES", 24, ""),
+        ("PAYLOAD_OFF", 38, "frame offset of the payload"),
         ("MAX_PAYLOAD", 64, "payload bytes, a multiple of 8"),
         ("FCS_BYTES", 4, ""),
-        ("MAX_FRAME_BYTES", 130, "62 + 64 + 4"),
+        ("MIN_FRAME_BYTES", 60, "a shorter frame is zero-padded to this before its FCS"),
+        ("MAX_FRAME_BYTES", 106, "38 + 64 + 4"),
         ("H_VER", 0, "u8 protocol version"),
-        ("H_OP", 1, "u8 opcode"),
-        ("H_FLAGS", 2, "u8 flags"),
-        ("H_STATUS", 3, "u8 status of a response"),
-        ("H_SRC", 4, "u16 source node"),
-        ("H_DST", 6, "u16 destination node"),
-        ("H_SEQ", 8, "u32 link sequence number (zero-extended)"),
-        ("H_ACK", 12, "u32 cumulative acknowledgement: next seq expected from the receiver (zero-extended)"),
+        ("H_OP", 1, "u8[3:0] opcode"),
+        ("H_FLAGS", 1, "u8[7:4] flags"),
+        ("H_STATUS", 2, "u8[3:0] status of a response"),
+        ("H_CTX", 2, "u8[7:4] source context"),
+        ("H_LEN", 3, "u8 payload bytes (a multiple of 8, at most 64); a read request: the bytes asked for"),
+        ("H_OFF", 4, "u8 first byte the access covers, from addr"),
+        ("H_CNT", 5, "u8 bytes the access covers from off (off + cnt at most 64)"),
+        ("H_SEQ", 6, "u16 link sequence number"),
+        ("H_ACK", 8, "u16 cumulative acknowledgement: next seq expected from the receiver"),
+        ("H_TAG", 10, "u16 requester's tag, echoed in the response"),
+        ("H_ADDR", 12, "u32 target address, 8-byte aligned"),
         ("H_KEY", 16, "u64 protection key"),
-        ("H_ADDR", 24, "u64 target address, 8-byte aligned"),
-        ("H_MASK", 32, "u64 byte enables: bit i covers payload byte i"),
-        ("H_LEN", 40, "u8 payload length in bytes"),
-        ("H_CTX", 41, "u8 source context"),
-        ("H_TAG", 42, "u16 requester's tag, echoed in the response"),
-        ("H_RSVD", 44, "u32 reserved, zero"),
-        ("OP_WRITE", 0x01, "payload words written under mask"),
-        ("OP_READ_REQ", 0x02, "read len bytes at addr; mask says which bytes are wanted"),
+        ("OP_WRITE", 0x01, "payload words written, bytes off to off + cnt - 1"),
+        ("OP_READ_REQ", 0x02, "read len bytes at addr; off and cnt say which bytes are wanted"),
         ("OP_READ_RESP", 0x03, "response: payload = words read, status"),
-        ("OP_FAA", 0x04, "fetch-and-add: payload = operand, compare (16 bytes), mask 0xFF"),
+        ("OP_FAA", 0x04, "fetch-and-add: payload = operand, compare (16 bytes), off 0, cnt 8"),
         ("OP_ATOMIC_RESP", 0x05, "response to FAA/SWAP/CAS: payload = old value (8 bytes), status"),
         ("OP_REQ", 0x06, "remote enqueue: addr = queue base, payload = entry"),
         ("OP_REQ_RESP", 0x07, "response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED"),
@@ -211,8 +211,8 @@ GROUPS = [
         ("ATOMIC_LEN", 16, "payload bytes of an atomic request"),
         ("TAG_FETCH", 0x8000, "tag bit 15: response goes to memory (fetch), else to the host port"),
         ("TAG_REQ", 0x4000, "tag bit 14: a REQ, [3:0] its slot in the sender's REQ buffer"),
-        ("FLAG_RETRY", 0x01, "flags bit 0: a REQ sent again after a refusal"),
-        ("FLAG_SEQ", 0x02, "flags bit 1: seq and ack are valid (link layer on at the sender)"),
+        ("FLAG_RETRY", 0x1, "flags bit 0: a REQ sent again after a refusal"),
+        ("FLAG_SEQ", 0x2, "flags bit 1: seq and ack are valid (link layer on at the sender)"),
     ]),
     ("Transmit payloads inside the core (docs/design.md, Storage): a descriptor names a buffer and a slot", [
         ("PAY_NONE", 0, "no payload buffer: the frame's payload words are zeros"),
@@ -250,6 +250,18 @@ GROUPS = [
 ]
 
 
+def expanded(rows):
+    """The rows, each header field that is part of a byte ("u8[7:4] ...")
+    followed by its H_<name>_LSB and H_<name>_BITS."""
+    for name, val, comment in rows:
+        yield name, val, comment
+        m = re.match(r"u8\[(\d):(\d)\] ", comment)
+        if name.startswith("H_") and m:
+            hi, lo = int(m.group(1)), int(m.group(2))
+            yield name + "_LSB", lo, "lowest bit of %s in its byte" % name[2:].lower()
+            yield name + "_BITS", hi - lo + 1, ""
+
+
 def c_header():
     out = ["/* SPDX-License-Identifier: MIT */",
            "/* Copyright (c) 2026 The Telegraphos NIC authors */",
@@ -258,7 +270,7 @@ def c_header():
            "#ifndef TG_HW_H", "#define TG_HW_H", ""]
     for title, rows in GROUPS:
         out.append("/* %s */" % title)
-        for name, val, comment in rows:
+        for name, val, comment in expanded(rows):
             line = "#define TG_%-28s 0x%XULL" % (name, val)
             if comment:
                 line += "  /* %s */" % comment
@@ -276,7 +288,7 @@ def vh_header():
            "`ifndef TG_HW_DEFS_VH", "`define TG_HW_DEFS_VH", ""]
     for title, rows in GROUPS:
         out.append("// %s" % title)
-        for name, val, comment in rows:
+        for name, val, comment in expanded(rows):
             line = "`define TG_%-28s %d" % (name, val)
             if comment:
                 line += "  // %s" % comment

@@ -9,7 +9,7 @@
 #define TG_ID_MAGIC                     0x54474E43ULL  /* 'TGNC': upper 32 bits of CSR ID */
 #define TG_VERSION_MAJOR                0x1ULL  /* incompatible changes bump this */
 #define TG_VERSION_MINOR                0x0ULL  /* compatible additions bump this */
-#define TG_PROTO_VERSION                0x1ULL  /* value of the ver field of every frame */
+#define TG_PROTO_VERSION                0x2ULL  /* value of the ver field of every frame */
 #define TG_ETHERTYPE                    0x88B5ULL  /* local experimental EtherType */
 #define TG_MAC_OUI                      0x25447ULL  /* locally administered prefix; MAC = OUI:00:node16 */
 
@@ -168,33 +168,40 @@
 #define TG_ST_PEER_GONE                 0x8ULL  /* peer unreachable */
 #define TG_ST_NO_RIGHT                  0x9ULL  /* the region does not grant this kind of access */
 
-/* Wire format: Ethernet II + 48-byte header (big-endian fields) + payload + FCS */
-#define TG_ETH_HDR_BYTES                0xEULL  /* dst MAC, src MAC, EtherType */
+/* Wire format, version 2: Ethernet II + 24-byte header (big-endian fields) + payload, zero-padded to 60 bytes, + FCS */
+#define TG_ETH_HDR_BYTES                0xEULL  /* dst MAC, src MAC, EtherType; the MACs carry the node ids */
 #define TG_HDR_OFF                      0xEULL  /* frame offset of the Telegraphos header */
-#define TG_HDR_BYTES                    0x30ULL
-#define TG_PAYLOAD_OFF                  0x3EULL  /* frame offset of the payload */
+#define TG_HDR_BYTES                    0x18ULL
+#define TG_PAYLOAD_OFF                  0x26ULL  /* frame offset of the payload */
 #define TG_MAX_PAYLOAD                  0x40ULL  /* payload bytes, a multiple of 8 */
 #define TG_FCS_BYTES                    0x4ULL
-#define TG_MAX_FRAME_BYTES              0x82ULL  /* 62 + 64 + 4 */
+#define TG_MIN_FRAME_BYTES              0x3CULL  /* a shorter frame is zero-padded to this before its FCS */
+#define TG_MAX_FRAME_BYTES              0x6AULL  /* 38 + 64 + 4 */
 #define TG_H_VER                        0x0ULL  /* u8 protocol version */
-#define TG_H_OP                         0x1ULL  /* u8 opcode */
-#define TG_H_FLAGS                      0x2ULL  /* u8 flags */
-#define TG_H_STATUS                     0x3ULL  /* u8 status of a response */
-#define TG_H_SRC                        0x4ULL  /* u16 source node */
-#define TG_H_DST                        0x6ULL  /* u16 destination node */
-#define TG_H_SEQ                        0x8ULL  /* u32 link sequence number (zero-extended) */
-#define TG_H_ACK                        0xCULL  /* u32 cumulative acknowledgement: next seq expected from the receiver (zero-extended) */
+#define TG_H_OP                         0x1ULL  /* u8[3:0] opcode */
+#define TG_H_OP_LSB                     0x0ULL  /* lowest bit of op in its byte */
+#define TG_H_OP_BITS                    0x4ULL
+#define TG_H_FLAGS                      0x1ULL  /* u8[7:4] flags */
+#define TG_H_FLAGS_LSB                  0x4ULL  /* lowest bit of flags in its byte */
+#define TG_H_FLAGS_BITS                 0x4ULL
+#define TG_H_STATUS                     0x2ULL  /* u8[3:0] status of a response */
+#define TG_H_STATUS_LSB                 0x0ULL  /* lowest bit of status in its byte */
+#define TG_H_STATUS_BITS                0x4ULL
+#define TG_H_CTX                        0x2ULL  /* u8[7:4] source context */
+#define TG_H_CTX_LSB                    0x4ULL  /* lowest bit of ctx in its byte */
+#define TG_H_CTX_BITS                   0x4ULL
+#define TG_H_LEN                        0x3ULL  /* u8 payload bytes (a multiple of 8, at most 64); a read request: the bytes asked for */
+#define TG_H_OFF                        0x4ULL  /* u8 first byte the access covers, from addr */
+#define TG_H_CNT                        0x5ULL  /* u8 bytes the access covers from off (off + cnt at most 64) */
+#define TG_H_SEQ                        0x6ULL  /* u16 link sequence number */
+#define TG_H_ACK                        0x8ULL  /* u16 cumulative acknowledgement: next seq expected from the receiver */
+#define TG_H_TAG                        0xAULL  /* u16 requester's tag, echoed in the response */
+#define TG_H_ADDR                       0xCULL  /* u32 target address, 8-byte aligned */
 #define TG_H_KEY                        0x10ULL  /* u64 protection key */
-#define TG_H_ADDR                       0x18ULL  /* u64 target address, 8-byte aligned */
-#define TG_H_MASK                       0x20ULL  /* u64 byte enables: bit i covers payload byte i */
-#define TG_H_LEN                        0x28ULL  /* u8 payload length in bytes */
-#define TG_H_CTX                        0x29ULL  /* u8 source context */
-#define TG_H_TAG                        0x2AULL  /* u16 requester's tag, echoed in the response */
-#define TG_H_RSVD                       0x2CULL  /* u32 reserved, zero */
-#define TG_OP_WRITE                     0x1ULL  /* payload words written under mask */
-#define TG_OP_READ_REQ                  0x2ULL  /* read len bytes at addr; mask says which bytes are wanted */
+#define TG_OP_WRITE                     0x1ULL  /* payload words written, bytes off to off + cnt - 1 */
+#define TG_OP_READ_REQ                  0x2ULL  /* read len bytes at addr; off and cnt say which bytes are wanted */
 #define TG_OP_READ_RESP                 0x3ULL  /* response: payload = words read, status */
-#define TG_OP_FAA                       0x4ULL  /* fetch-and-add: payload = operand, compare (16 bytes), mask 0xFF */
+#define TG_OP_FAA                       0x4ULL  /* fetch-and-add: payload = operand, compare (16 bytes), off 0, cnt 8 */
 #define TG_OP_ATOMIC_RESP               0x5ULL  /* response to FAA/SWAP/CAS: payload = old value (8 bytes), status */
 #define TG_OP_REQ                       0x6ULL  /* remote enqueue: addr = queue base, payload = entry */
 #define TG_OP_REQ_RESP                  0x7ULL  /* response to a REQ: status OK, NOT_READY, NO_QUEUE or MALFORMED */

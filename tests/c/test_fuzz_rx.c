@@ -35,13 +35,13 @@
 enum cls {
 	C_DROP_FCS, C_DROP_TYPE, C_DROP_MAL,
 	C_WRITE, C_WRITE_REF, C_WRITE_HELD, C_READ, C_READ_REF, C_ATOM, C_ATOM_REF,
-	C_REQ_ANY, C_REQ_REF, C_STRAY, NCLS
+	C_REQ_ANY, C_REQ_REF, C_STRAY, C_LINK, NCLS
 };
 
 static const char *const cls_name[NCLS] = {
 	"dropped: FCS", "dropped: type", "dropped: malformed", "write executed",
 	"write refused", "write held back", "read answered", "read refused", "atomic executed", "atomic refused",
-	"REQ to the queue", "REQ refused", "stray response",
+	"REQ to the queue", "REQ refused", "stray response", "link frame ignored",
 };
 
 /* the counters compared; index into regs[] */
@@ -120,6 +120,11 @@ static void set_fcs(uint8_t *b, unsigned n)
 		b[n - 4 + i] = (uint8_t)(fcs >> (8 * i));
 }
 
+static int op_link(unsigned op)
+{
+	return op == TG_OP_ACK || op == TG_OP_NAK;
+}
+
 static int op_known(unsigned op)
 {
 	return op == TG_OP_WRITE || op == TG_OP_READ_REQ || op == TG_OP_READ_RESP ||
@@ -139,6 +144,11 @@ static uint64_t hfield(const uint8_t *b, unsigned n, unsigned off, unsigned byte
 	return get_be(tmp, bytes);
 }
 
+/* The fields of part of a byte, and the source node (its MAC's last two bytes). */
+#define H_OP(b, n)   ((unsigned)hfield(b, n, TG_H_OP, 1) >> TG_H_OP_LSB & 15u)
+#define H_CTX(b, n)  ((unsigned)hfield(b, n, TG_H_CTX, 1) >> TG_H_CTX_LSB & 15u)
+#define H_SRC(b)     ((unsigned)get_be((b) + 10, 2))
+
 /* The reference model: what node 1 does with frame b of n bytes.  *resp
  * is set when node 1 answers, *self when that answer comes back to it. */
 static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *resp, int *self)
@@ -146,7 +156,7 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 	uint8_t mac[6];
 	unsigned op, len, want, words;
 	uint64_t addr, a32;
-	int addr_hi, bad_range;
+	int bad_range;
 
 	*resp = 0;
 	*self = 0;
@@ -158,20 +168,25 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 		return C_DROP_MAL;
 	tg_node_mac(mac, FUZZED);
 	if (get_be(b + 12, 2) != TG_ETHERTYPE || hfield(b, n, TG_H_VER, 1) != TG_PROTO_VERSION ||
-	    memcmp(b, mac, 6) != 0 || hfield(b, n, TG_H_DST, 2) != FUZZED)
+	    memcmp(b, mac, 6) != 0)
 		return C_DROP_TYPE;
-	op = (unsigned)hfield(b, n, TG_H_OP, 1);
+	op = H_OP(b, n);
 	len = (unsigned)hfield(b, n, TG_H_LEN, 1);
-	want = (op == TG_OP_READ_REQ ? 0u : len) + TG_PAYLOAD_OFF + TG_FCS_BYTES;
-	if (len % 8 || len > 64 || n != want || !op_known(op))
+	/* header and payload, zero-padded to the minimum frame */
+	want = (op == TG_OP_READ_REQ || op_link(op) ? 0u : len) + TG_PAYLOAD_OFF;
+	if (want < TG_MIN_FRAME_BYTES)
+		want = TG_MIN_FRAME_BYTES;
+	if (len % 8 || len > 64 || n != want + TG_FCS_BYTES || (!op_known(op) && !op_link(op)) ||
+	    (op_link(op) && len) || hfield(b, n, TG_H_OFF, 1) + hfield(b, n, TG_H_CNT, 1) > 64)
 		return C_DROP_MAL;
+	if (op_link(op))   /* the link layer is off: taken and ignored */
+		return C_LINK;
 
-	addr = hfield(b, n, TG_H_ADDR, 8);
-	a32 = addr & 0xFFFFFFFFu;
-	addr_hi = (addr >> 32) != 0;
+	addr = hfield(b, n, TG_H_ADDR, 4);
+	a32 = addr;
 	words = len / 8;
-	bad_range = addr_hi || a32 + len > f->mem_size;
-	*self = hfield(b, n, TG_H_SRC, 2) == FUZZED;
+	bad_range = a32 + len > f->mem_size;
+	*self = H_SRC(b) == FUZZED;
 	switch (op) {
 	case TG_OP_WRITE:
 		*self = 0;
@@ -179,7 +194,7 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 			return C_WRITE_REF;
 		/* refused too while a refusal of its source and context waits
 		 * for their fence */
-		if (f->wst[hfield(b, n, TG_H_SRC, 2) & 0xFFu][hfield(b, n, TG_H_CTX, 1) & 15u])
+		if (f->wst[H_SRC(b) & 0xFFu][H_CTX(b, n)])
 			return C_WRITE_HELD;
 		return C_WRITE;
 	case TG_OP_READ_REQ:
@@ -191,12 +206,12 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 	case TG_OP_SWAP:
 	case TG_OP_CAS:
 		*resp = 1;
-		if (len != TG_ATOMIC_LEN || a32 % 8 || addr_hi || a32 + 8 > f->mem_size)
+		if (len != TG_ATOMIC_LEN || a32 % 8 || a32 + 8 > f->mem_size)
 			return C_ATOM_REF;
 		return C_ATOM;
 	case TG_OP_REQ:
 		*resp = 1;
-		if (!addr_hi && a32 >= f->qbase && a32 < f->qbase + (1u << Q_LOG2))
+		if (a32 >= f->qbase && a32 < f->qbase + (1u << Q_LOG2))
 			return C_REQ_ANY;
 		return C_REQ_REF;
 	default:   /* READ_RESP, ATOMIC_RESP, REQ_RESP: node 1 asked nothing */
@@ -209,11 +224,11 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
  * source and context, a zero-length read from them takes it. */
 static void wst_note(struct fz *f, const uint8_t *b, unsigned n, enum cls c)
 {
-	unsigned src = (unsigned)hfield(b, n, TG_H_SRC, 2) & 0xFFu;
-	unsigned ctx = (unsigned)hfield(b, n, TG_H_CTX, 1) & 15u;
+	unsigned src = H_SRC(b) & 0xFFu;
+	unsigned ctx = H_CTX(b, n);
 
 	if (c == C_WRITE_REF)
-		f->wst[src][ctx] = hfield(b, n, TG_H_ADDR, 8) % 8 ? TG_ST_MISALIGNED : TG_ST_RANGE;
+		f->wst[src][ctx] = hfield(b, n, TG_H_ADDR, 4) % 8 ? TG_ST_MISALIGNED : TG_ST_RANGE;
 	else if (c == C_READ && hfield(b, n, TG_H_LEN, 1) == 0)
 		f->wst[src][ctx] = TG_ST_OK;
 }
@@ -223,9 +238,10 @@ static void wst_note(struct fz *f, const uint8_t *b, unsigned n, enum cls c)
  * area: such a frame is not sent. */
 static int shadow_apply(struct fz *f, const uint8_t *b, enum cls c)
 {
-	uint64_t addr = get_be(b + TG_HDR_OFF + TG_H_ADDR, 8) & 0xFFFFFFFFu;
-	uint64_t mask = get_be(b + TG_HDR_OFF + TG_H_MASK, 8);
-	unsigned len = b[TG_HDR_OFF + TG_H_LEN], op = b[TG_HDR_OFF + TG_H_OP];
+	uint64_t addr = get_be(b + TG_HDR_OFF + TG_H_ADDR, 4);
+	uint64_t mask = tg_frame_mask(b[TG_HDR_OFF + TG_H_OFF], b[TG_HDR_OFF + TG_H_CNT]);
+	unsigned len = b[TG_HDR_OFF + TG_H_LEN];
+	unsigned op = b[TG_HDR_OFF + TG_H_OP] >> TG_H_OP_LSB & 15u;
 	const uint8_t *pl = b + TG_PAYLOAD_OFF;
 	uint64_t old = 0, opnd = 0, cmp = 0, nv;
 
@@ -263,7 +279,7 @@ static uint64_t pick_addr(struct fz *f)
 	case 1:
 		return f->mem_size + 8u * below(f, 1000);            /* beyond it */
 	case 2:
-		return (rnd(f) | 1ULL << (32 + below(f, 32))) & ~7ULL;  /* bits 63:32 */
+		return (rnd(f) | 1ULL << 31) & 0xFFFFFFF8u;         /* far beyond it */
 	case 3:
 		return f->area + below(f, span);                     /* any alignment */
 	case 4:
@@ -292,7 +308,12 @@ static unsigned valid_frame(struct fz *f, uint8_t *buf)
 	h.dst = FUZZED;
 	h.ctx = (uint8_t)below(f, 16);
 	h.tag = (uint16_t)rnd(f);
-	h.mask = below(f, 4) ? ~0ULL : rnd(f);
+	if (below(f, 4)) {
+		h.cnt = 64;
+	} else {
+		h.off = (uint8_t)below(f, 64);
+		h.cnt = (uint8_t)below(f, 65u - h.off);
+	}
 	h.status = below(f, 4) ? 0 : (uint8_t)below(f, 10);
 	switch (h.op) {
 	case TG_OP_WRITE:
@@ -304,7 +325,8 @@ static unsigned valid_frame(struct fz *f, uint8_t *buf)
 	case TG_OP_SWAP:
 	case TG_OP_CAS:
 		h.len = below(f, 8) ? TG_ATOMIC_LEN : (uint8_t)(8u * below(f, 9));
-		h.mask = 0xFF;
+		h.off = 0;
+		h.cnt = 8;
 		break;
 	case TG_OP_REQ:
 		h.len = below(f, 4) ? 8 : (uint8_t)(8u * below(f, 9));
@@ -313,14 +335,14 @@ static unsigned valid_frame(struct fz *f, uint8_t *buf)
 		h.len = 8;
 		break;
 	}
-	h.addr = h.op == TG_OP_REQ && below(f, 2) ? f->qbase : pick_addr(f);
+	h.addr = (uint32_t)(h.op == TG_OP_REQ && below(f, 2) ? f->qbase : pick_addr(f));
 	for (unsigned i = 0; i < sizeof(pl); i++)
 		pl[i] = (uint8_t)rnd(f);
 	if (h.op == TG_OP_CAS && below(f, 2)) {
 		/* a compare value that matches, when the word is in the area */
-		uint64_t a = h.addr & 0xFFFFFFFFu;
+		uint64_t a = h.addr;
 
-		if (h.addr == a && a >= f->area && a + 8 <= f->area + AREA_BYTES)
+		if (a >= f->area && a + 8 <= f->area + AREA_BYTES)
 			memcpy(pl + 8, f->shadow + a, 8);
 	}
 	return (unsigned)tg_frame_encode(buf, &h, pl);
@@ -359,10 +381,11 @@ static void mutate(struct fz *f, uint8_t *buf, unsigned *n)
 		buf[TG_HDR_OFF + TG_H_LEN] = below(f, 2) ? (uint8_t)rnd(f) :
 			(uint8_t)(buf[TG_HDR_OFF + TG_H_LEN] + 8u * (below(f, 2) ? 1 : 255));
 		break;
-	case 6:   /* opcode */
+	case 6:   /* opcode (the flags kept) */
 		do
-			buf[TG_HDR_OFF + TG_H_OP] = (uint8_t)rnd(f);
-		while (below(f, 4) && op_known(buf[TG_HDR_OFF + TG_H_OP]));
+			buf[TG_HDR_OFF + TG_H_OP] = (uint8_t)((buf[TG_HDR_OFF + TG_H_OP] & ~(15u << TG_H_OP_LSB)) |
+							      below(f, 16) << TG_H_OP_LSB);
+		while (below(f, 4) && op_known(buf[TG_HDR_OFF + TG_H_OP] >> TG_H_OP_LSB & 15u));
 		break;
 	case 7:   /* random bytes */
 		*n = 1 + below(f, below(f, 4) ? 200 : MAX_LEN);
@@ -373,22 +396,22 @@ static void mutate(struct fz *f, uint8_t *buf, unsigned *n)
 			tg_node_mac(buf, FUZZED);
 			put_be(buf + 12, TG_ETHERTYPE, 2);
 			buf[TG_HDR_OFF + TG_H_VER] = TG_PROTO_VERSION;
-			put_be(buf + TG_HDR_OFF + TG_H_DST, FUZZED, 2);
 		}
 		break;
-	case 8:   /* version, destination MAC or node */
+	case 8:   /* version (the old one too), destination MAC or source MAC */
 		k = below(f, 3);
 		if (k == 0)
-			buf[TG_HDR_OFF + TG_H_VER] = (uint8_t)(1u + below(f, 255) + TG_PROTO_VERSION);
+			buf[TG_HDR_OFF + TG_H_VER] = (uint8_t)(below(f, 2) ? TG_PROTO_VERSION - 1 :
+							       1u + below(f, 255) + TG_PROTO_VERSION);
 		else if (k == 1)
 			buf[below(f, 6)] ^= (uint8_t)(1u + below(f, 255));
 		else
-			put_be(buf + TG_HDR_OFF + TG_H_DST, FUZZED ^ (1u + below(f, 0xFFFF)), 2);
+			buf[6 + below(f, 6)] ^= (uint8_t)(1u + below(f, 255));
 		break;
 	case 9:   /* address */
-		put_be(buf + TG_HDR_OFF + TG_H_ADDR, below(f, 2) ? rnd(f) : pick_addr(f), 8);
+		put_be(buf + TG_HDR_OFF + TG_H_ADDR, below(f, 2) ? rnd(f) : pick_addr(f), 4);
 		break;
-	case 10:  /* mask, flags, status, ctx, tag, key, seq, ack, rsvd */
+	case 10:  /* flags, status, ctx, len, off, cnt, seq, ack, tag, key */
 		buf[TG_HDR_OFF + TG_H_FLAGS + below(f, TG_HDR_BYTES - TG_H_FLAGS)] = (uint8_t)rnd(f);
 		break;
 	case 11:  /* a byte of the payload or the header */

@@ -271,7 +271,7 @@ int main(void)
 		uint8_t f[TG_MAX_FRAME_BYTES];
 		uint8_t pl[64];
 		struct tg_frame_hdr h = { .ver = TG_PROTO_VERSION, .op = TG_OP_WRITE, .src = G,
-					  .dst = T, .addr = tg_mr_paddr(a), .mask = ~0ULL, .len = 64 };
+					  .dst = T, .addr = (uint32_t)tg_mr_paddr(a), .cnt = 64, .len = 64 };
 
 		memset(pl, 0xEE, sizeof(pl));
 		for (unsigned i = 0; i < 8; i++) {

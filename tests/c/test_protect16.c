@@ -110,7 +110,7 @@ int main(void)
 				struct tg_frame_hdr h = { .ver = TG_PROTO_VERSION, .op = TG_OP_WRITE,
 							  .src = (uint16_t)((t + 1) % HONEST), .dst = (uint16_t)t,
 							  .ctx = 15, .key = guess(salt + 7, kdata[t]),
-							  .addr = tg_mr_paddr(data[t]), .mask = 0xFF, .len = 8 };
+							  .addr = (uint32_t)tg_mr_paddr(data[t]), .cnt = 8, .len = 8 };
 				size_t n = tg_frame_encode(f, &h, pl);
 
 				REQUIRE(tg_sim_inject(sim, t, f, n) == 0, "inject");

@@ -47,9 +47,9 @@ static unsigned make_frame(uint8_t *f, unsigned src, unsigned dst, unsigned k)
 	h.op = TG_OP_WRITE;
 	h.src = (uint16_t)src;
 	h.dst = (uint16_t)dst;
-	h.seq = k;
+	h.seq = (uint16_t)k;
 	h.addr = 0x1000 + 64ull * k;
-	h.mask = ~0ull;
+	h.cnt = 64;
 	h.len = 64;
 	for (unsigned i = 0; i < sizeof(pl); i++)
 		pl[i] = t_pat(src * 1000003u + k, i);
@@ -58,14 +58,14 @@ static unsigned make_frame(uint8_t *f, unsigned src, unsigned dst, unsigned k)
 
 static unsigned hdr_src(const uint8_t *f)
 {
-	return (unsigned)f[TG_HDR_OFF + TG_H_SRC] << 8 | f[TG_HDR_OFF + TG_H_SRC + 1];
+	return (unsigned)f[10] << 8 | f[11];   /* the source MAC's node id */
 }
 
 static unsigned hdr_seq(const uint8_t *f)
 {
 	const uint8_t *x = f + TG_HDR_OFF + TG_H_SEQ;
 
-	return (unsigned)x[0] << 24 | (unsigned)x[1] << 16 | (unsigned)x[2] << 8 | x[3];
+	return (unsigned)x[0] << 8 | x[1];
 }
 
 /* Bits in which a delivered frame differs from frame (src, dst, k). */

@@ -14,7 +14,8 @@
 #endif
 
 #define MAXF   256u
-#define NCOL   19u   /* frame number, 15 header fields, payload, info, FCS status */
+#define NCOL   17u   /* frame number, 13 header fields, payload, info, FCS status */
+#define NHDR   13u
 
 struct frame {
 	struct tg_frame_hdr h;
@@ -26,14 +27,14 @@ static struct frame fr[MAXF];
 static unsigned nfr;
 
 static const char *const hdr_fields[] = {
-	"ver", "op", "flags", "status", "src", "dst", "seq", "ack", "key", "addr", "mask",
-	"len", "ctx", "tag", "rsvd",
+	"ver", "op", "flags", "status", "ctx", "len", "off", "cnt", "seq", "ack", "tag",
+	"addr", "key",
 };
 
 static uint64_t hdr_value(const struct tg_frame_hdr *h, unsigned i)
 {
-	const uint64_t v[] = { h->ver, h->op, h->flags, h->status, h->src, h->dst, h->seq,
-			       h->ack, h->key, h->addr, h->mask, h->len, h->ctx, h->tag, h->rsvd };
+	const uint64_t v[] = { h->ver, h->op, h->flags, h->status, h->ctx, h->len, h->off,
+			       h->cnt, h->seq, h->ack, h->tag, h->addr, h->key };
 
 	return v[i];
 }
@@ -179,9 +180,9 @@ int main(void)
 		 "tshark -n -X 'lua_script:%s/tools/wireshark/telegraphos.lua' "
 		 "-o eth.fcs:always -o eth.check_fcs:TRUE -r '%s' -T fields -E separator=/t -E occurrence=f "
 		 "-e frame.number -e telegraphos.ver -e telegraphos.op -e telegraphos.flags "
-		 "-e telegraphos.status -e telegraphos.src -e telegraphos.dst -e telegraphos.seq "
-		 "-e telegraphos.ack -e telegraphos.key -e telegraphos.addr -e telegraphos.mask "
-		 "-e telegraphos.len -e telegraphos.ctx -e telegraphos.tag -e telegraphos.rsvd "
+		 "-e telegraphos.status -e telegraphos.ctx -e telegraphos.len -e telegraphos.off "
+		 "-e telegraphos.cnt -e telegraphos.seq -e telegraphos.ack -e telegraphos.tag "
+		 "-e telegraphos.addr -e telegraphos.key "
 		 "-e telegraphos.payload -e _ws.col.Info -e eth.fcs.status 2>'%s.err'", TG_SRC_DIR,
 		 path, path);
 	p = popen(cmd, "r");
@@ -206,15 +207,15 @@ int main(void)
 		}
 		x = &fr[n - 1];
 		rows++;
-		for (unsigned i = 0; i < 15; i++) {
+		for (unsigned i = 0; i < NHDR; i++) {
 			uint64_t v = strtoull(col[1 + i], NULL, 0);
 
 			CHECK(*col[1 + i] && v == hdr_value(&x->h, i), "frame %u %s: tshark '%s', "
 			      "sent %#" PRIx64, n, hdr_fields[i], col[1 + i], hdr_value(&x->h, i));
 		}
-		CHECK(parse_hex(col[16], pl, sizeof(pl)) == x->plen &&
+		CHECK(parse_hex(col[14], pl, sizeof(pl)) == x->plen &&
 		      memcmp(pl, x->payload, x->plen) == 0, "frame %u payload: '%s' (%u bytes sent)",
-		      n, col[16], x->plen);
+		      n, col[14], x->plen);
 		/* the names of opcodes and statuses */
 		switch (x->h.op) {
 		case TG_OP_WRITE: snprintf(want, sizeof(want), "WRITE "); break;
@@ -227,22 +228,26 @@ int main(void)
 		case TG_OP_REQ_RESP: snprintf(want, sizeof(want), "REQ_RESP "); break;
 		default: snprintf(want, sizeof(want), " -> "); break;
 		}
-		CHECK(strstr(col[17], want) == col[17] || (x->h.op > TG_OP_REQ_RESP &&
+		CHECK(strstr(col[15], want) == col[15] || (x->h.op > TG_OP_REQ_RESP &&
 							 x->h.op != TG_OP_CAS),
-		      "frame %u info '%s', want '%s'", n, col[17], want);
+		      "frame %u info '%s', want '%s'", n, col[15], want);
+		/* the nodes the MAC addresses carry */
+		snprintf(want, sizeof(want), " %u -> %u ", x->h.src, x->h.dst);
+		CHECK(strstr(col[15], want) != NULL, "frame %u info '%s', want '%s'", n, col[15],
+		      want);
 		/* the FCS the simulator captured is checked, and good */
-		CHECK(!strcmp(col[18], "1") || !strcasecmp(col[18], "good"), "frame %u FCS status "
-		      "'%s'", n, col[18]);
+		CHECK(!strcmp(col[16], "1") || !strcasecmp(col[16], "good"), "frame %u FCS status "
+		      "'%s'", n, col[16]);
 		if (x->h.status == TG_ST_RANGE) {
-			CHECK(strstr(col[17], "status RANGE") != NULL, "frame %u info '%s'", n,
-			      col[17]);
+			CHECK(strstr(col[15], "status RANGE") != NULL, "frame %u info '%s'", n,
+			      col[15]);
 			range++;
 		}
 		/* what the test sent */
 		if (x->h.op == TG_OP_WRITE && x->h.addr == base + 0x40 && x->h.len == 64 &&
 		    x->h.src == 0 && x->h.dst == 1)
 			seen_ops |= 1u << 0;
-		if (x->h.op == TG_OP_WRITE && x->h.addr == base + 0x80 && x->h.mask == 0xf8 &&
+		if (x->h.op == TG_OP_WRITE && x->h.addr == base + 0x80 && x->h.off == 3 && x->h.cnt == 5 &&
 		    x->h.len == 8)
 			seen_ops |= 1u << 1;
 		if (x->h.op == TG_OP_READ_REQ && x->h.addr == base + 0x100 && x->h.len == 16)

@@ -13,10 +13,12 @@ static void check(const uint8_t *data, size_t size)
 {
 	struct tg_frame_hdr h, h2;
 	/* room for the largest length field, as tg_frame_encode asks */
-	uint8_t buf[TG_PAYLOAD_OFF + 255 + TG_FCS_BYTES], mac[6];
+	uint8_t buf[TG_PAYLOAD_OFF + 255 + TG_FCS_BYTES], mac[6];   /* (more than the minimum frame) */
 	unsigned pl;
-	size_t n;
+	size_t n, i;
 
+	memset(&h, 0, sizeof(h));   /* (the padding between fields, for memcmp) */
+	memset(&h2, 0, sizeof(h2));
 	if (tg_frame_decode(data, size, &h))
 		return;
 	FZ_ASSERT(size >= TG_PAYLOAD_OFF + TG_FCS_BYTES, "decoded %zu bytes", size);
@@ -24,11 +26,16 @@ static void check(const uint8_t *data, size_t size)
 	if (size < TG_PAYLOAD_OFF + pl)
 		return;   /* the payload the header names is not all there */
 	n = tg_frame_encode(buf, &h, data + TG_PAYLOAD_OFF);
-	FZ_ASSERT(n == TG_PAYLOAD_OFF + pl + TG_FCS_BYTES, "encoded %zu bytes", n);
+	FZ_ASSERT(n == tg_frame_bytes(h.op, h.len) + TG_FCS_BYTES && n >= TG_MIN_FRAME_BYTES + TG_FCS_BYTES,
+		  "encoded %zu bytes", n);
 	/* what was encoded decodes to the same header */
 	FZ_ASSERT(tg_frame_decode(buf, n, &h2) == 0 && memcmp(&h, &h2, sizeof(h)) == 0,
 		  "round trip");
-	/* a frame the encoder could have made is made again byte for byte */
+	/* a frame the encoder could have made (zero padding) is made again
+	 * byte for byte */
+	for (i = TG_PAYLOAD_OFF + pl; i + TG_FCS_BYTES < n && i < size; i++)
+		if (data[i])
+			return;
 	tg_node_mac(mac, h.dst);
 	if (n == size && memcmp(data, mac, 6) == 0) {
 		tg_node_mac(mac, h.src);

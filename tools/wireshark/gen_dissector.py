@@ -40,16 +40,22 @@ def tables():
     for c in CONSTS:
         out.append("    %s = 0x%X," % (c, vals[c]))
     out.append("}")
-    out.append("-- header fields: name, offset in the header, bytes, description")
+    out.append("-- header fields: name, offset in the header, bytes, bit mask in them")
+    out.append("-- (0: all), description")
     out.append("local FIELDS = {")
     for name, val, comment in rows:
-        if not name.startswith("H_"):
+        if not name.startswith("H_") or name.endswith(("_LSB", "_BITS")):
             continue
-        m = re.match(r"(u8|u16|u32|u64) (.*)", comment)
+        m = re.match(r"(u8|u16|u32|u64)(?:\[(\d):(\d)\])? (.*)", comment)
         if not m:
             raise SystemExit("gen_dissector: no size in the comment of %s" % name)
-        out.append("    { %s, %d, %d, %s }," % (lua_str(name[2:].lower()), val,
-                                                 SIZES[m.group(1)], lua_str(m.group(2))))
+        mask = 0
+        if m.group(2):
+            hi, lo = int(m.group(2)), int(m.group(3))
+            mask = ((1 << (hi - lo + 1)) - 1) << lo
+        out.append("    { %s, %d, %d, 0x%02X, %s }," % (lua_str(name[2:].lower()), val,
+                                                       SIZES[m.group(1)], mask,
+                                                       lua_str(m.group(4))))
     out.append("}")
     for table, prefix in (("OPCODES", "OP_"), ("STATUS", "ST_")):
         out.append("local %s = {" % table)

@@ -210,11 +210,13 @@ int main(int argc, char **argv)
     TB_CHECK(t.rd(t.b, TG_BRIDGE_OP_BAR_READ, TG_CTRL_CSR_BASE + TG_CSR_REG_NODE_ID) == 2, "node id b");
     if (bench_mode) return bench(t, rng);
 
-    // remote writes from a into b's memory, with byte enables
+    // remote writes from a into b's memory, with byte enables (one run of
+    // bytes: the wire's form)
     uint64_t ref[16] = {0};
     for (unsigned k = 0; k < 16; k++) {
         uint64_t v = rng.next();
-        uint8_t strb = (k % 3) ? 0xFF : (uint8_t)rng.next() | 1;
+        unsigned lo = (unsigned)rng.below(8), n = 1 + (unsigned)rng.below(8 - lo);
+        uint8_t strb = (k % 3) ? 0xFF : (uint8_t)(((1u << n) - 1) << lo);
         t.wr(t.a, TG_BRIDGE_OP_BAR_WRITE, bar_addr(TG_WIN_REMOTE, 0, 2, 0x400 + 8 * k), v, strb);
         ref[k] = strb_merge(ref[k], v, strb);
     }
@@ -280,7 +282,7 @@ int main(int argc, char **argv)
         uint8_t buf[TG_MAX_FRAME_BYTES], pay[TG_MAX_PAYLOAD];
         h.ver = TG_PROTO_VERSION, h.op = TG_OP_WRITE, h.src = 1, h.dst = 2;
         h.len = k < 48 ? 8 : 64;
-        h.mask = k < 48 ? 0xFF : ~0ull;
+        h.off = 0, h.cnt = h.len;
         h.addr = 0x1000 + 64 * k;
         for (unsigned i = 0; i < h.len; i++) pay[i] = (uint8_t)rng.next();
         std::memcpy(&lr[k], pay + h.len - 8, 8);
@@ -312,7 +314,7 @@ int main(int argc, char **argv)
         struct tg_frame_hdr h = {};
         uint8_t buf[TG_MAX_FRAME_BYTES], pay[8] = {1, 2, 3, 4, 5, 6, 7, 8};
         h.ver = TG_PROTO_VERSION, h.op = TG_OP_WRITE, h.src = 1, h.dst = 2;
-        h.len = 8, h.mask = 0xFF, h.addr = 0x3000;
+        h.len = 8, h.off = 0, h.cnt = 8, h.addr = 0x3000;
         size_t n = tg_frame_encode(buf, &h, pay);
         Bytes f(buf, buf + n);
         if (k == 0) f[TG_PAYLOAD_OFF + 3] ^= 0x08;

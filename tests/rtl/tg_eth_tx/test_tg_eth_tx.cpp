@@ -30,7 +30,7 @@ struct Desc {
 static const uint8_t OPS[] = {
     TG_OP_WRITE, TG_OP_READ_REQ, TG_OP_READ_RESP, TG_OP_FAA, TG_OP_ATOMIC_RESP, TG_OP_SWAP, TG_OP_CAS,
     TG_OP_REQ,   TG_OP_REQ_RESP, TG_OP_ACK,       TG_OP_NAK,    0x00,
-    0xFF,
+    0x0F,        // (the field has 4 bits)
 };
 static const unsigned NOPS = sizeof OPS / sizeof OPS[0];
 
@@ -208,19 +208,20 @@ struct Tb {
         h.src = node;
         h.dst = d.dst;
         h.addr = d.addr;
-        h.mask = d.mask;
+        TB_CHECK(tg_frame_run(d.mask, &h.off, &h.cnt) == 0, "descriptor mask %016llx is not a run",
+                 (unsigned long long)d.mask);
         h.len = d.len;
         h.ctx = d.ctx;
         h.tag = d.tag;
-        h.seq = d.seq;
-        h.ack = d.ack;
+        h.seq = (uint16_t)d.seq;   // the wire carries 16 bits
+        h.ack = (uint16_t)d.ack;
         static const uint8_t zeros[TG_MAX_PAYLOAD] = {};
         Bytes want = tb_frame(h, d.src == TG_PAY_NONE ? zeros : d.payload);
 
         tg_frame_hdr g{};
         TB_CHECK(tg_frame_decode(f.data(), f.size(), &g) == 0, "frame %llu (%zu bytes) does not decode",
                  (unsigned long long)frames, f.size());
-        TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + TG_FCS_BYTES + tg_frame_payload_bytes(d.op, d.len),
+        TB_CHECK(f.size() == (size_t)tg_frame_bytes(d.op, d.len) + TG_FCS_BYTES,
                  "frame %llu: %zu bytes for len %u",
                  (unsigned long long)frames, f.size(), d.len);
         TB_CHECK(g.ver == TG_PROTO_VERSION && g.op == d.op && g.flags == d.flags && g.status == d.status,
@@ -228,12 +229,13 @@ struct Tb {
                  d.op, g.flags, d.flags, g.status, d.status);
         TB_CHECK(g.src == node && g.dst == d.dst, "frame %llu: src %04x/%04x dst %04x/%04x",
                  (unsigned long long)frames, g.src, node, g.dst, d.dst);
-        TB_CHECK(g.seq == d.seq && g.ack == d.ack, "frame %llu: seq %08x/%08x ack %08x/%08x",
+        TB_CHECK(g.seq == h.seq && g.ack == h.ack, "frame %llu: seq %04x/%08x ack %04x/%08x",
                  (unsigned long long)frames, g.seq, d.seq, g.ack, d.ack);
-        TB_CHECK(g.key == 0 && g.rsvd == 0, "frame %llu: key/rsvd not zero", (unsigned long long)frames);
-        TB_CHECK(g.addr == d.addr && g.mask == d.mask && g.len == d.len && g.ctx == d.ctx && g.tag == d.tag,
-                 "frame %llu: addr %llx/%x mask %016llx/%016llx len %u/%u ctx %u/%u tag %04x/%04x",
-                 (unsigned long long)frames, (unsigned long long)g.addr, d.addr, (unsigned long long)g.mask,
+        TB_CHECK(g.key == 0, "frame %llu: key not zero", (unsigned long long)frames);
+        TB_CHECK(g.addr == d.addr && tg_frame_mask(g.off, g.cnt) == d.mask && g.len == d.len && g.ctx == d.ctx &&
+                 g.tag == d.tag,
+                 "frame %llu: addr %llx/%x off %u cnt %u mask %016llx len %u/%u ctx %u/%u tag %04x/%04x",
+                 (unsigned long long)frames, (unsigned long long)g.addr, d.addr, g.off, g.cnt,
                  (unsigned long long)d.mask, g.len, d.len, g.ctx, d.ctx, g.tag, d.tag);
         uint8_t mac[6];
         tg_node_mac(mac, d.dst);
@@ -256,20 +258,25 @@ struct Tb {
         Desc d;
         d.op = op;
         d.len = len;
-        d.status = (uint8_t)rng.next();
+        // op, flags, status and ctx are 4 bits on the wire, as the core makes them
+        d.status = (uint8_t)rng.below(16);
         switch (rng.below(4)) {
         case 0: d.flags = 0; break;
         case 1: d.flags = TG_FLAG_RETRY; break;
-        case 2: d.flags = (uint8_t)(1u << rng.below(8)); break;   // one bit, each position
-        default: d.flags = (uint8_t)rng.next(); break;
+        case 2: d.flags = (uint8_t)(1u << rng.below(4)); break;   // one bit, each position
+        default: d.flags = (uint8_t)rng.below(16); break;
         }
-        d.ctx = (uint8_t)rng.next();
+        d.ctx = (uint8_t)rng.below(16);
         d.dst = (uint16_t)rng.next();
         d.tag = (uint16_t)rng.next();
         d.seq = (uint32_t)rng.next();
         d.ack = (uint32_t)rng.next();
         d.addr = (uint32_t)rng.next();
-        d.mask = rng.next();
+        // the core's masks are one run of bytes
+        {
+            unsigned off = rng.below(64);
+            d.mask = tg_frame_mask(off, rng.below(65 - off));
+        }
         switch (rng.below(6)) {
         case 0: d.mask = ~0ull; break;
         case 1: d.mask = 0; break;

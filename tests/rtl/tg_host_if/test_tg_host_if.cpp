@@ -75,6 +75,7 @@ struct Cov {
     uint64_t read_tmo = 0, fence_tmo = 0, late = 0;
     uint64_t opnd_set = 0, opnd_bad = 0, finc_store = 0, mis_status = 0, unknown_reg = 0;
     uint64_t wcheck_sent = 0, wcheck_bad = 0;
+    uint64_t run_bad = 0;                 // bursts refused: byte enables with holes
     uint64_t last_ok = 0, last_err = 0;   // LAST_STATUS reads: OK, or a failure
     uint64_t ago_go[3] = {}, ago_ref_st[3] = {}, ago_why[WHY_N] = {}, ago_fn_and_more = 0, ago_range_and_mis = 0;
     uint64_t ago_hits = 0, ago_stall_full = 0, fto = 0, fto_atomic = 0;
@@ -163,6 +164,8 @@ struct Ent {
 struct Model {
     // burst being assembled
     bool b_active = false;
+    bool b_bad = false;      // its byte enables are no longer one run: refused
+    uint64_t b_refused = 0;  // bursts refused so far
     bool b_req = false;      // beats of the REQ window, not the remote one
     unsigned b_ctx = 0, b_node = 0, b_cnt = 0;
     uint32_t b_first = 0;
@@ -219,8 +222,18 @@ struct Model {
                (d.paddr / TG_MAX_BURST_BYTES) == (b_first / TG_MAX_BURST_BYTES) &&
                (d.paddr % TG_MAX_BURST_BYTES) / 8 == (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt;
     }
+    static bool mask_is_run(uint64_t m)
+    {
+        uint8_t off, cnt;
+        return tg_frame_run(m, &off, &cnt) == 0;
+    }
     void emit_burst()
     {
+        b_active = false;
+        if (b_bad) {
+            b_refused++;   // a request all the same (counted at its first beat)
+            return;
+        }
         TxD t;
         t.op = b_req ? TG_OP_REQ : TG_OP_WRITE;
         t.burst = true;
@@ -235,7 +248,6 @@ struct Model {
         t.kknown = known[t.ctx & 15][8];
         txd.push_back(t);
         descs++;
-        b_active = false;
     }
 
     // registers of a context page that hold a value (index d.reg / 8 in val)
@@ -313,11 +325,20 @@ struct Model {
                 b_first = d.paddr;
                 b_cnt = 0;
                 b_mask = 0;
+                b_bad = false;
                 std::memset(b_data, 0, sizeof b_data);
             }
             b_data[b_cnt] = b.wdata & strb_mask(b.wstrb);
             b_mask |= (uint64_t)b.wstrb << (8 * b_cnt);
             b_cnt++;
+            // the byte enables must stay one run: the beat that breaks it
+            // refuses the burst (noted once, nothing sent)
+            if (!b_bad && !mask_is_run(b_mask)) {
+                b_bad = true;
+                errors++;
+                cov.run_bad++;
+                set_status(b_ctx, TG_ST_MISALIGNED);
+            }
             if (b.last || (b_first % TG_MAX_BURST_BYTES) / 8 + b_cnt == WORDS) emit_burst();
             return;
         }
@@ -631,12 +652,20 @@ struct Tb {
     }
     // `n` beats from word `w0` of the block at `blk`; `last` on the final
     // beat when asked.
+    // Mostly the byte enables are one run over the burst (the wire's form),
+    // else each beat's random: a run with holes is refused.
     void burst(unsigned ctx, unsigned node, uint32_t blk, unsigned w0, unsigned n, bool last,
                unsigned win = TG_WIN_REMOTE)
     {
-        for (unsigned i = 0; i < n; i++)
-            push(Beat{true, bar(win, ctx, node, blk + 8 * (w0 + i)), rng.next(), random_strobe(),
+        bool run = rng.chance(75);
+        unsigned lo = rng.below(8 * n), hi = lo + rng.below(8 * n - lo + 1);   // bytes [lo, hi)
+        for (unsigned i = 0; i < n; i++) {
+            uint8_t st = 0;
+            for (unsigned b = 0; b < 8; b++)
+                st |= (uint8_t)((8 * i + b >= lo && 8 * i + b < hi) << b);
+            push(Beat{true, bar(win, ctx, node, blk + 8 * (w0 + i)), rng.next(), run ? st : random_strobe(),
                       last && i + 1 == n});
+        }
     }
     uint32_t random_block() { return (uint32_t)(rng.next() & ~(uint64_t)(TG_MAX_BURST_BYTES - 1)); }
 
@@ -1199,7 +1228,7 @@ struct Tb {
                  (unsigned long long)ref.strays);
         TB_CHECK(seen_resp == ref.answers, "%s: ev_host_resp %llu, want %llu", what, (unsigned long long)seen_resp,
                  (unsigned long long)ref.answers);
-        uint64_t reqs = ref.descs + (ref.b_active ? 1 : 0);
+        uint64_t reqs = ref.descs + ref.b_refused + (ref.b_active ? 1 : 0);
         TB_CHECK(seen_req == reqs, "%s: ev_host_req %llu, want %llu", what, (unsigned long long)seen_req,
                  (unsigned long long)reqs);
         if (!ref.b_active) pay_drain(what);   // (an open burst has a slot in use, not yet taken)
@@ -1285,12 +1314,14 @@ static void burst_phase(Tb &tb, unsigned win)
         for (unsigned n = 1; n + w0 <= WORDS; n++) {
             for (int full_without_last = 0; full_without_last < 2; full_without_last++) {
                 if (full_without_last && n + w0 != WORDS) continue;
-                uint64_t before = tb.ref.descs;
+                // (a burst whose byte enables have holes is refused instead)
+                uint64_t before = tb.ref.descs + tb.ref.b_refused;
                 tb.burst(tb.rng.below(16), tb.rng.below(256), tb.random_block(), w0, n, !full_without_last, win);
                 tb.run("burst");
-                TB_CHECK(tb.ref.descs == before + 1 && !tb.ref.b_active,
+                TB_CHECK(tb.ref.descs + tb.ref.b_refused == before + 1 && !tb.ref.b_active,
                          "burst of %u beats from word %u%s: %llu descriptors", n, w0,
-                         full_without_last ? " (no last)" : "", (unsigned long long)(tb.ref.descs - before));
+                         full_without_last ? " (no last)" : "",
+                         (unsigned long long)(tb.ref.descs + tb.ref.b_refused - before));
             }
         }
     }
@@ -1575,7 +1606,7 @@ static void window_switch_phase(Tb &tb, unsigned n)
         unsigned ctx = tb.rng.below(16), node = tb.rng.below(256);
         uint32_t blk = tb.random_block();
         unsigned w = tb.rng.below(WORDS), win = tb.rng.below(2) ? TG_WIN_REQ : TG_WIN_REMOTE;
-        uint64_t before = tb.ref.descs;
+        uint64_t before = tb.ref.descs + tb.ref.b_refused;   // (refused: holes)
         unsigned runs = 0;
         while (w < WORDS) {
             unsigned len = 1 + tb.rng.below(WORDS - w);
@@ -1585,8 +1616,9 @@ static void window_switch_phase(Tb &tb, unsigned n)
             win = win == TG_WIN_REQ ? TG_WIN_REMOTE : TG_WIN_REQ;
         }
         tb.run("window switches");
-        TB_CHECK(tb.ref.descs == before + runs, "%u runs of alternating windows made %llu descriptors", runs,
-                 (unsigned long long)(tb.ref.descs - before));
+        TB_CHECK(tb.ref.descs + tb.ref.b_refused == before + runs,
+                 "%u runs of alternating windows made %llu descriptors", runs,
+                 (unsigned long long)(tb.ref.descs + tb.ref.b_refused - before));
     }
 }
 
@@ -1982,6 +2014,8 @@ int main(int argc, char **argv)
              "operand stores %llu, partial %llu, FINC stores %llu, misaligned STATUS %llu, unmapped writes %llu",
              (unsigned long long)cov.opnd_set, (unsigned long long)cov.opnd_bad, (unsigned long long)cov.finc_store,
              (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
+    std::printf("bursts refused for byte enables with holes: %llu\n", (unsigned long long)cov.run_bad);
+    TB_CHECK(cov.run_bad > 100, "bursts with holes refused: %llu", (unsigned long long)cov.run_bad);
     std::printf("write checks: %llu sent, %llu refused (no length, or crossing a block)\n",
                 (unsigned long long)cov.wcheck_sent, (unsigned long long)cov.wcheck_bad);
     TB_CHECK(cov.wcheck_sent > 150 && cov.wcheck_bad > 40, "write checks: %llu sent, %llu refused",

@@ -121,7 +121,7 @@ struct Tb {
             tx_frames++;
             tg_frame_hdr h;
             TB_CHECK(tg_frame_decode(f.data(), f.size(), &h) == 0, "frame %zu bytes fails decode", f.size());
-            TB_CHECK(f.size() == (size_t)TG_PAYLOAD_OFF + tg_frame_payload_bytes(h.op, h.len) + TG_FCS_BYTES,
+            TB_CHECK(f.size() == (size_t)tg_frame_bytes(h.op, h.len) + TG_FCS_BYTES,
                      "frame size %zu, op %u, len %u", f.size(), h.op, h.len);
             TB_CHECK(h.src == NODE && h.ver == TG_PROTO_VERSION, "src %u ver %u", h.src, h.ver);
             if (getenv("TB_TRACE"))
@@ -205,16 +205,15 @@ static void random_burst(Tb &tb, Ref &ref, uint32_t region, uint32_t region_len)
     uint32_t blk = region + BLK * tb.rng.below(region_len / BLK);
     unsigned w0 = tb.rng.below(BLK / 8);
     unsigned beats = 1 + tb.rng.below(BLK / 8 - w0);
+    // the byte enables of a burst are one run (the host port refuses holes)
+    unsigned lo = tb.rng.below(4) ? 0 : tb.rng.below(8 * beats);
+    unsigned hi = tb.rng.below(4) ? 8 * beats : lo + tb.rng.below(8 * beats - lo + 1);
     for (unsigned i = 0; i < beats; i++) {
         uint32_t a = blk + 8 * (w0 + i);
         uint64_t d = tb.rng.next();
-        uint8_t s;
-        switch (tb.rng.below(4)) {
-        case 0: s = 0xFF; break;
-        case 1: { unsigned lo = tb.rng.below(8), len = 1 + tb.rng.below(8 - lo);
-                  s = (uint8_t)(((1u << len) - 1) << lo); break; }
-        default: s = (uint8_t)tb.rng.next(); break;
-        }
+        uint8_t s = 0;
+        for (unsigned b = 0; b < 8; b++)
+            s |= (uint8_t)((8 * i + b >= lo && 8 * i + b < hi) << b);
         for (unsigned b = 0; b < 8; b++)
             if (s & (1u << b)) ref.mem[a + b] = (uint8_t)(d >> (8 * b));
         tb.hq.push_back(Beat{true, bar(TG_WIN_REMOTE, 1, NODE, a), d, s, i == beats - 1});
@@ -402,7 +401,8 @@ static tg_frame_hdr write_hdr(uint64_t addr)
     h.src = 9;
     h.dst = NODE;
     h.addr = addr;
-    h.mask = ~0ull;
+    h.off = 0;
+    h.cnt = 64;
     h.len = 64;
     return h;
 }
@@ -423,12 +423,12 @@ static void bad_frames_phase(Tb &tb, Ref &ref)
     Bytes f;
     f = good; f[70] ^= 0x10; tb.rx.push_mac(f);                   // bit flip
     f = good; f.back() ^= 0x01; tb.rx.push_mac(f);                // FCS byte flip
-    tg_frame_hdr t = h; t.ver = 2; tb.rx.push_mac(tb_frame(t, payload));
+    tg_frame_hdr t = h; t.ver = 1; tb.rx.push_mac(tb_frame(t, payload));
     t = h; t.dst = NODE + 1; tb.rx.push_mac(tb_frame(t, payload));
     f = good; f[12] = 0x08; f[13] = 0x00;                                  // IPv4 EtherType, good FCS
     tb_refcs(f);
     tb.rx.push_mac(f);
-    t = h; t.op = 0x7F; tb.rx.push_mac(tb_frame(t, payload));       // unknown opcode
+    t = h; t.op = 0xF; tb.rx.push_mac(tb_frame(t, payload));        // unknown opcode
     t = h; t.len = 12; tb.rx.push_mac(tb_frame(t, payload));        // not a word multiple
     t = h; t.len = 64; { Bytes g = tb_frame(t, payload);                    // length field says 64, frame carries 56
       g.erase(g.begin() + TG_PAYLOAD_OFF + 56, g.end());

@@ -36,7 +36,6 @@ static const uint32_t MEM_BYTES = 1u << 16;
 
 struct Rxd {
     uint8_t op, flags, status, len, ctx;
-    bool addr_hi;
     uint16_t src, tag;
     uint32_t addr;
     uint64_t mask;
@@ -165,7 +164,7 @@ struct Tb {
         const Region *g = prot_lookup(d.key);
         uint8_t st = !g                                                      ? TG_ST_BAD_KEY
                      : !(g->rights & right)                                  ? TG_ST_NO_RIGHT
-                     : d.addr_hi || d.addr < g->base || last > g->end ? TG_ST_RANGE : 0;
+                     : d.addr < g->base || last > g->end ? TG_ST_RANGE : 0;
         n_prot[st]++;
         return st;
     }
@@ -268,13 +267,13 @@ struct Tb {
         unsigned s8 = d.src & 0xFF;
         bool retry = (d.flags & TG_FLAG_RETRY) != 0;
         // an address with bits 63:32 set is the base of no queue
-        int idx = d.addr_hi ? -1 : lookup(d.addr);
+        int idx = lookup(d.addr);
         ex.qidx = idx < 0 ? 0 : (unsigned)idx;
         ex.want_req_ref = true;
         if (idx < 0) {
             // refused at once: no block is set, and a retry opens nothing
             if (retry && blocked[s8]) rk[RK_RETRY_NOQ]++;
-            ex.what = d.addr_hi ? "REQ to an address above 4 GiB" : "REQ to no queue";
+            ex.what = "REQ to no queue";
             ex.txd_status = TG_ST_NO_QUEUE;
             rk[RK_NO_QUEUE]++;
             return;
@@ -370,7 +369,7 @@ struct Tb {
         ex.is_atomic = true;
         ex.want_txd = true;
         ex.txd_op = TG_OP_ATOMIC_RESP;
-        if (d.len != TG_ATOMIC_LEN || (d.addr & 7) || d.addr_hi || (uint64_t)d.addr + 8 > mem_size) {
+        if (d.len != TG_ATOMIC_LEN || (d.addr & 7) || (uint64_t)d.addr + 8 > mem_size) {
             ex.what = d.len != TG_ATOMIC_LEN ? "atomic of a bad length"
                       : (d.addr & 7)        ? "misaligned atomic" : "out-of-range atomic";
             ex.txd_status = d.len != TG_ATOMIC_LEN ? TG_ST_MALFORMED
@@ -462,7 +461,7 @@ struct Tb {
                 TB_CHECK(ex.want_st == ex.txd_status,
                          "cycle %llu: bench: a REQ meant to end %d ends %u (%s): src %04x entry %d len %u flags %02x",
                          (unsigned long long)cyc, ex.want_st, ex.txd_status, ex.what, d.src,
-                         d.addr_hi ? -1 : lookup(d.addr), d.len, d.flags);
+                         lookup(d.addr), d.len, d.flags);
             return;
         }
         if (d.op == TG_OP_REQ_RESP) {
@@ -473,7 +472,7 @@ struct Tb {
         unsigned words = d.len / 8;
         bool is_fetch = (d.tag & TG_TAG_FETCH) != 0;
         bool misaligned = (d.addr & 7) != 0;
-        bool out_of_range = d.addr_hi || (uint64_t)d.addr + d.len > mem_size;
+        bool out_of_range = (uint64_t)d.addr + d.len > mem_size;
         if (d.op == TG_OP_WRITE) {
             if (misaligned || out_of_range) {
                 ex.what = "refused write";
@@ -573,7 +572,6 @@ struct Tb {
         r.s_rxd_status = d.status;
         r.s_rxd_src = d.src;
         r.s_rxd_addr = d.addr;
-        r.s_rxd_addr_hi = d.addr_hi;
         r.s_rxd_mask = d.mask;
         r.s_rxd_len = d.len;
         r.s_rxd_ctx = d.ctx;
@@ -908,7 +906,7 @@ struct Tb {
             junk.op = (uint8_t)(1 + rng.below(7));
             junk.flags = (uint8_t)rng.next();
             junk.status = (uint8_t)rng.next(); junk.len = (uint8_t)(8 * rng.below(9)); junk.ctx = 0;
-            junk.addr_hi = rng.below(2); junk.src = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
+            junk.src = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
             junk.addr = (uint32_t)rng.next(); junk.mask = rng.next();
             for (auto &b : junk.payload) b = (uint8_t)rng.next();
             drive(junk);
@@ -1198,7 +1196,6 @@ struct Tb {
         d.len = len;
         d.status = TG_ST_OK;
         d.ctx = (uint8_t)rng.next();
-        d.addr_hi = false;
         d.src = (uint16_t)rng.next();
         d.tag = (uint16_t)rng.next();
         d.mask = random_mask();
@@ -1226,10 +1223,10 @@ struct Tb {
         Rxd d = base_rxd(TG_OP_WRITE, (uint8_t)(8 * (1 + rng.below(8))));
         switch (rng.below(5)) {
         case 0: d.addr = (mem_size & ~7u) - d.len + 8; break;                  // one word past the end
-        case 1: d.addr = in_range_addr(d.len); d.addr_hi = true; break;       // address bits 63:32 set
+        case 1: d.addr = (mem_size & ~7u) + 8 * rng.below(64); break;          // at or past the end
         case 2: d.addr = in_range_addr(d.len) | (1 + rng.below(7)); break;   // misaligned
         case 3: d.addr = 0xFFFFFFF8u; break;                                   // wraps past 2^32
-        default: d.addr = (uint32_t)rng.next() & ~7u; if ((uint64_t)d.addr + d.len <= mem_size) d.addr_hi = true; break;
+        default: d.addr = (uint32_t)rng.next() & ~7u; if ((uint64_t)d.addr + d.len <= mem_size) d.addr = 0x80000000u; break;
         }
         q.push_back(d);
     }
@@ -1238,10 +1235,10 @@ struct Tb {
         Rxd d = base_rxd(TG_OP_READ_REQ, (uint8_t)(8 * rng.below(9)));
         unsigned k = rng.below(10);
         if (k < 6) d.addr = in_range_addr(d.len);
-        else if (k == 6) { d.len = 0; d.addr = (uint32_t)rng.next() & ~7u; d.addr_hi = rng.below(2); }  // a fence
+        else if (k == 6) { d.len = 0; d.addr = (uint32_t)rng.next() & ~7u; }  // a fence
         else if (k == 7) { d.addr = in_range_addr(d.len) | (1 + rng.below(7)); }
         else if (k == 8) { d.len = (uint8_t)(8 * (1 + rng.below(8))); d.addr = (mem_size & ~7u) - d.len + 8; }
-        else { d.len = (uint8_t)(8 * (1 + rng.below(8))); d.addr = in_range_addr(d.len); d.addr_hi = true; }
+        else { d.len = (uint8_t)(8 * (1 + rng.below(8))); d.addr = 0x80000000u | in_range_addr(d.len); }
         q.push_back(d);
     }
     void host_resp()
@@ -1274,7 +1271,7 @@ struct Tb {
             case 0: do d.len = (uint8_t)(8 * rng.below(9)); while (d.len == TG_ATOMIC_LEN); break;
             case 1: d.addr |= 1 + rng.below(7); break;
             case 2: d.addr = (mem_size & ~7u) - 8 + 8 * (1 + rng.below(4)); break;   // past the end
-            case 3: d.addr_hi = true; break;
+            case 3: d.addr = 0x80000000u; break;
             default: d.addr = 0xFFFFFFF8u; break;
             }
         }
@@ -1422,12 +1419,11 @@ struct ReqGen {
         }
     }
 
-    void req_to(uint16_t src, uint32_t addr, uint8_t len, uint8_t flags, int want = -1, bool addr_hi = false)
+    void req_to(uint16_t src, uint32_t addr, uint8_t len, uint8_t flags, int want = -1)
     {
         Rxd d = tb.base_rxd(TG_OP_REQ, len);
         d.src = src;
         d.addr = addr;
-        d.addr_hi = addr_hi;
         d.flags = flags;
         d.want_st = want;
         tb.q.push_back(d);
@@ -1613,8 +1609,6 @@ static void block_phase(Tb &tb)
 
     // only the source's own retry to the queue opens it
     g.req_to(S, g.none[0], 8, R, NQ);   // a retry to no queue opens nothing
-    blocked_at(S, A);
-    g.req_to(S, A, 8, R, NQ, true);     // nor one to A's base above 4 GiB
     blocked_at(S, A);
     g.req_to(S, B, 8, R, OK);       // nor a retry to B
     blocked_at(S, A);
@@ -1851,7 +1845,6 @@ static void prot_phase(Tb &tb, unsigned n)
         at &= ~(int64_t)7;
         if (at < 0 || at >= (int64_t)tb.mem_size) continue;
         d.addr = (uint32_t)at;
-        d.addr_hi = false;
         d.key = g.key;
         d.key_set = true;
         tb.q.push_back(d);
@@ -2002,17 +1995,6 @@ int main(int argc, char **argv)
             slot_wait_full += tb.n_slot_wait_full;
             slots_used |= tb.slots_used;
         }
-    }
-    // A REQ whose address has bits 63:32 set names no queue, whatever
-    // queue its low half matches: refused, nothing read or written.
-    {
-        Tb tb(0x5BE0CD19u);
-        tb.reset();
-        ReqGen g(tb);
-        g.setup();
-        g.req_to(REQ_SRCS[2], g.good[1], 8, TG_FLAG_RETRY, TG_ST_NO_QUEUE, true);
-        tb.run();
-        tb.check_mem("after a REQ above 4 GiB");
     }
     std::printf("REQs (random traffic): %llu appended (%llu zero-filled words, %llu wrapped, %llu consumed), "
                 "%llu no queue, %llu blocked, %llu to a full mark, %llu found full, %llu malformed; retries: %llu "
