@@ -46,7 +46,8 @@ module tg_eth_rx #(
     output wire [7:0]   m_rxd_status,
     output wire [15:0]  m_rxd_src,
     output wire [31:0]  m_rxd_addr,
-    output wire [63:0]  m_rxd_mask,
+    output wire [5:0]   m_rxd_off,       // the bytes written or asked for: cnt from off
+    output wire [6:0]   m_rxd_cnt,
     output wire [7:0]   m_rxd_len,
     output wire [7:0]   m_rxd_ctx,
     output wire [15:0]  m_rxd_tag,
@@ -184,15 +185,8 @@ wire [15:0] f_tag       = fbe16(hdr_reg, H + `TG_H_TAG);
 wire [31:0] f_addr      = {fbe16(hdr_reg, H + `TG_H_ADDR), fbe16(hdr_reg, H + `TG_H_ADDR + 2)};
 wire [63:0] f_key       = fbe64(hdr_reg, H + `TG_H_KEY);
 
-// the byte enables: cnt bytes from off (a run past byte 63 is malformed)
+// the bytes: cnt from off (a run past byte 63 is malformed)
 wire [8:0]  f_run_end   = {1'b0, f_off} + {1'b0, f_cnt};
-reg  [63:0] f_mask;
-integer     mb;
-always @* begin
-    for (mb = 0; mb < 64; mb = mb + 1) begin
-        f_mask[mb] = ({1'b0, f_off} <= mb[8:0]) && (mb[8:0] < f_run_end);
-    end
-end
 
 wire [23:0] mac_oui = `TG_MAC_OUI;
 wire [47:0] my_mac  = {mac_oui, 8'h00, cfg_node_id};
@@ -237,7 +231,8 @@ assign m_rxd_flags   = f_flags;
 assign m_rxd_status  = f_status;
 assign m_rxd_src     = f_src;
 assign m_rxd_addr    = f_addr;
-assign m_rxd_mask    = f_mask;
+assign m_rxd_off     = f_off[5:0];   // (an empty run may start at 64: it covers nothing)
+assign m_rxd_cnt     = f_cnt[6:0];
 assign m_rxd_len     = f_len;
 assign m_rxd_ctx     = f_ctx;
 assign m_rxd_tag     = f_tag;

@@ -26,7 +26,8 @@ module tg_eth_tx #(
     input  wire [7:0]   s_txd_status,
     input  wire [15:0]  s_txd_dst,
     input  wire [31:0]  s_txd_addr,
-    input  wire [63:0]  s_txd_mask,
+    input  wire [5:0]   s_txd_off,      // the bytes written or asked for: cnt from off
+    input  wire [6:0]   s_txd_cnt,
     input  wire [7:0]   s_txd_len,      // payload bytes: 0, 8, ... 64
     input  wire [7:0]   s_txd_ctx,
     input  wire [15:0]  s_txd_tag,
@@ -72,8 +73,7 @@ module tg_eth_tx #(
 // PAY_BEAT+k+1 (the rest). The word is read in the cycle before beat
 // PAY_BEAT+k (the address follows the beat register alone: the word for
 // the next beat), kept while the beat waits, and its high bytes kept for
-// the next beat. The descriptor's byte mask goes on the wire as the run
-// it covers (off, cnt): the host port sends no mask with holes.
+// the next beat.
 localparam H         = `TG_HDR_OFF;
 localparam PAY_BEAT  = `TG_PAYLOAD_OFF / 8;
 localparam PAY_LANE  = `TG_PAYLOAD_OFF % 8;
@@ -98,8 +98,8 @@ reg [3:0]            flags_reg,  flags_next;
 reg [3:0]            status_reg, status_next;
 reg [15:0]           dst_reg,    dst_next;
 reg [31:0]           addr_reg,   addr_next;
-reg [5:0]            off_reg,    off_next;     // the mask's run: first byte
-reg [6:0]            cnt_reg,    cnt_next;     // ... and bytes
+reg [5:0]            off_reg,    off_next;
+reg [6:0]            cnt_reg,    cnt_next;
 reg [7:0]            len_reg,    len_next;
 reg [3:0]            ctx_reg,    ctx_next;
 reg [15:0]           tag_reg,    tag_next;
@@ -123,26 +123,6 @@ reg [63:0]           word_reg,   word_next;    // the payload word of this beat
 wire [47:0] unused_txd_hi = {s_txd_flags[7:4], s_txd_status[7:4], s_txd_ctx[7:4],
                              s_txd_seq[31:16], s_txd_ack[31:16], s_txd_op[7:4]};
 /* verilator lint_on UNUSEDSIGNAL */
-
-// ---------------------------------------------------------------- mask run
-// the lowest and highest bytes the descriptor's mask enables
-reg [5:0] mask_lo, mask_hi;
-integer   mb;
-always @* begin
-    mask_lo = 6'd0;
-    mask_hi = 6'd0;
-    for (mb = 63; mb >= 0; mb = mb - 1) begin
-        if (s_txd_mask[mb]) begin
-            mask_lo = mb[5:0];
-        end
-    end
-    for (mb = 0; mb < 64; mb = mb + 1) begin
-        if (s_txd_mask[mb]) begin
-            mask_hi = mb[5:0];
-        end
-    end
-end
-wire [6:0] mask_cnt = (s_txd_mask == 64'd0) ? 7'd0 : {1'b0, mask_hi - mask_lo} + 7'd1;
 
 // ---------------------------------------------------------------- header image
 wire [15:0] ethertype = `TG_ETHERTYPE;
@@ -276,8 +256,8 @@ always @* begin
             status_next = s_txd_status[3:0];
             dst_next    = s_txd_dst;
             addr_next   = s_txd_addr;
-            off_next    = mask_lo;
-            cnt_next    = mask_cnt;
+            off_next    = s_txd_off;
+            cnt_next    = s_txd_cnt;
             len_next    = s_txd_len;
             ctx_next    = s_txd_ctx[3:0];
             tag_next    = s_txd_tag;

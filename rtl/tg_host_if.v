@@ -46,7 +46,8 @@ module tg_host_if #(
     output wire [7:0]   m_txd_op,
     output wire [15:0]  m_txd_dst,
     output wire [31:0]  m_txd_addr,
-    output wire [63:0]  m_txd_mask,
+    output wire [5:0]   m_txd_off,       // the bytes written or asked for: cnt from off
+    output wire [6:0]   m_txd_cnt,
     output wire [7:0]   m_txd_len,
     output wire [7:0]   m_txd_ctx,
     output wire [15:0]  m_txd_tag,
@@ -85,7 +86,8 @@ module tg_host_if #(
     output wire [15:0]  fetch_lookup_node,
     output wire [31:0]  fetch_lookup_laddr,
     output wire [31:0]  fetch_lookup_cpl,
-    output wire [63:0]  fetch_lookup_mask,
+    output wire [5:0]   fetch_lookup_off,   // the bytes the fetch asked for: cnt from off
+    output wire [6:0]   fetch_lookup_cnt,
     input  wire         fetch_free_valid,
     input  wire [3:0]   fetch_free_idx,
     // a fetch whose answer is overdue, for the receive engine to complete
@@ -170,7 +172,8 @@ reg [7:0]   bst_node_reg,   bst_node_next;
 reg [31:0]  bst_addr_reg,   bst_addr_next;   // address of the first word
 reg [3:0]   bst_cnt_reg,    bst_cnt_next;    // words so far
 reg [PAY_SLOT_W-1:0] bst_slot_reg, bst_slot_next; // request-buffer slot of its words
-reg [63:0]  bst_mask_reg,   bst_mask_next;
+reg [5:0]   bst_boff_reg,   bst_boff_next;   // its bytes: bcnt from boff
+reg [6:0]   bst_bcnt_reg,   bst_bcnt_next;
 // the burst's byte enables must be one run (the wire carries a first byte
 // and a count): a byte enabled after the run ended refuses the burst
 reg         bst_on_reg,     bst_on_next;     // the run has started
@@ -194,7 +197,8 @@ reg         txd_valid_reg,  txd_valid_next;
 reg [7:0]   txd_op_reg,     txd_op_next;
 reg [15:0]  txd_dst_reg,    txd_dst_next;
 reg [31:0]  txd_addr_reg,   txd_addr_next;
-reg [63:0]  txd_mask_reg,   txd_mask_next;
+reg [5:0]   txd_off_reg,    txd_off_next;
+reg [6:0]   txd_cnt_reg,    txd_cnt_next;
 reg [7:0]   txd_len_reg,    txd_len_next;
 reg [7:0]   txd_ctx_reg,    txd_ctx_next;
 reg [15:0]  txd_tag_reg,    txd_tag_next;
@@ -247,18 +251,20 @@ reg         ctxw_laddr, ctxw_cpl, ctxw_operand, ctxw_compare, ctxw_key;
 reg [15:0]  ft_valid_reg, ft_valid_next;
 reg [15:0]  ft_late_reg,  ft_late_next;   // overdue: completed with PEER_GONE, answer ignored
 reg [31:0]  ft_age_reg   [0:MAX_READS-1];   // cycles since the entry's request went out
-// An entry's request (node, local address, completion word, byte mask)
+// An entry's request (node, local address, completion word, the bytes it asked for)
 // is an array of MAX_READS rows, written by index when the entry is
 // allocated; an index past MAX_READS reads as zeros.
 localparam FW = (MAX_READS > 1) ? $clog2(MAX_READS) : 1;
 reg [15:0]  ft_node_mem  [0:MAX_READS-1];
 reg [31:0]  ft_laddr_mem [0:MAX_READS-1];
 reg [31:0]  ft_cpl_mem   [0:MAX_READS-1];
-reg [63:0]  ft_mask_mem  [0:MAX_READS-1];
+reg [5:0]   ft_off_mem   [0:MAX_READS-1];
+reg [6:0]   ft_cnt_mem   [0:MAX_READS-1];
 // the entry allocated this cycle (at ft_free_idx), and its request
 reg         ftw_en;
 reg [31:0]  ftw_laddr;
-reg [63:0]  ftw_mask;
+reg [5:0]   ftw_off;
+reg [6:0]   ftw_cnt;
 
 // ---------------------------------------------------------------- outputs
 assign m_host_resp_valid = resp_valid_reg;
@@ -270,7 +276,8 @@ assign m_txd_valid   = txd_valid_reg;
 assign m_txd_op      = txd_op_reg;
 assign m_txd_dst     = txd_dst_reg;
 assign m_txd_addr    = txd_addr_reg;
-assign m_txd_mask    = txd_mask_reg;
+assign m_txd_off     = txd_off_reg;
+assign m_txd_cnt     = txd_cnt_reg;
 assign m_txd_len     = txd_len_reg;
 assign m_txd_ctx     = txd_ctx_reg;
 assign m_txd_tag     = txd_tag_reg;
@@ -287,7 +294,8 @@ assign fetch_lookup_valid = ft_valid_reg[fetch_lookup_idx] && !ft_late_reg[fetch
 assign fetch_lookup_node  = fl_ok ? ft_node_mem[fl_row]  : 16'd0;
 assign fetch_lookup_laddr = fl_ok ? ft_laddr_mem[fl_row] : 32'd0;
 assign fetch_lookup_cpl   = fl_ok ? ft_cpl_mem[fl_row]   : 32'd0;
-assign fetch_lookup_mask  = fl_ok ? ft_mask_mem[fl_row]  : 64'd0;
+assign fetch_lookup_off   = fl_ok ? ft_off_mem[fl_row]   : 6'd0;
+assign fetch_lookup_cnt   = fl_ok ? ft_cnt_mem[fl_row]   : 7'd0;
 
 // a context's registers as its page (pg_ctx) and its windows (req_ctx)
 // read them
@@ -321,9 +329,7 @@ wire [6:0]  go_span      = {4'd0, go_paddr[2:0]} + go_len[6:0] + 7'd7;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [3:0]  go_words     = go_span[6:3];
 // payload byte i of the response is wanted when lo <= i < lo + len
-wire [6:0]  go_lo        = {4'd0, go_paddr[2:0]};
-wire [6:0]  go_hi        = go_lo + go_len[6:0];
-wire [63:0] go_mask      = ({64{1'b1}} << go_lo) & ~({64{1'b1}} << go_hi);
+wire [5:0]  go_lo        = {3'd0, go_paddr[2:0]};
 
 // the lowest-numbered overdue fetch
 reg        fto_found;
@@ -389,6 +395,23 @@ always @* begin
 end
 
 // ---------------------------------------------------------------- request path
+// a beat's byte enables: the lowest enabled byte, and how many
+reg [2:0] strb_low;
+reg [3:0] strb_pop;
+integer   sb;
+always @* begin
+    strb_low = 3'd0;
+    strb_pop = 4'd0;
+    for (sb = 7; sb >= 0; sb = sb - 1) begin
+        if (s_host_req_wstrb[sb]) begin
+            strb_low = sb[2:0];
+        end
+    end
+    for (sb = 0; sb < 8; sb = sb + 1) begin
+        strb_pop = strb_pop + {3'd0, s_host_req_wstrb[sb]};
+    end
+end
+
 `ifdef TG_TESTBUG_007
 wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) && !req_misaligned &&
                      (req_node == bst_node_reg) &&   // deliberate bug: any context joins the burst
@@ -407,7 +430,8 @@ task send_txd;
     input [7:0]   op;
     input [15:0]  dst;
     input [31:0]  addr;
-    input [63:0]  mask;
+    input [5:0]   off;     // the bytes written or asked for: cnt from off
+    input [6:0]   cnt;
     input [7:0]   len;
     input [7:0]   ctx;
     input [15:0]  tag;
@@ -418,7 +442,8 @@ task send_txd;
         txd_op_next    = op;
         txd_dst_next   = dst;
         txd_addr_next  = addr;
-        txd_mask_next  = mask;
+        txd_off_next   = off;
+        txd_cnt_next   = cnt;
         txd_len_next   = len;
         txd_ctx_next   = ctx;
         txd_tag_next   = tag;
@@ -440,7 +465,7 @@ task send_burst;
     begin
         if (!bst_bad_reg) begin
             send_txd(bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, bst_node_reg}, bst_addr_reg,
-                     bst_mask_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0,
+                     bst_boff_reg, bst_bcnt_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0,
                      `TG_PAY_REQ, bst_slot_reg);
         end
         bst_active_next = 1'b0;
@@ -550,7 +575,8 @@ always @* begin
     bst_addr_next   = bst_addr_reg;
     bst_cnt_next    = bst_cnt_reg;
     bst_slot_next   = bst_slot_reg;
-    bst_mask_next   = bst_mask_reg;
+    bst_boff_next   = bst_boff_reg;
+    bst_bcnt_next   = bst_bcnt_reg;
     bst_on_next     = bst_on_reg;
     bst_off_next    = bst_off_reg;
     bst_bad_next    = bst_bad_reg;
@@ -559,7 +585,8 @@ always @* begin
     txd_op_next    = txd_op_reg;
     txd_dst_next   = txd_dst_reg;
     txd_addr_next  = txd_addr_reg;
-    txd_mask_next  = txd_mask_reg;
+    txd_off_next   = txd_off_reg;
+    txd_cnt_next   = txd_cnt_reg;
     txd_len_next   = txd_len_reg;
     txd_ctx_next   = txd_ctx_reg;
     txd_tag_next   = txd_tag_reg;
@@ -614,7 +641,8 @@ always @* begin
     ctxw_key     = 1'b0;
     ftw_en       = 1'b0;
     ftw_laddr    = go_laddr;
-    ftw_mask     = go_mask;
+    ftw_off      = go_lo;
+    ftw_cnt      = go_len[6:0];
     ft_valid_next = ft_valid_reg;
     ft_late_next  = ft_late_reg;
     if (m_fto_valid && m_fto_ready) begin
@@ -700,19 +728,22 @@ always @* begin
                     ev_host_req = 1'b1;
                 end
                 begin : append
-                    reg [63:0]  mask;
+                    reg [5:0]   boff;
+                    reg [6:0]   bcnt;
                     reg [3:0]   cnt;
                     reg [31:0]  first;
                     reg [PAY_SLOT_W-1:0] slot;
                     reg [2:0]   run;
                     if (bst_active_reg) begin
-                        mask  = bst_mask_reg;
+                        boff  = bst_boff_reg;
+                        bcnt  = bst_bcnt_reg;
                         cnt   = bst_cnt_reg;
                         first = bst_addr_reg;
                         slot  = bst_slot_reg;
                         run   = run_step(bst_on_reg, bst_off_reg, bst_bad_reg, s_host_req_wstrb);
                     end else begin
-                        mask  = 64'd0;
+                        boff  = 6'd0;
+                        bcnt  = 7'd0;
                         cnt   = 4'd0;
                         first = req_paddr;
                         slot  = s_pay_alloc_slot;
@@ -723,25 +754,25 @@ always @* begin
                         ev_host_error = 1'b1;
                         note_failure(req_ctx, st_req_cur, `TG_ST_MISALIGNED);
                     end
-                    // the beat goes to word cnt (the mask: a compare per
-                    // word; a part-select at a computed offset would be a
-                    // shifter)
+                    // the beat goes to word cnt; its enabled bytes extend
+                    // the run (its first byte is the run's start when none
+                    // came before)
                     m_pay_we      = 1'b1;
                     m_pay_wr_slot = slot;
                     m_pay_wr_word = cnt[2:0];
                     m_pay_wr_data = s_host_req_wdata & wbits;
-                    for (f = 0; f < 8; f = f + 1) begin
-                        if (cnt[2:0] == f[2:0]) begin
-                            mask[f*8 +: 8] = s_host_req_wstrb;
-                        end
+                    if (!(bst_active_reg && bst_on_reg) && s_host_req_wstrb != 8'd0) begin
+                        boff = {cnt[2:0], strb_low};
                     end
+                    bcnt = bcnt + {3'd0, strb_pop};
                     cnt = cnt + 4'd1;
                     if (s_host_req_last || (((first[5:3] + cnt[2:0]) & BLK_WMAX) == 3'd0)) begin
                         if (run[0]) begin
                             bst_active_next = 1'b0;
                         end else if (txd_free) begin
-                            send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, mask,
-                                     {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, `TG_PAY_REQ, slot);
+                            send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, boff,
+                                     bcnt, {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, `TG_PAY_REQ,
+                                     slot);
                             bst_active_next = 1'b0;
                         end else begin
                             // block full but the transmitter is busy: keep it
@@ -756,7 +787,8 @@ always @* begin
                     bst_addr_next = first;
                     bst_cnt_next  = cnt;
                     bst_slot_next = slot;
-                    bst_mask_next = mask;
+                    bst_boff_next = boff;
+                    bst_bcnt_next = bcnt;
                     bst_on_next   = run[2];
                     bst_off_next  = run[1];
                     bst_bad_next  = run[0];
@@ -780,13 +812,13 @@ always @* begin
                 s_host_req_ready = 1'b1;
                 ev_host_req      = 1'b1;
                 if (is_atomwin) begin
-                    send_txd(win_aop, {8'd0, req_node}, req_paddr, 64'h00000000000000FF,
+                    send_txd(win_aop, {8'd0, req_node}, req_paddr, 6'd0, 7'd8,
                              8'd`TG_ATOMIC_LEN, {4'd0, req_ctx}, {1'b0, rd_seq_reg},
                              `TG_PAY_REQ, s_pay_alloc_slot);
                     write_atomic(win_operand, req_compare);
                 end else begin
                     send_txd(`TG_OP_READ_REQ, {8'd0, req_node}, is_sync ? 32'd0 : req_paddr,
-                             is_sync ? 64'd0 : 64'h00000000000000FF, is_sync ? 8'd0 : 8'd8,
+                             6'd0, is_sync ? 7'd0 : 7'd8, is_sync ? 8'd0 : 8'd8,
                              {4'd0, req_ctx}, {1'b0, rd_seq_reg}, `TG_PAY_NONE, {PAY_SLOT_W{1'b0}});
                 end
                 rd_wait_next     = 1'b1;
@@ -817,7 +849,7 @@ always @* begin
                     end else if (txd_free && ft_free_found) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
-                        send_txd(`TG_OP_READ_REQ, go_node, {go_paddr[31:3], 3'd0}, go_mask,
+                        send_txd(`TG_OP_READ_REQ, go_node, {go_paddr[31:3], 3'd0}, go_lo, go_len[6:0],
                                  {1'b0, go_words, 3'd0}, {4'd0, pg_ctx},
                                  `TG_TAG_FETCH | {12'd0, ft_free_idx}, `TG_PAY_NONE, {PAY_SLOT_W{1'b0}});
                         ft_valid_next[ft_free_idx] = 1'b1;
@@ -836,7 +868,7 @@ always @* begin
                     end else if (txd_free) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
-                        send_txd(`TG_OP_WRITE, go_node, {go_paddr[31:3], 3'd0}, 64'd0,
+                        send_txd(`TG_OP_WRITE, go_node, {go_paddr[31:3], 3'd0}, 6'd0, 7'd0,
                                  {1'b0, go_words, 3'd0}, {4'd0, pg_ctx}, 16'd0, `TG_PAY_NONE,
                                  {PAY_SLOT_W{1'b0}});
                     end
@@ -849,13 +881,14 @@ always @* begin
                     end else if (txd_free && ft_free_found && s_pay_alloc_valid && !aw2_reg) begin
                         s_host_req_ready = 1'b1;
                         ev_host_req      = 1'b1;
-                        send_txd(ago_op, go_node, go_paddr, 64'h00000000000000FF, 8'd`TG_ATOMIC_LEN,
+                        send_txd(ago_op, go_node, go_paddr, 6'd0, 7'd8, 8'd`TG_ATOMIC_LEN,
                                  {4'd0, pg_ctx}, `TG_TAG_FETCH | {12'd0, ft_free_idx},
                                  `TG_PAY_REQ, s_pay_alloc_slot);
                         write_atomic(pg_operand, pg_compare);
                         ft_valid_next[ft_free_idx] = 1'b1;
                         ftw_en    = 1'b1;
-                        ftw_mask  = 64'h00000000000000FF;
+                        ftw_off   = 6'd0;
+                        ftw_cnt   = 7'd8;
                     end
                 end else begin
                     s_host_req_ready = 1'b1;
@@ -934,7 +967,8 @@ always @(posedge clk) begin
     go_st_reg      <= go_st;
     aw2_slot_reg   <= aw2_slot_next;
     aw2_data_reg   <= aw2_data_next;
-    bst_mask_reg   <= bst_mask_next;
+    bst_boff_reg   <= bst_boff_next;
+    bst_bcnt_reg   <= bst_bcnt_next;
     bst_on_reg     <= bst_on_next;
     bst_off_reg    <= bst_off_next;
     bst_bad_reg    <= bst_bad_next;
@@ -943,7 +977,8 @@ always @(posedge clk) begin
     txd_op_reg    <= txd_op_next;
     txd_dst_reg   <= txd_dst_next;
     txd_addr_reg  <= txd_addr_next;
-    txd_mask_reg  <= txd_mask_next;
+    txd_off_reg   <= txd_off_next;
+    txd_cnt_reg   <= txd_cnt_next;
     txd_len_reg   <= txd_len_next;
     txd_ctx_reg   <= txd_ctx_next;
     txd_tag_reg   <= txd_tag_next;
@@ -1050,7 +1085,8 @@ always @(posedge clk) begin
         ft_node_mem[ftw_row]  <= go_node;
         ft_laddr_mem[ftw_row] <= ftw_laddr;
         ft_cpl_mem[ftw_row]   <= go_cpl;
-        ft_mask_mem[ftw_row]  <= ftw_mask;
+        ft_off_mem[ftw_row]   <= ftw_off;
+        ft_cnt_mem[ftw_row]   <= ftw_cnt;
     end
     if (rst) begin
         for (c = 0; c < NUM_CTX; c = c + 1) begin

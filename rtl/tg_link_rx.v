@@ -28,7 +28,8 @@ module tg_link_rx #(
     input  wire [7:0]           s_rxd_status,
     input  wire [15:0]          s_rxd_src,
     input  wire [31:0]          s_rxd_addr,
-    input  wire [63:0]          s_rxd_mask,
+    input  wire [5:0]           s_rxd_off,
+    input  wire [6:0]           s_rxd_cnt,
     input  wire [7:0]           s_rxd_len,
     input  wire [7:0]           s_rxd_ctx,
     input  wire [15:0]          s_rxd_tag,
@@ -45,7 +46,8 @@ module tg_link_rx #(
     output wire [7:0]           m_rxd_status,
     output wire [15:0]          m_rxd_src,
     output wire [31:0]          m_rxd_addr,
-    output wire [63:0]          m_rxd_mask,
+    output wire [5:0]           m_rxd_off,
+    output wire [6:0]           m_rxd_cnt,
     output wire [7:0]           m_rxd_len,
     output wire [7:0]           m_rxd_ctx,
     output wire [15:0]          m_rxd_tag,
@@ -89,7 +91,7 @@ module tg_link_rx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam DEPTH = 1 << FIFO_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 6 + 7 + 8 + 8 + 16 + 64;
 
 initial begin
     if (PEER_BITS < 1 || PEER_BITS > 12) begin
@@ -159,11 +161,11 @@ wire                 room      = !fifo_full && (!answered || (claimed ? in_rsv_r
 wire                 no_slot   = sequenced && !fifo_full;                // ... so room is false for want of a slot
 
 wire [DW-1:0] s_entry = {s_rxd_op, s_rxd_flags, s_rxd_status, s_rxd_src, s_rxd_addr,
-                         s_rxd_mask, s_rxd_len, s_rxd_ctx, s_rxd_tag,
+                         s_rxd_off, s_rxd_cnt, s_rxd_len, s_rxd_ctx, s_rxd_tag,
                          s_rxd_key};
 
 assign {m_rxd_op, m_rxd_flags, m_rxd_status, m_rxd_src, m_rxd_addr,
-        m_rxd_mask, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_key} =
+        m_rxd_off, m_rxd_cnt, m_rxd_len, m_rxd_ctx, m_rxd_tag, m_rxd_key} =
        fifo_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_slot  = slot_mem[rd_ptr_reg[FIFO_LOG2-1:0]];
 assign m_rxd_valid = !fifo_empty;

@@ -50,7 +50,8 @@ module tg_link_tx #(
     input  wire [7:0]           s_rsp_txd_status,
     input  wire [15:0]          s_rsp_txd_dst,
     input  wire [31:0]          s_rsp_txd_addr,
-    input  wire [63:0]          s_rsp_txd_mask,
+    input  wire [5:0]           s_rsp_txd_off,
+    input  wire [6:0]           s_rsp_txd_cnt,
     input  wire [7:0]           s_rsp_txd_len,
     input  wire [7:0]           s_rsp_txd_ctx,
     input  wire [15:0]          s_rsp_txd_tag,
@@ -66,7 +67,8 @@ module tg_link_tx #(
     input  wire [7:0]           s_req_txd_status,
     input  wire [15:0]          s_req_txd_dst,
     input  wire [31:0]          s_req_txd_addr,
-    input  wire [63:0]          s_req_txd_mask,
+    input  wire [5:0]           s_req_txd_off,
+    input  wire [6:0]           s_req_txd_cnt,
     input  wire [7:0]           s_req_txd_len,
     input  wire [7:0]           s_req_txd_ctx,
     input  wire [15:0]          s_req_txd_tag,
@@ -82,7 +84,8 @@ module tg_link_tx #(
     output wire [7:0]           m_txd_status,
     output wire [15:0]          m_txd_dst,
     output wire [31:0]          m_txd_addr,
-    output wire [63:0]          m_txd_mask,
+    output wire [5:0]           m_txd_off,
+    output wire [6:0]           m_txd_cnt,
     output wire [7:0]           m_txd_len,
     output wire [7:0]           m_txd_ctx,
     output wire [15:0]          m_txd_tag,
@@ -125,7 +128,7 @@ module tg_link_tx #(
 localparam NPEER = 1 << PEER_BITS;
 localparam W     = 1 << SLOTS_LOG2;
 localparam PW    = 2 + PAY_SLOT_W;   // payload buffer and slot
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + PW;
+localparam DW    = 8 + 8 + 8 + 16 + 32 + 6 + 7 + 8 + 8 + 16 + 64 + PW;
 localparam [SEQ_W-1:0] SEQ_ONE  = {{(SEQ_W-1){1'b0}}, 1'b1};
 localparam [SEQ_W-1:0] SEQ_HALF = {1'b1, {(SEQ_W-1){1'b0}}};
 localparam [3:0]       BACKOFF_SH = BACKOFF_MAX;
@@ -259,7 +262,7 @@ reg [SLOTS_LOG2-1:0] out_idx_reg,   out_idx_next;    // ... in this slot (whose 
 reg [PW-1:0]         slot_pay_mem     [0:W-1];
 reg [W-1:0]          rel_pend_reg, rel_pend_next;
 
-assign {m_txd_op, m_txd_flags, m_txd_status, m_txd_dst, m_txd_addr, m_txd_mask,
+assign {m_txd_op, m_txd_flags, m_txd_status, m_txd_dst, m_txd_addr, m_txd_off, m_txd_cnt,
         m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_pay_src, m_txd_pay_slot} = out_desc_reg;
 assign m_txd_pay_rel = out_rel_reg;
 assign m_txd_valid  = out_valid_reg;
@@ -383,10 +386,10 @@ wire [PEER_BITS-1:0] exp_peer   = slot_peer_mem[exp_idx];
 wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
 
 wire [DW-1:0] s_rsp_desc = {s_rsp_txd_op, s_rsp_txd_flags, s_rsp_txd_status, s_rsp_txd_dst,
-                            s_rsp_txd_addr, s_rsp_txd_mask, s_rsp_txd_len, s_rsp_txd_ctx,
+                            s_rsp_txd_addr, s_rsp_txd_off, s_rsp_txd_cnt, s_rsp_txd_len, s_rsp_txd_ctx,
                             s_rsp_txd_tag, s_rsp_txd_key, s_rsp_txd_pay_src, s_rsp_txd_pay_slot};
 wire [DW-1:0] s_req_desc = {s_req_txd_op, s_req_txd_flags, s_req_txd_status, s_req_txd_dst,
-                            s_req_txd_addr, s_req_txd_mask, s_req_txd_len, s_req_txd_ctx,
+                            s_req_txd_addr, s_req_txd_off, s_req_txd_cnt, s_req_txd_len, s_req_txd_ctx,
                             s_req_txd_tag, s_req_txd_key, s_req_txd_pay_src, s_req_txd_pay_slot};
 wire [7:0]    seq_flag = `TG_FLAG_SEQ;
 wire [7:0]    op_ack   = `TG_OP_ACK;
@@ -582,7 +585,7 @@ always @* begin
         if (out_free) begin
             if (nak_valid_reg) begin
                 out_valid_next = 1'b1;
-                out_desc_next  = {op_nak, seq_flag, 8'd0, node16(nak_peer_reg), 32'd0, 64'd0,
+                out_desc_next  = {op_nak, seq_flag, 8'd0, node16(nak_peer_reg), 32'd0, 13'd0,
                                   8'd0, 8'd0, 16'd0, 64'd0, {PW{1'b0}}};
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(nak_seq_reg);
@@ -592,7 +595,7 @@ always @* begin
                 ev_nak_r       = 1'b1;
             end else if (ack_send) begin
                 out_valid_next = 1'b1;
-                out_desc_next  = {op_ack, seq_flag, 8'd0, node16(aq_head_peer), 32'd0, 64'd0,
+                out_desc_next  = {op_ack, seq_flag, 8'd0, node16(aq_head_peer), 32'd0, 13'd0,
                                   8'd0, 8'd0, 16'd0, 64'd0, {PW{1'b0}}};
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(aq_head_ackv);

@@ -87,9 +87,6 @@ initial begin
     end
 end
 
-// Byte-mask bits past the block are zero wherever a mask leaves a
-// module, so synthesis keeps no state or logic for them.
-localparam [63:0]  MSK_MASK = {64{1'b1}} >> (64 - BLOCK_BYTES);
 localparam RX_SLOT_W  = 2;                  // payload-buffer slots for received frames: 4
 // Slots per transmit payload buffer: with the link layer, a whole
 // retransmission buffer's worth (its frames keep their slots until
@@ -378,8 +375,8 @@ wire         loc_txd_valid, loc_txd_ready;
 wire [7:0]   loc_txd_op;
 wire [15:0]  loc_txd_dst;
 wire [31:0]  loc_txd_addr;
-wire [63:0]  loc_txd_mask_w, loc_txd_mask;
-assign loc_txd_mask = loc_txd_mask_w & MSK_MASK;
+wire [5:0]   loc_txd_off;
+wire [6:0]   loc_txd_cnt;
 wire [7:0]   loc_txd_len;
 wire [7:0]   loc_txd_ctx;
 wire [15:0]  loc_txd_tag;
@@ -408,8 +405,8 @@ wire [3:0]   fetch_lookup_idx;
 wire         fetch_lookup_valid;
 wire [15:0]  fetch_lookup_node;
 wire [31:0]  fetch_lookup_laddr, fetch_lookup_cpl;
-wire [63:0]  fetch_lookup_mask_w, fetch_lookup_mask;
-assign fetch_lookup_mask = fetch_lookup_mask_w & MSK_MASK;
+wire [5:0]   fetch_lookup_off;
+wire [6:0]   fetch_lookup_cnt;
 wire         fetch_free_valid;
 wire [3:0]   fetch_free_idx;
 wire         fto_valid, fto_ready;
@@ -444,7 +441,8 @@ tg_host_if #(
     .m_txd_op           (loc_txd_op),
     .m_txd_dst          (loc_txd_dst),
     .m_txd_addr         (loc_txd_addr),
-    .m_txd_mask         (loc_txd_mask_w),
+    .m_txd_off          (loc_txd_off),
+    .m_txd_cnt          (loc_txd_cnt),
     .m_txd_len          (loc_txd_len),
     .m_txd_ctx          (loc_txd_ctx),
     .m_txd_tag          (loc_txd_tag),
@@ -473,7 +471,8 @@ tg_host_if #(
     .fetch_lookup_node  (fetch_lookup_node),
     .fetch_lookup_laddr (fetch_lookup_laddr),
     .fetch_lookup_cpl   (fetch_lookup_cpl),
-    .fetch_lookup_mask  (fetch_lookup_mask_w),
+    .fetch_lookup_off   (fetch_lookup_off),
+    .fetch_lookup_cnt   (fetch_lookup_cnt),
     .fetch_free_valid   (fetch_free_valid),
     .fetch_free_idx     (fetch_free_idx),
     .m_fto_valid        (fto_valid),
@@ -491,8 +490,9 @@ wire         erx_valid, erx_ready;
 wire [7:0]   erx_op, erx_flags, erx_status, erx_len, erx_ctx;
 wire [15:0]  erx_src, erx_tag;
 wire [31:0]  erx_addr, erx_seq, erx_ack;
-wire [63:0]  erx_mask_w, erx_mask, erx_key;
-assign erx_mask = erx_mask_w & MSK_MASK;
+wire [63:0]  erx_key;
+wire [5:0]   erx_off;
+wire [6:0]   erx_cnt;
 wire [RX_SLOT_W-1:0] erx_slot;
 
 wire                      lack_valid, lack_nak, lowe_valid, lnak_valid;
@@ -505,8 +505,9 @@ wire         lrx_valid, lrx_ready;
 wire [7:0]   lrx_op, lrx_flags, lrx_status, lrx_len, lrx_ctx;
 wire [15:0]  lrx_src, lrx_tag;
 wire [31:0]  lrx_addr;
-wire [63:0]  lrx_mask_w, lrx_mask, lrx_key;
-assign lrx_mask = lrx_mask_w & MSK_MASK;
+wire [63:0]  lrx_key;
+wire [5:0]   lrx_off;
+wire [6:0]   lrx_cnt;
 wire [RX_SLOT_W-1:0] lrx_slot;
 wire         lrx_free_valid;
 wire [RX_SLOT_W-1:0] lrx_free_slot;
@@ -515,7 +516,9 @@ wire         rxd_valid, rxd_ready;
 wire [7:0]   rxd_op, rxd_flags, rxd_status, rxd_len, rxd_ctx;
 wire [15:0]  rxd_src, rxd_tag;
 wire [31:0]  rxd_addr;
-wire [63:0]  rxd_mask, rxd_key;
+wire [63:0]  rxd_key;
+wire [5:0]   rxd_off;
+wire [6:0]   rxd_cnt;
 wire [RX_SLOT_W-1:0] rxd_slot, rxd_slot_next;
 wire [RX_SLOT_W-1:0] erx_slot_next, lrx_slot_next;
 
@@ -599,7 +602,8 @@ tg_eth_rx #(
     .m_rxd_status      (erx_status),
     .m_rxd_src         (erx_src),
     .m_rxd_addr        (erx_addr),
-    .m_rxd_mask        (erx_mask_w),
+    .m_rxd_off         (erx_off),
+    .m_rxd_cnt         (erx_cnt),
     .m_rxd_len         (erx_len),
     .m_rxd_ctx         (erx_ctx),
     .m_rxd_tag         (erx_tag),
@@ -634,7 +638,8 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .s_rxd_status  (erx_status),
         .s_rxd_src     (erx_src),
         .s_rxd_addr    (erx_addr),
-        .s_rxd_mask    (erx_mask),
+        .s_rxd_off     (erx_off),
+        .s_rxd_cnt     (erx_cnt),
         .s_rxd_len     (erx_len),
         .s_rxd_ctx     (erx_ctx),
         .s_rxd_tag     (erx_tag),
@@ -649,7 +654,8 @@ if (LINK_LAYER != 0) begin : g_link_rx
         .m_rxd_status  (lrx_status),
         .m_rxd_src     (lrx_src),
         .m_rxd_addr    (lrx_addr),
-        .m_rxd_mask    (lrx_mask_w),
+        .m_rxd_off     (lrx_off),
+        .m_rxd_cnt     (lrx_cnt),
         .m_rxd_len     (lrx_len),
         .m_rxd_ctx     (lrx_ctx),
         .m_rxd_tag     (lrx_tag),
@@ -685,7 +691,8 @@ end else begin : g_no_link_rx
     assign lrx_status     = 8'd0;
     assign lrx_src        = 16'd0;
     assign lrx_addr       = 32'd0;
-    assign lrx_mask_w     = 64'd0;
+    assign lrx_off        = 6'd0;
+    assign lrx_cnt        = 7'd0;
     assign lrx_len        = 8'd0;
     assign lrx_ctx        = 8'd0;
     assign lrx_tag        = 16'd0;
@@ -726,7 +733,8 @@ assign rxd_flags   = link_on_reg ? lrx_flags   : erx_flags;
 assign rxd_status  = link_on_reg ? lrx_status  : erx_status;
 assign rxd_src     = link_on_reg ? lrx_src     : erx_src;
 assign rxd_addr    = link_on_reg ? lrx_addr    : erx_addr;
-assign rxd_mask    = link_on_reg ? lrx_mask    : erx_mask;
+assign rxd_off     = link_on_reg ? lrx_off     : erx_off;
+assign rxd_cnt     = link_on_reg ? lrx_cnt     : erx_cnt;
 assign rxd_len     = link_on_reg ? lrx_len     : erx_len;
 assign rxd_ctx     = link_on_reg ? lrx_ctx     : erx_ctx;
 assign rxd_tag     = link_on_reg ? lrx_tag     : erx_tag;
@@ -749,8 +757,8 @@ wire [15:0]  qresp_src, qresp_tag;
 wire [7:0]   qresp_status;
 wire [15:0]  rsp_txd_dst, rsp_txd_tag;
 wire [31:0]  rsp_txd_addr;
-wire [63:0]  rsp_txd_mask_w, rsp_txd_mask;
-assign rsp_txd_mask = rsp_txd_mask_w & MSK_MASK;
+wire [5:0]   rsp_txd_off;
+wire [6:0]   rsp_txd_cnt;
 wire [1:0]   rsp_txd_pay_src;
 wire [PAY_SLOT_W-1:0] rsp_txd_pay_slot;
 // the response buffer's allocation, taking and write port (the receive engine)
@@ -779,7 +787,8 @@ tg_rx_engine #(
     .s_rxd_status       (rxd_status),
     .s_rxd_src          (rxd_src),
     .s_rxd_addr         (rxd_addr),
-    .s_rxd_mask         (rxd_mask),
+    .s_rxd_off          (rxd_off),
+    .s_rxd_cnt          (rxd_cnt),
     .s_rxd_len          (rxd_len),
     .s_rxd_ctx          (rxd_ctx),
     .s_rxd_tag          (rxd_tag),
@@ -810,7 +819,8 @@ tg_rx_engine #(
     .m_txd_status       (rsp_txd_status),
     .m_txd_dst          (rsp_txd_dst),
     .m_txd_addr         (rsp_txd_addr),
-    .m_txd_mask         (rsp_txd_mask_w),
+    .m_txd_off          (rsp_txd_off),
+    .m_txd_cnt          (rsp_txd_cnt),
     .m_txd_len          (rsp_txd_len),
     .m_txd_ctx          (rsp_txd_ctx),
     .m_txd_tag          (rsp_txd_tag),
@@ -852,7 +862,8 @@ tg_rx_engine #(
     .fetch_lookup_node  (fetch_lookup_node),
     .fetch_lookup_laddr (fetch_lookup_laddr),
     .fetch_lookup_cpl   (fetch_lookup_cpl),
-    .fetch_lookup_mask  (fetch_lookup_mask),
+    .fetch_lookup_off   (fetch_lookup_off),
+    .fetch_lookup_cnt   (fetch_lookup_cnt),
     .fetch_free_valid   (fetch_free_valid),
     .fetch_free_idx     (fetch_free_idx),
     .s_fto_valid        (fto_valid),
@@ -986,8 +997,8 @@ wire [7:0]   spl_txd_op, spl_txd_len, spl_txd_ctx;
 wire [15:0]  spl_txd_dst, spl_txd_tag;
 wire [63:0]  spl_txd_key;
 wire [31:0]  spl_txd_addr;
-wire [63:0]  spl_txd_mask_w, spl_txd_mask;
-assign spl_txd_mask = spl_txd_mask_w & MSK_MASK;
+wire [5:0]   spl_txd_off;
+wire [6:0]   spl_txd_cnt;
 wire [1:0]   spl_txd_pay_src;
 wire [PAY_SLOT_W-1:0] spl_txd_pay_slot;
 wire         req_slot_free;
@@ -1018,7 +1029,8 @@ if (SPILL_RING != 0) begin : g_spill
         .s_txd_op         (loc_txd_op),
         .s_txd_dst        (loc_txd_dst),
         .s_txd_addr       (loc_txd_addr),
-        .s_txd_mask       (loc_txd_mask),
+        .s_txd_off        (loc_txd_off),
+        .s_txd_cnt        (loc_txd_cnt),
         .s_txd_len        (loc_txd_len),
         .s_txd_ctx        (loc_txd_ctx),
         .s_txd_tag        (loc_txd_tag),
@@ -1030,7 +1042,8 @@ if (SPILL_RING != 0) begin : g_spill
         .m_txd_op         (spl_txd_op),
         .m_txd_dst        (spl_txd_dst),
         .m_txd_addr       (spl_txd_addr),
-        .m_txd_mask       (spl_txd_mask_w),
+        .m_txd_off        (spl_txd_off),
+        .m_txd_cnt        (spl_txd_cnt),
         .m_txd_len        (spl_txd_len),
         .m_txd_ctx        (spl_txd_ctx),
         .m_txd_tag        (spl_txd_tag),
@@ -1113,7 +1126,8 @@ end else begin : g_no_spill
     assign spl_txd_op        = loc_txd_op;
     assign spl_txd_dst       = loc_txd_dst;
     assign spl_txd_addr      = loc_txd_addr;
-    assign spl_txd_mask_w    = loc_txd_mask;
+    assign spl_txd_off       = loc_txd_off;
+    assign spl_txd_cnt       = loc_txd_cnt;
     assign spl_txd_len       = loc_txd_len;
     assign spl_txd_ctx       = loc_txd_ctx;
     assign spl_txd_tag       = loc_txd_tag;
@@ -1179,8 +1193,8 @@ wire [7:0]   req_txd_op, req_txd_flags, req_txd_len, req_txd_ctx;
 wire [15:0]  req_txd_dst, req_txd_tag;
 wire [63:0]  req_txd_key;
 wire [31:0]  req_txd_addr;
-wire [63:0]  req_txd_mask_w, req_txd_mask;
-assign req_txd_mask = req_txd_mask_w & MSK_MASK;
+wire [5:0]   req_txd_off;
+wire [6:0]   req_txd_cnt;
 wire [1:0]   req_txd_pay_src;
 wire [PAY_SLOT_W-1:0] req_txd_pay_slot;
 
@@ -1197,7 +1211,8 @@ tg_req_tx #(
     .s_txd_op       (spl_txd_op),
     .s_txd_dst      (spl_txd_dst),
     .s_txd_addr     (spl_txd_addr),
-    .s_txd_mask     (spl_txd_mask),
+    .s_txd_off      (spl_txd_off),
+    .s_txd_cnt      (spl_txd_cnt),
     .s_txd_len      (spl_txd_len),
     .s_txd_ctx      (spl_txd_ctx),
     .s_txd_tag      (spl_txd_tag),
@@ -1210,7 +1225,8 @@ tg_req_tx #(
     .m_txd_flags    (req_txd_flags),
     .m_txd_dst      (req_txd_dst),
     .m_txd_addr     (req_txd_addr),
-    .m_txd_mask     (req_txd_mask_w),
+    .m_txd_off      (req_txd_off),
+    .m_txd_cnt      (req_txd_cnt),
     .m_txd_len      (req_txd_len),
     .m_txd_ctx      (req_txd_ctx),
     .m_txd_tag      (req_txd_tag),
@@ -1245,7 +1261,7 @@ tg_req_tx #(
 // separate ports (a request waiting for a retransmission slot must not hold
 // up the responses that free slots), numbers them and keeps them for
 // retransmission.
-localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 64 + 8 + 8 + 16 + 64 + 2 + PAY_SLOT_W;
+localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 6 + 7 + 8 + 8 + 16 + 64 + 2 + PAY_SLOT_W;
 
 wire             arb_s0_valid, arb_s0_ready, arb_s1_valid, arb_s1_ready;
 wire             arb_valid, arb_ready;
@@ -1262,12 +1278,12 @@ tg_tx_arb #(
     .s0_valid (arb_s0_valid),
     .s0_ready (arb_s0_ready),
     .s0_data  ({rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_dst, rsp_txd_addr,
-                rsp_txd_mask, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, 64'd0, rsp_txd_pay_src,
+                rsp_txd_off, rsp_txd_cnt, rsp_txd_len, rsp_txd_ctx, rsp_txd_tag, 64'd0, rsp_txd_pay_src,
                 rsp_txd_pay_slot}),
     .s1_valid (arb_s1_valid),
     .s1_ready (arb_s1_ready),
     .s1_data  ({req_txd_op, req_txd_flags, 8'd0, req_txd_dst, req_txd_addr,
-                req_txd_mask, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_key, req_txd_pay_src,
+                req_txd_off, req_txd_cnt, req_txd_len, req_txd_ctx, req_txd_tag, req_txd_key, req_txd_pay_src,
                 req_txd_pay_slot}),
     .m_valid  (arb_valid),
     .m_ready  (arb_ready),
@@ -1280,8 +1296,9 @@ wire         ltx_valid, ltx_ready;
 wire [7:0]   ltx_op, ltx_flags, ltx_status, ltx_len, ltx_ctx;
 wire [15:0]  ltx_dst, ltx_tag;
 wire [31:0]  ltx_addr, ltx_seq, ltx_ack;
-wire [63:0]  ltx_mask_w, ltx_mask, ltx_key;
-assign ltx_mask = ltx_mask_w & MSK_MASK;
+wire [63:0]  ltx_key;
+wire [5:0]   ltx_off;
+wire [6:0]   ltx_cnt;
 wire [1:0]   ltx_pay_src;
 wire [PAY_SLOT_W-1:0] ltx_pay_slot;
 wire         ltx_pay_rel;
@@ -1320,7 +1337,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .s_rsp_txd_status  (rsp_txd_status),
         .s_rsp_txd_dst     (rsp_txd_dst),
         .s_rsp_txd_addr    (rsp_txd_addr),
-        .s_rsp_txd_mask    (rsp_txd_mask),
+        .s_rsp_txd_off     (rsp_txd_off),
+        .s_rsp_txd_cnt     (rsp_txd_cnt),
         .s_rsp_txd_len     (rsp_txd_len),
         .s_rsp_txd_ctx     (rsp_txd_ctx),
         .s_rsp_txd_tag     (rsp_txd_tag),
@@ -1334,7 +1352,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .s_req_txd_status  (8'd0),
         .s_req_txd_dst     (req_txd_dst),
         .s_req_txd_addr    (req_txd_addr),
-        .s_req_txd_mask    (req_txd_mask),
+        .s_req_txd_off     (req_txd_off),
+        .s_req_txd_cnt     (req_txd_cnt),
         .s_req_txd_len     (req_txd_len),
         .s_req_txd_ctx     (req_txd_ctx),
         .s_req_txd_tag     (req_txd_tag),
@@ -1348,7 +1367,8 @@ if (LINK_LAYER != 0) begin : g_link_tx
         .m_txd_status    (ltx_status),
         .m_txd_dst       (ltx_dst),
         .m_txd_addr      (ltx_addr),
-        .m_txd_mask      (ltx_mask_w),
+        .m_txd_off       (ltx_off),
+        .m_txd_cnt       (ltx_cnt),
         .m_txd_len       (ltx_len),
         .m_txd_ctx       (ltx_ctx),
         .m_txd_tag       (ltx_tag),
@@ -1391,7 +1411,8 @@ end else begin : g_no_link_tx
     assign ltx_status        = 8'd0;
     assign ltx_dst           = 16'd0;
     assign ltx_addr          = 32'd0;
-    assign ltx_mask_w        = 64'd0;
+    assign ltx_off           = 6'd0;
+    assign ltx_cnt           = 7'd0;
     assign ltx_len           = 8'd0;
     assign ltx_ctx           = 8'd0;
     assign ltx_tag           = 16'd0;
@@ -1424,11 +1445,13 @@ endgenerate
 wire [7:0]   arb_op, arb_flags, arb_status, arb_len, arb_ctx;
 wire [15:0]  arb_dst, arb_tag;
 wire [31:0]  arb_addr;
-wire [63:0]  arb_mask, arb_key;
+wire [63:0]  arb_key;
+wire [5:0]   arb_off;
+wire [6:0]   arb_cnt;
 wire [1:0]   arb_pay_src;
 wire [PAY_SLOT_W-1:0] arb_pay_slot;
 
-assign {arb_op, arb_flags, arb_status, arb_dst, arb_addr, arb_mask,
+assign {arb_op, arb_flags, arb_status, arb_dst, arb_addr, arb_off, arb_cnt,
         arb_len, arb_ctx, arb_tag, arb_key, arb_pay_src, arb_pay_slot} = arb_data;
 
 wire         etx_valid   = link_on_reg ? ltx_valid   : arb_valid;
@@ -1438,7 +1461,8 @@ wire [7:0]   etx_flags   = link_on_reg ? ltx_flags   : arb_flags;
 wire [7:0]   etx_status  = link_on_reg ? ltx_status  : arb_status;
 wire [15:0]  etx_dst     = link_on_reg ? ltx_dst     : arb_dst;
 wire [31:0]  etx_addr    = link_on_reg ? ltx_addr    : arb_addr;
-wire [63:0]  etx_mask    = link_on_reg ? ltx_mask    : arb_mask;
+wire [5:0]   etx_off     = link_on_reg ? ltx_off     : arb_off;
+wire [6:0]   etx_cnt     = link_on_reg ? ltx_cnt     : arb_cnt;
 wire [7:0]   etx_len     = link_on_reg ? ltx_len     : arb_len;
 wire [7:0]   etx_ctx     = link_on_reg ? ltx_ctx     : arb_ctx;
 wire [15:0]  etx_tag     = link_on_reg ? ltx_tag     : arb_tag;
@@ -1484,7 +1508,8 @@ tg_eth_tx #(
     .s_txd_status     (etx_status),
     .s_txd_dst        (etx_dst),
     .s_txd_addr       (etx_addr),
-    .s_txd_mask       (etx_mask),
+    .s_txd_off        (etx_off),
+    .s_txd_cnt        (etx_cnt),
     .s_txd_len        (etx_len),
     .s_txd_ctx        (etx_ctx),
     .s_txd_tag        (etx_tag),

@@ -27,7 +27,8 @@ module tg_req_spill #(
     input  wire [7:0]   s_txd_op,
     input  wire [15:0]  s_txd_dst,
     input  wire [31:0]  s_txd_addr,
-    input  wire [63:0]  s_txd_mask,
+    input  wire [5:0]   s_txd_off,
+    input  wire [6:0]   s_txd_cnt,
     input  wire [7:0]   s_txd_len,
     input  wire [7:0]   s_txd_ctx,
     input  wire [15:0]  s_txd_tag,
@@ -41,7 +42,8 @@ module tg_req_spill #(
     output reg  [7:0]   m_txd_op,
     output reg  [15:0]  m_txd_dst,
     output reg  [31:0]  m_txd_addr,
-    output reg  [63:0]  m_txd_mask,
+    output reg  [5:0]   m_txd_off,
+    output reg  [6:0]   m_txd_cnt,
     output reg  [7:0]   m_txd_len,
     output reg  [7:0]   m_txd_ctx,
     output reg  [15:0]  m_txd_tag,
@@ -87,7 +89,7 @@ module tg_req_spill #(
 
 localparam [2:0] S_IDLE = 3'd0, S_WR = 3'd1, S_WRW = 3'd2, S_RD = 3'd3, S_RDW = 3'd4,
                  S_OFFER = 3'd5;
-localparam [3:0] ENTRY_WORDS = 4'd12;        // header, address, mask, key, 8 payload words
+localparam [3:0] ENTRY_WORDS = 4'd12;        // header, address, bytes, key, 8 payload words
 localparam [1:0] PAY_SPILL   = `TG_PAY_SPILL;
 localparam       MAX_LOG2 = `TG_SPILL_MAX_LOG2;
 
@@ -103,7 +105,8 @@ reg [3:0]   rcv_reg,   rcv_next;       // answers received for it
 // the entry in hand (being parked, or read back and offered)
 reg [15:0]  dst_reg,   dst_next;
 reg [31:0]  addr_reg,  addr_next;
-reg [63:0]  mask_reg,  mask_next;
+reg [5:0]   off_reg,   off_next;
+reg [6:0]   cnt7_reg,  cnt7_next;      // (the bytes: cnt7 from off)
 reg [7:0]   len_reg,   len_next;
 reg [7:0]   ctx_reg,   ctx_next;
 reg [15:0]  tag_reg,   tag_next;
@@ -158,7 +161,8 @@ function [63:0] entry_word;
     input [3:0] w;
     input [15:0] dst;
     input [31:0] addr;
-    input [63:0] mask;
+    input [5:0] off;
+    input [6:0] cnt;
     input [7:0] len;
     input [7:0] ctx;
     input [15:0] tag;
@@ -168,7 +172,7 @@ function [63:0] entry_word;
         case (w)
             4'd0:    entry_word = {dst, ctx, len, tag, 16'd0};
             4'd1:    entry_word = {32'd0, addr};
-            4'd2:    entry_word = mask;
+            4'd2:    entry_word = {49'd0, cnt, 2'd0, off};
             4'd3:    entry_word = key;
             default: entry_word = data;
         endcase
@@ -188,7 +192,8 @@ always @* begin
     rcv_next   = rcv_reg;
     dst_next   = dst_reg;
     addr_next  = addr_reg;
-    mask_next  = mask_reg;
+    off_next   = off_reg;
+    cnt7_next  = cnt7_reg;
     len_next   = len_reg;
     ctx_next   = ctx_reg;
     tag_next   = tag_reg;
@@ -206,7 +211,8 @@ always @* begin
     m_txd_op      = s_txd_op;
     m_txd_dst     = s_txd_dst;
     m_txd_addr    = s_txd_addr;
-    m_txd_mask    = s_txd_mask;
+    m_txd_off     = s_txd_off;
+    m_txd_cnt     = s_txd_cnt;
     m_txd_len     = s_txd_len;
     m_txd_ctx     = s_txd_ctx;
     m_txd_tag     = s_txd_tag;
@@ -216,7 +222,7 @@ always @* begin
 
     m_mem_req_write = (state_reg == S_WR);
     m_mem_req_addr  = ent_addr + {24'd0, word_reg, 3'd0};
-    m_mem_req_wdata = entry_word(word_reg, dst_reg, addr_reg, mask_reg, len_reg, ctx_reg,
+    m_mem_req_wdata = entry_word(word_reg, dst_reg, addr_reg, off_reg, cnt7_reg, len_reg, ctx_reg,
                                  tag_reg, key_reg, park_word);
 
     // parking: the payload word the ring write wants next is read from the
@@ -250,7 +256,10 @@ always @* begin
                     tag_next = s_mem_resp_rdata[31:16];
                 end
                 4'd1: addr_next = s_mem_resp_rdata[31:0];
-                4'd2: mask_next = s_mem_resp_rdata;
+                4'd2: begin
+                    off_next  = s_mem_resp_rdata[5:0];
+                    cnt7_next = s_mem_resp_rdata[14:8];
+                end
                 4'd3: key_next  = s_mem_resp_rdata;
                 // payload words go to the spill buffer's slot
                 default: m_spl_we = 1'b1;
@@ -299,7 +308,8 @@ always @* begin
             m_txd_op      = `TG_OP_REQ;
             m_txd_dst     = dst_reg;
             m_txd_addr    = addr_reg;
-            m_txd_mask    = mask_reg;
+            m_txd_off     = off_reg;
+            m_txd_cnt     = cnt7_reg;
             m_txd_len     = len_reg;
             m_txd_ctx     = ctx_reg;
             m_txd_tag     = tag_reg;
@@ -326,7 +336,8 @@ always @* begin
             ev_spill    = 1'b1;
             dst_next    = s_txd_dst;
             addr_next   = s_txd_addr;
-            mask_next   = s_txd_mask;
+            off_next    = s_txd_off;
+            cnt7_next   = s_txd_cnt;
             len_next    = s_txd_len;
             ctx_next    = s_txd_ctx;
             tag_next    = s_txd_tag;
@@ -365,7 +376,8 @@ always @(posedge clk) begin
     rcv_reg   <= rcv_next;
     dst_reg   <= dst_next;
     addr_reg  <= addr_next;
-    mask_reg  <= mask_next;
+    off_reg   <= off_next;
+    cnt7_reg  <= cnt7_next;
     len_reg   <= len_next;
     ctx_reg   <= ctx_next;
     tag_reg   <= tag_next;

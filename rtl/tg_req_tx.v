@@ -23,7 +23,8 @@ module tg_req_tx #(
     input  wire [7:0]   s_txd_op,
     input  wire [15:0]  s_txd_dst,
     input  wire [31:0]  s_txd_addr,
-    input  wire [63:0]  s_txd_mask,
+    input  wire [5:0]   s_txd_off,
+    input  wire [6:0]   s_txd_cnt,
     input  wire [7:0]   s_txd_len,
     input  wire [7:0]   s_txd_ctx,
     input  wire [63:0]  s_txd_key,
@@ -38,7 +39,8 @@ module tg_req_tx #(
     output reg  [7:0]   m_txd_flags,
     output reg  [15:0]  m_txd_dst,
     output reg  [31:0]  m_txd_addr,
-    output reg  [63:0]  m_txd_mask,
+    output reg  [5:0]   m_txd_off,
+    output reg  [6:0]   m_txd_cnt,
     output reg  [7:0]   m_txd_len,
     output reg  [7:0]   m_txd_ctx,
     output reg  [63:0]  m_txd_key,
@@ -91,7 +93,7 @@ localparam NN = MAX_REQS * MAX_REQS;   // bits of a slot-by-slot relation
 // ---------------------------------------------------------------- state
 // What the slots' bookkeeping reads every cycle (state, generation, age,
 // and the queue, which a new REQ compares with every slot's) is in
-// registers; what only a resend or an error reads (mask, length,
+// registers; what only a resend or an error reads (bytes, length,
 // context, key, payload slot) is in memories. Both
 // are arrays of MAX_REQS rows written by index: a slot's state through
 // two ports (a) a REQ kept or resent, (b) its answer or its timeout, the
@@ -114,7 +116,8 @@ reg         stb_we;                     // port b: answered or timed out
 reg         stb_gen;                    // ... for good: the next generation
 reg [SW-1:0] stb_idx;
 reg [1:0]   stb_val;
-reg [63:0]  mask_mem  [0:MAX_REQS-1];
+reg [5:0]   off_mem   [0:MAX_REQS-1];
+reg [6:0]   cnt_mem   [0:MAX_REQS-1];
 reg [7:0]   len_mem   [0:MAX_REQS-1];
 reg [7:0]   ctx_mem   [0:MAX_REQS-1];
 reg [63:0]  key_mem   [0:MAX_REQS-1];
@@ -267,7 +270,8 @@ always @* begin
     m_txd_flags   = 8'd0;
     m_txd_dst     = s_txd_dst;
     m_txd_addr    = s_txd_addr;
-    m_txd_mask    = s_txd_mask;
+    m_txd_off     = s_txd_off;
+    m_txd_cnt     = s_txd_cnt;
     m_txd_len     = s_txd_len;
     m_txd_ctx     = s_txd_ctx;
     m_txd_key     = s_txd_key;
@@ -283,7 +287,8 @@ always @* begin
         m_txd_flags   = (lock_reg ? flags_lock_reg : pick_first) ? `TG_FLAG_RETRY : 8'd0;
         m_txd_dst     = dst_reg[rs_idx[SW-1:0]];
         m_txd_addr    = addr_reg[rs_idx[SW-1:0]];
-        m_txd_mask    = mask_mem[rs_idx[SW-1:0]];
+        m_txd_off     = off_mem[rs_idx[SW-1:0]];
+        m_txd_cnt     = cnt_mem[rs_idx[SW-1:0]];
         m_txd_len     = len_mem[rs_idx[SW-1:0]];
         m_txd_ctx     = ctx_mem[rs_idx[SW-1:0]];
         m_txd_key     = key_mem[rs_idx[SW-1:0]];
@@ -503,7 +508,8 @@ always @(posedge clk) begin
     if (keep_sent || keep_parked) begin
         dst_reg[keep_idx]  <= s_txd_dst;
         addr_reg[keep_idx] <= s_txd_addr;
-        mask_mem[keep_idx] <= s_txd_mask;
+        off_mem[keep_idx]  <= s_txd_off;
+        cnt_mem[keep_idx]  <= s_txd_cnt;
         len_mem[keep_idx]  <= s_txd_len;
         ctx_mem[keep_idx]  <= s_txd_ctx;
         key_mem[keep_idx]  <= s_txd_key;

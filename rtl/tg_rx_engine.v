@@ -30,7 +30,8 @@ module tg_rx_engine #(
     input  wire [7:0]   s_rxd_status,
     input  wire [15:0]  s_rxd_src,
     input  wire [31:0]  s_rxd_addr,
-    input  wire [63:0]  s_rxd_mask,
+    input  wire [5:0]   s_rxd_off,      // the bytes written or asked for: cnt from off
+    input  wire [6:0]   s_rxd_cnt,
     input  wire [7:0]   s_rxd_len,
     input  wire [7:0]   s_rxd_ctx,
     input  wire [15:0]  s_rxd_tag,
@@ -70,7 +71,8 @@ module tg_rx_engine #(
     output wire [7:0]   m_txd_status,
     output wire [15:0]  m_txd_dst,
     output wire [31:0]  m_txd_addr,
-    output wire [63:0]  m_txd_mask,
+    output wire [5:0]   m_txd_off,
+    output wire [6:0]   m_txd_cnt,
     output wire [7:0]   m_txd_len,
     output wire [7:0]   m_txd_ctx,
     output wire [15:0]  m_txd_tag,
@@ -124,7 +126,8 @@ module tg_rx_engine #(
     input  wire [15:0]  fetch_lookup_node,
     input  wire [31:0]  fetch_lookup_laddr,
     input  wire [31:0]  fetch_lookup_cpl,
-    input  wire [63:0]  fetch_lookup_mask,
+    input  wire [5:0]   fetch_lookup_off,   // ... the bytes it asked for: cnt from off
+    input  wire [6:0]   fetch_lookup_cnt,
     output reg          fetch_free_valid,
     output wire [3:0]   fetch_free_idx,
     // a fetch whose answer is overdue: write its completion word (PEER_GONE)
@@ -211,7 +214,8 @@ reg [3:0]   idx_reg,    idx_next;        // next word to issue
 reg [3:0]   rcv_reg,    rcv_next;        // read data words received
 reg [4:0]   pend_reg,   pend_next;       // memory requests not yet answered
 reg [31:0]  base_reg,   base_next;       // memory address of word 0
-reg [63:0]  wmask_reg,  wmask_next;      // byte mask applied to the writes
+reg [6:0]   wlo_reg,    wlo_next;        // the writes cover bytes wlo to whi - 1
+reg [6:0]   whi_reg,    whi_next;        // (of the block at base_reg)
 reg [7:0]   st_reg,     st_next;         // status to report
 reg [63:0]  old_reg,    old_next;        // an atomic's old value
 reg [PAY_SLOT_W-1:0] rslot_reg, rslot_next; // response-buffer slot of the response
@@ -300,21 +304,23 @@ end
 wire [3:0]  pay_word = (state_reg == S_WRITE) ? idx_reg : (state_reg == S_AWAIT) ? 4'd1 : 4'd0;
 wire [63:0] pay_data = (pay_word < words) ? s_pay_rd_data : 64'd0;
 
-// The write strobes of word i, as a plain multiplexer (no shifter on the
-// mask).
-function [7:0] mask_byte;
-    input [63:0] v;
-    input [2:0]  i;
-    integer      k;
+// The write strobes of word i: its bytes from lo to hi - 1 (two compares
+// a byte, no shifter).
+function [7:0] run_byte;
+    input [6:0] lo;
+    input [6:0] hi;
+    input [2:0] i;
+    integer     k;
     begin
-        mask_byte = 8'd0;
         for (k = 0; k < 8; k = k + 1) begin
-            if (i == k[2:0]) begin
-                mask_byte = v[k*8 +: 8];
-            end
+            run_byte[k] = ({1'b0, i, k[2:0]} >= lo) && ({1'b0, i, k[2:0]} < hi);
         end
     end
 endfunction
+
+// the end of the frame's run of bytes, and of the fetch's request
+wire [6:0] rx_run_end = {1'b0, s_rxd_off} + s_rxd_cnt;
+wire [6:0] fl_run_end = {1'b0, fetch_lookup_off} + fetch_lookup_cnt;
 
 // ---------------------------------------------------------------- atomic unit
 // payload word 0 is the operand, word 1 the compare value; the old value
@@ -394,7 +400,8 @@ assign m_txd_flags   = 8'd0;
 assign m_txd_status  = st_reg;
 assign m_txd_dst     = s_rxd_src;
 assign m_txd_addr    = s_rxd_addr;
-assign m_txd_mask    = s_rxd_mask;
+assign m_txd_off     = s_rxd_off;
+assign m_txd_cnt     = s_rxd_cnt;
 assign m_txd_len     = (st_reg != `TG_ST_OK)             ? 8'd0 :
                        (rop_reg == `TG_OP_READ_RESP)    ? s_rxd_len :
                        (rop_reg == `TG_OP_ATOMIC_RESP)  ? 8'd8 : 8'd0;
@@ -414,7 +421,8 @@ task start_entry;
 `else
         base_next  = s_rxd_addr | {8'd0, qtail_reg};
 `endif
-        wmask_next = (qesize_reg == 7'd64) ? {64{1'b1}} : ((64'd1 << qesize_reg) - 64'd1);
+        wlo_next   = 7'd0;
+        whi_next   = qesize_reg;
         nw_next    = qesize_reg[6:3];
         idx_next   = 4'd0;
         after_next = N_QTAIL;
@@ -433,7 +441,8 @@ always @* begin
     rcv_next   = rcv_reg;
     pend_next  = pend_reg;
     base_next  = base_reg;
-    wmask_next = wmask_reg;
+    wlo_next   = wlo_reg;
+    whi_next   = whi_reg;
     st_next    = st_reg;
     old_next   = old_reg;
     rslot_next = rslot_reg;
@@ -467,7 +476,7 @@ always @* begin
     m_mem_req_addr   = base_reg + {25'd0, idx_reg, 3'd0};
     // words past the frame's payload (a short REQ entry) are written as zero
     m_mem_req_wdata  = pay_data;
-    m_mem_req_wstrb  = mask_byte(wmask_reg, idx_reg[2:0]);
+    m_mem_req_wstrb  = run_byte(wlo_reg, whi_reg, idx_reg[2:0]);
     m_hrd_valid      = 1'b0;
     fetch_free_valid = 1'b0;
     ev_refused       = 1'b0;
@@ -538,7 +547,8 @@ always @* begin
                             wst_wdata       = pst_write;
                         end else begin
                             base_next  = s_rxd_addr;
-                            wmask_next = s_rxd_mask;
+                            wlo_next   = {1'b0, s_rxd_off};
+                            whi_next   = rx_run_end;
                             after_next = N_DONE;
                             wchk_next  = 1'b1;
                             state_next = S_WRITE;
@@ -626,7 +636,10 @@ always @* begin
                             s_rxd_ready = 1'b1;
                         end else begin
                             base_next  = fetch_lookup_laddr;
-                            wmask_next = s_rxd_mask & fetch_lookup_mask;
+                            // the bytes both the answer and the request cover
+                            wlo_next   = ({1'b0, s_rxd_off} > {1'b0, fetch_lookup_off}) ?
+                                         {1'b0, s_rxd_off} : {1'b0, fetch_lookup_off};
+                            whi_next   = (rx_run_end < fl_run_end) ? rx_run_end : fl_run_end;
                             st_next    = s_rxd_status;
                             if (s_rxd_status == `TG_ST_OK) begin
                                 after_next = N_CPL;
@@ -658,7 +671,7 @@ always @* begin
 `else
                 state_next = S_DRAIN;
 `endif
-            end else if (mask_byte(wmask_reg, idx_reg[2:0]) == 8'd0) begin
+            end else if (run_byte(wlo_reg, whi_reg, idx_reg[2:0]) == 8'd0) begin
                 idx_next = idx_reg + 4'd1;            // nothing to write in this word
             end else begin
                 m_mem_req_valid = 1'b1;
@@ -873,7 +886,7 @@ end
 
 /* verilator lint_off UNUSEDSIGNAL */ // [3]: an index past the last word is not read
 wire       wr_step       = !wchk_reg && !wref && (idx_reg < nw_reg) &&
-                           (mask_byte(wmask_reg, idx_reg[2:0]) == 8'd0 || m_mem_req_ready);
+                           (run_byte(wlo_reg, whi_reg, idx_reg[2:0]) == 8'd0 || m_mem_req_ready);
 wire [3:0] pay_word_next = (state_reg == S_WRITE) ? idx_reg + {3'd0, wr_step} :
                            (state_reg == S_AREAD || (state_reg == S_AWAIT && pend_reg != 5'd0)) ? 4'd1 : 4'd0;
 /* verilator lint_on UNUSEDSIGNAL */
@@ -888,7 +901,8 @@ always @(posedge clk) begin
     rcv_reg   <= rcv_next;
     pend_reg  <= pend_next;
     base_reg  <= base_next;
-    wmask_reg <= wmask_next;
+    wlo_reg   <= wlo_next;
+    whi_reg   <= whi_next;
     st_reg    <= st_next;
     old_reg   <= old_next;
     rslot_reg <= rslot_next;
@@ -1080,7 +1094,8 @@ reg         fp_busy;           // the engine was not idle
 reg [7:0]   fp_op, fp_flags, fp_status, fp_len, fp_ctx;
 reg [15:0]  fp_src, fp_tag;
 reg [31:0]  fp_addr;
-reg [63:0]  fp_mask;
+reg [5:0]   fp_off;
+reg [6:0]   fp_cnt;
 reg         fp_hit, fp_full, fp_hv;
 reg [3:0]   fp_idx;
 reg [4:0]   fp_sl;
@@ -1099,7 +1114,8 @@ always @(posedge clk) begin
     fp_src     <= s_rxd_src;
     fp_tag     <= s_rxd_tag;
     fp_addr    <= s_rxd_addr;
-    fp_mask    <= s_rxd_mask;
+    fp_off     <= s_rxd_off;
+    fp_cnt     <= s_rxd_cnt;
     fp_hit     <= q_lk_hit;
     fp_full    <= q_lk_full;
     fp_hv      <= q_lk_head_valid;
@@ -1118,7 +1134,7 @@ always @* begin
             assume(s_rxd_valid);
             assume(s_rxd_op == fp_op && s_rxd_flags == fp_flags && s_rxd_status == fp_status &&
                    s_rxd_src == fp_src && s_rxd_addr == fp_addr &&
-                   s_rxd_mask == fp_mask && s_rxd_len == fp_len && s_rxd_ctx == fp_ctx &&
+                   s_rxd_off == fp_off && s_rxd_cnt == fp_cnt && s_rxd_len == fp_len && s_rxd_ctx == fp_ctx &&
                    s_rxd_tag == fp_tag);
             // (the payload is left free: no property depends on its value)
         end

@@ -241,6 +241,28 @@ struct MemModel {
 };
 
 // Build a frame from header fields and payload bytes.
+// A descriptor's bytes travel as a run (off, cnt); the benches keep them
+// as byte masks. The off and cnt of a mask that must be one run.
+static inline uint8_t tb_run_off(uint64_t mask)
+{
+    uint8_t off = 0, cnt = 0;
+    TB_CHECK(tg_frame_run(mask, &off, &cnt) == 0, "byte mask %016llx is not one run", (unsigned long long)mask);
+    return off;
+}
+static inline uint8_t tb_run_cnt(uint64_t mask)
+{
+    uint8_t off = 0, cnt = 0;
+    TB_CHECK(tg_frame_run(mask, &off, &cnt) == 0, "byte mask %016llx is not one run", (unsigned long long)mask);
+    return cnt;
+}
+// a random run of bytes inside the first `bytes` (empty a tenth of the time)
+template <class Rng> static inline uint64_t tb_random_run(Rng &rng, unsigned bytes = 64)
+{
+    if (bytes == 0 || rng.below(10) == 0) return 0;
+    unsigned off = rng.below(bytes);
+    return tg_frame_mask(off, 1 + rng.below(bytes - off));
+}
+
 static inline Bytes tb_frame(const tg_frame_hdr &h, const uint8_t *payload)
 {
     Bytes b(TG_MAX_FRAME_BYTES + 8);

@@ -73,10 +73,9 @@ struct Tb {
     uint64_t want_counts[5] = {};
     // descriptor seen last cycle while held
     bool prev_held = false;
-    uint8_t prev_op, prev_flags, prev_status, prev_len, prev_ctx, prev_addr_hi;
+    uint8_t prev_op, prev_flags, prev_status, prev_len, prev_ctx, prev_off, prev_cnt;
     uint16_t prev_src, prev_tag;
     uint32_t prev_addr;
-    uint64_t prev_mask;
     uint32_t prev_payload[16];
     uint8_t payload_buf[256];
     // one beat of a queued frame driven with another keep: frame number
@@ -187,11 +186,11 @@ struct Tb {
                  (unsigned long long)cyc, r.m_rxd_seq, h.seq, r.m_rxd_ack, h.ack);
         TB_CHECK(r.m_rxd_addr == h.addr, "cycle %llu: addr %08x, encoded %08x", (unsigned long long)cyc,
                  r.m_rxd_addr, h.addr);
-        uint64_t mask = tg_frame_mask(h.off, h.cnt);
-        TB_CHECK(r.m_rxd_mask == mask && r.m_rxd_len == h.len && r.m_rxd_ctx == h.ctx && r.m_rxd_tag == h.tag,
-                 "cycle %llu: mask %016llx, want off %u cnt %u; len %u/%u ctx %u/%u tag %04x/%04x",
-                 (unsigned long long)cyc, (unsigned long long)r.m_rxd_mask, h.off, h.cnt, r.m_rxd_len, h.len,
-                 r.m_rxd_ctx, h.ctx, r.m_rxd_tag, h.tag);
+        TB_CHECK(r.m_rxd_off == h.off && r.m_rxd_cnt == h.cnt && r.m_rxd_len == h.len && r.m_rxd_ctx == h.ctx &&
+                     r.m_rxd_tag == h.tag,
+                 "cycle %llu: off %u/%u cnt %u/%u len %u/%u ctx %u/%u tag %04x/%04x", (unsigned long long)cyc,
+                 r.m_rxd_off, h.off, r.m_rxd_cnt, h.cnt, r.m_rxd_len, h.len, r.m_rxd_ctx, h.ctx, r.m_rxd_tag,
+                 h.tag);
         unsigned bad = 0, first = 0;
         for (unsigned i = 0; i < tg_frame_payload_bytes(h.op, h.len) && i < TG_MAX_PAYLOAD; i++) {
             uint8_t b = (uint8_t)(r.m_rxd_payload[i / 4] >> (8 * (i % 4)));
@@ -281,7 +280,7 @@ struct Tb {
                     bool same = r.m_rxd_op == prev_op && r.m_rxd_flags == prev_flags && r.m_rxd_status == prev_status && r.m_rxd_len == prev_len &&
                                 r.m_rxd_ctx == prev_ctx &&
                                 r.m_rxd_src == prev_src && r.m_rxd_tag == prev_tag && r.m_rxd_addr == prev_addr &&
-                                r.m_rxd_mask == prev_mask &&
+                                r.m_rxd_off == prev_off && r.m_rxd_cnt == prev_cnt &&
                                 std::memcmp(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload) == 0;
                     TB_CHECK(same, "cycle %llu: held descriptor changed", (unsigned long long)cyc);
                 }
@@ -291,7 +290,8 @@ struct Tb {
             prev_held = r.m_rxd_valid && !r.m_rxd_ready;
             prev_op = r.m_rxd_op; prev_flags = r.m_rxd_flags; prev_status = r.m_rxd_status; prev_len = r.m_rxd_len;
             prev_ctx = r.m_rxd_ctx; prev_src = r.m_rxd_src;
-            prev_tag = r.m_rxd_tag; prev_addr = r.m_rxd_addr; prev_mask = r.m_rxd_mask;
+            prev_tag = r.m_rxd_tag; prev_addr = r.m_rxd_addr; prev_off = r.m_rxd_off;
+            prev_cnt = r.m_rxd_cnt;
             std::memcpy(prev_payload, r.m_rxd_payload.data(), sizeof prev_payload);
             if (r.m_rxd_valid && r.m_rxd_ready) done_slots.push_back(r.m_rxd_slot);
             if (r.m_rxd_valid && r.m_rxd_ready && !present.empty()) present.pop_front();

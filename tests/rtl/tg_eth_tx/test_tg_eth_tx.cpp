@@ -62,7 +62,8 @@ struct Tb {
         t.s_txd_status = d.status;
         t.s_txd_dst = d.dst;
         t.s_txd_addr = d.addr;
-        t.s_txd_mask = d.mask;
+        t.s_txd_off = tb_run_off(d.mask);
+        t.s_txd_cnt = tb_run_cnt(d.mask);
         t.s_txd_len = d.len;
         t.s_txd_ctx = d.ctx;
         t.s_txd_tag = d.tag;
@@ -93,7 +94,7 @@ struct Tb {
             junk.op = (uint8_t)rng.next(); junk.flags = (uint8_t)rng.next(); junk.status = (uint8_t)rng.next();
             junk.len = (uint8_t)rng.next(); junk.ctx = (uint8_t)rng.next();
             junk.dst = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
-            junk.addr = (uint32_t)rng.next(); junk.mask = rng.next();
+            junk.addr = (uint32_t)rng.next(); junk.mask = tb_random_run(rng);
             junk.src = (uint8_t)rng.below(4); junk.slot = (uint8_t)rng.below(32); junk.rel = (uint8_t)rng.below(2);
             drive_desc(junk);
         }

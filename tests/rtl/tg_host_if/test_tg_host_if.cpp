@@ -685,8 +685,8 @@ struct Tb {
         s[16] = h.m_txd_op | (h.m_txd_len << 8) | (h.m_txd_ctx << 16);
         s[17] = h.m_txd_dst | (h.m_txd_tag << 16);
         s[18] = h.m_txd_addr;
-        s[19] = (uint32_t)h.m_txd_mask;
-        s[20] = (uint32_t)(h.m_txd_mask >> 32);
+        s[19] = (uint32_t)tg_frame_mask(h.m_txd_off, h.m_txd_cnt);
+        s[20] = (uint32_t)(tg_frame_mask(h.m_txd_off, h.m_txd_cnt) >> 32);
         s[21] = s[22] = s[23] = 0;
         s[21] = h.m_txd_pay_src | (h.m_txd_pay_slot << 8);
     }
@@ -709,11 +709,11 @@ struct Tb {
             n_lookup_hits++;
             cov.ago_hits += e.atomic;
             TB_CHECK(h.fetch_lookup_valid && h.fetch_lookup_node == e.node && h.fetch_lookup_laddr == e.laddr &&
-                         h.fetch_lookup_cpl == e.cpl && h.fetch_lookup_mask == e.mask,
+                         h.fetch_lookup_cpl == e.cpl && tg_frame_mask(h.fetch_lookup_off, h.fetch_lookup_cnt) == e.mask,
                      "cycle %llu: entry %u valid %u node %04x/%04x laddr %08x/%08x cpl %08x/%08x mask %016llx/%016llx",
                      (unsigned long long)cyc, i, h.fetch_lookup_valid, h.fetch_lookup_node, e.node,
                      h.fetch_lookup_laddr, e.laddr, h.fetch_lookup_cpl, e.cpl,
-                     (unsigned long long)h.fetch_lookup_mask, (unsigned long long)e.mask);
+                     (unsigned long long)tg_frame_mask(h.fetch_lookup_off, h.fetch_lookup_cnt), (unsigned long long)e.mask);
             return;
         }
         if (!h.fetch_lookup_valid) return;
@@ -721,7 +721,7 @@ struct Tb {
         bool match = false;
         for (const Ent &p : ref.pending)
             match |= p.node == h.fetch_lookup_node && p.laddr == h.fetch_lookup_laddr &&
-                     p.cpl == h.fetch_lookup_cpl && p.mask == h.fetch_lookup_mask;
+                     p.cpl == h.fetch_lookup_cpl && p.mask == tg_frame_mask(h.fetch_lookup_off, h.fetch_lookup_cnt);
         TB_CHECK(match, "cycle %llu: entry %u valid but nothing allocated there", (unsigned long long)cyc, i);
     }
 
@@ -739,10 +739,10 @@ struct Tb {
             TB_CHECK(h.m_txd_tag == w.tag, "cycle %llu: descriptor tag %04x, want %04x", (unsigned long long)cyc,
                      h.m_txd_tag, w.tag);
         if (!w.sync)
-            TB_CHECK(h.m_txd_addr == w.addr && h.m_txd_mask == w.mask,
+            TB_CHECK(h.m_txd_addr == w.addr && tg_frame_mask(h.m_txd_off, h.m_txd_cnt) == w.mask,
                      "cycle %llu: descriptor (op %u len %u) addr %08x/%08x mask %016llx/%016llx",
                      (unsigned long long)cyc, w.op, w.len, h.m_txd_addr, w.addr,
-                     (unsigned long long)h.m_txd_mask, (unsigned long long)w.mask);
+                     (unsigned long long)tg_frame_mask(h.m_txd_off, h.m_txd_cnt), (unsigned long long)w.mask);
         // an atomic carries operand and compare (a request-buffer slot
         // holds the frame's words, no more)
         cov.payload_known += w.atomic && w.wknown[0] && w.wknown[1];

@@ -75,7 +75,8 @@ struct Tb {
             t.s_rxd_status = 0;
             t.s_rxd_src = f.src;
             t.s_rxd_addr = f.id;
-            t.s_rxd_mask = ((uint64_t)f.id << 32) | f.tag;
+            t.s_rxd_off = (f.id >> 3) & 63;   // (fields passed through carry bits of id and tag)
+            t.s_rxd_cnt = f.tag & 127;
             t.s_rxd_len = (uint8_t)f.id;
             t.s_rxd_ctx = (uint8_t)(f.id >> 8);
             t.s_rxd_tag = f.tag;
@@ -102,7 +103,7 @@ struct Tb {
                     const Frame &w = passed.front();
                     bool ok = t.m_rxd_op == w.op && t.m_rxd_flags == w.flags && t.m_rxd_src == w.src &&
                               t.m_rxd_tag == w.tag && t.m_rxd_addr == w.id &&
-                              t.m_rxd_mask == (((uint64_t)w.id << 32) | w.tag) && t.m_rxd_len == (uint8_t)w.id &&
+                              t.m_rxd_off == ((w.id >> 3) & 63) && t.m_rxd_cnt == (w.tag & 127) && t.m_rxd_len == (uint8_t)w.id &&
                               t.m_rxd_ctx == (uint8_t)(w.id >> 8);
                     ok = ok && t.m_rxd_slot == (w.id & SLOT_MASK);
                     TB_CHECK(ok, "cycle %llu: frame out op %u src %04x tag %04x addr %08x, want op %u src %04x "

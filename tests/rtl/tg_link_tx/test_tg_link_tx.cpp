@@ -143,7 +143,8 @@ struct Tb {
         t.P##_status = (uint8_t)d.id;                                                 \
         t.P##_dst = d.dst;                                                            \
         t.P##_addr = d.id;                                                            \
-        t.P##_mask = ((uint64_t)d.id << 20) ^ d.tag;                                  \
+        t.P##_off = (d.id ^ d.tag) & 63;                                              \
+        t.P##_cnt = (d.id >> 6) & 127;                                                \
         t.P##_len = 64;                                                               \
         t.P##_ctx = (uint8_t)(d.id >> 3);                                             \
         t.P##_tag = d.tag;                                                            \
@@ -160,7 +161,8 @@ struct Tb {
     {
         Vtg_link_tx &t = *m;
         bool ok = t.m_txd_op == d.op && t.m_txd_dst == d.dst && t.m_txd_addr == d.id && t.m_txd_tag == d.tag &&
-                  t.m_txd_status == (uint8_t)d.id && t.m_txd_mask == (((uint64_t)d.id << 20) ^ d.tag) &&
+                  t.m_txd_status == (uint8_t)d.id && t.m_txd_off == ((d.id ^ d.tag) & 63) &&
+                  t.m_txd_cnt == ((d.id >> 6) & 127) &&
                   t.m_txd_len == 64 && t.m_txd_ctx == (uint8_t)(d.id >> 3) && t.m_txd_pay_src == d.src;
         // the payload: the words of the slot the frame names (none: zeros)
         if (d.src != TG_PAY_NONE) {

@@ -213,7 +213,7 @@ struct Tb {
         d.op = a.m_txd_op;
         d.dst = a.m_txd_dst;
         d.addr = a.m_txd_addr;
-        d.mask = a.m_txd_mask;
+        d.mask = tg_frame_mask(a.m_txd_off, a.m_txd_cnt);
         d.len = a.m_txd_len;
         d.ctx = a.m_txd_ctx;
         d.tag = a.m_txd_tag;
@@ -248,7 +248,7 @@ struct Tb {
             d.op = (uint8_t)rng.below(16);
             d.dst = (uint16_t)rng.next();
             d.addr = (uint32_t)rng.next();
-            d.mask = rng.next();
+            d.mask = tb_random_run(rng);
             d.len = (uint8_t)rng.next();
             d.ctx = (uint8_t)rng.next();
             d.tag = (uint16_t)rng.next();
@@ -259,7 +259,8 @@ struct Tb {
         a.s_txd_op = d.op;
         a.s_txd_dst = d.dst;
         a.s_txd_addr = d.addr;
-        a.s_txd_mask = d.mask;
+        a.s_txd_off = tb_run_off(d.mask);
+        a.s_txd_cnt = tb_run_cnt(d.mask);
         a.s_txd_len = d.len;
         a.s_txd_ctx = d.ctx;
         a.s_txd_tag = d.tag;
@@ -542,7 +543,7 @@ struct Tb {
             }
             d.dst = (uint16_t)rng.next();
             d.addr = (uint32_t)rng.next();
-            d.mask = rng.next();
+            d.mask = tb_random_run(rng);
             d.ctx = (uint8_t)rng.next();
             d.tag = (uint16_t)rng.next();
             // REQs carry their words in the request buffer, other requests

@@ -272,7 +272,7 @@ struct Tb {
     Desc random_payload(Desc d)
     {
         for (unsigned k = 1; k < 8; k++) d.w[k] = rng.next();
-        d.mask = rng.chance(50) ? ~0ull : rng.next();
+        d.mask = rng.chance(50) ? ~0ull : tb_random_run(rng);
         return d;
     }
     uint32_t qaddr() { return 0x1000u * (1 + rng.below(8)); }
@@ -341,7 +341,8 @@ struct Tb {
         t.s_txd_op = d.op;
         t.s_txd_dst = d.dst;
         t.s_txd_addr = d.addr;
-        t.s_txd_mask = d.mask;
+        t.s_txd_off = tb_run_off(d.mask);
+        t.s_txd_cnt = tb_run_cnt(d.mask);
         t.s_txd_len = d.len;
         t.s_txd_ctx = d.ctx;
         t.s_txd_tag = d.tag;
@@ -392,8 +393,8 @@ struct Tb {
         s[16] = t.m_txd_op | (t.m_txd_flags << 8) | (t.m_txd_len << 16) | (t.m_txd_ctx << 24);
         s[17] = t.m_txd_dst | (t.m_txd_tag << 16);
         s[18] = t.m_txd_addr;
-        s[19] = (uint32_t)t.m_txd_mask;
-        s[20] = (uint32_t)(t.m_txd_mask >> 32);
+        s[19] = (uint32_t)tg_frame_mask(t.m_txd_off, t.m_txd_cnt);
+        s[20] = (uint32_t)(tg_frame_mask(t.m_txd_off, t.m_txd_cnt) >> 32);
         s[21] = t.m_txd_pay_src | (t.m_txd_pay_slot << 8);
         s[22] = (uint32_t)t.m_txd_key;
         s[23] = (uint32_t)(t.m_txd_key >> 32);
@@ -582,7 +583,7 @@ struct Tb {
         } else {
             Desc j;
             j.op = rng.chance(50) ? TG_OP_REQ : (uint8_t)rng.next();
-            j.dst = (uint16_t)rng.next(); j.addr = (uint32_t)rng.next(); j.mask = rng.next();
+            j.dst = (uint16_t)rng.next(); j.addr = (uint32_t)rng.next(); j.mask = tb_random_run(rng);
             j.len = (uint8_t)rng.next(); j.ctx = (uint8_t)rng.next(); j.tag = (uint16_t)rng.next();
             j.id = rng.next(); j.src = (uint8_t)rng.below(4); j.pslot = (uint8_t)rng.below(PAY_SLOTS);
             drive_desc(j);
@@ -753,7 +754,7 @@ struct Tb {
         if (offer_start && o) {
             const Desc &d = o->d;
             bool same = t.m_txd_op == d.op && t.m_txd_dst == d.dst && t.m_txd_addr == d.addr &&
-                        t.m_txd_mask == d.mask && t.m_txd_len == d.len && t.m_txd_ctx == d.ctx;
+                        tg_frame_mask(t.m_txd_off, t.m_txd_cnt) == d.mask && t.m_txd_len == d.len && t.m_txd_ctx == d.ctx;
             for (unsigned k = 0; k < 8; k++) same &= out_word(k) == d.w[k];
             PROP(P_FIELDS, same && (d.req || t.m_txd_tag == d.tag),
                  "cycle %llu: descriptor #%llu (op %u) differs from what the host sent", c,

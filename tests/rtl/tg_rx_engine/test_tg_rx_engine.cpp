@@ -572,7 +572,8 @@ struct Tb {
         r.s_rxd_status = d.status;
         r.s_rxd_src = d.src;
         r.s_rxd_addr = d.addr;
-        r.s_rxd_mask = d.mask;
+        r.s_rxd_off = tb_run_off(d.mask);
+        r.s_rxd_cnt = tb_run_cnt(d.mask);
         r.s_rxd_len = d.len;
         r.s_rxd_ctx = d.ctx;
         r.s_rxd_tag = d.tag;
@@ -771,9 +772,9 @@ struct Tb {
         }
         // back to the requester, with its tag, and the byte mask it asked
         // for (a fetch writes the response's mask ANDed with its own)
-        TB_CHECK(r.m_txd_dst == d.src && r.m_txd_tag == d.tag && r.m_txd_mask == d.mask,
+        TB_CHECK(r.m_txd_dst == d.src && r.m_txd_tag == d.tag && tg_frame_mask(r.m_txd_off, r.m_txd_cnt) == d.mask,
                  "cycle %llu, %s: dst %04x/%04x tag %04x/%04x mask %016llx/%016llx", (unsigned long long)cyc,
-                 ex.what, r.m_txd_dst, d.src, r.m_txd_tag, d.tag, (unsigned long long)r.m_txd_mask,
+                 ex.what, r.m_txd_dst, d.src, r.m_txd_tag, d.tag, (unsigned long long)tg_frame_mask(r.m_txd_off, r.m_txd_cnt),
                  (unsigned long long)d.mask);
         for (unsigned w = 0; w < ex.txd_len / 8u; w++) {
             uint64_t got = (uint64_t)r.m_txd_payload[2 * w] | ((uint64_t)r.m_txd_payload[2 * w + 1] << 32);
@@ -870,8 +871,8 @@ struct Tb {
         s[16] = r.m_txd_op | (r.m_txd_status << 8) | (r.m_txd_len << 16) | (r.m_txd_ctx << 24);
         s[17] = r.m_txd_dst | (r.m_txd_tag << 16);
         s[18] = r.m_txd_addr;
-        s[19] = (uint32_t)r.m_txd_mask;
-        s[20] = (uint32_t)(r.m_txd_mask >> 32);
+        s[19] = (uint32_t)tg_frame_mask(r.m_txd_off, r.m_txd_cnt);
+        s[20] = (uint32_t)(tg_frame_mask(r.m_txd_off, r.m_txd_cnt) >> 32);
         s[21] = r.m_txd_pay_src | (r.m_txd_pay_slot << 8);
         s[22] = s[23] = 0;
     }
@@ -907,7 +908,7 @@ struct Tb {
             junk.flags = (uint8_t)rng.next();
             junk.status = (uint8_t)rng.next(); junk.len = (uint8_t)(8 * rng.below(9)); junk.ctx = 0;
             junk.src = (uint16_t)rng.next(); junk.tag = (uint16_t)rng.next();
-            junk.addr = (uint32_t)rng.next(); junk.mask = rng.next();
+            junk.addr = (uint32_t)rng.next(); junk.mask = tb_random_run(rng);
             for (auto &b : junk.payload) b = (uint8_t)rng.next();
             drive(junk);
         }
@@ -928,7 +929,8 @@ struct Tb {
         r.fetch_lookup_node = e.node;
         r.fetch_lookup_laddr = e.laddr;
         r.fetch_lookup_cpl = e.cpl;
-        r.fetch_lookup_mask = e.mask;
+        r.fetch_lookup_off = tb_run_off(e.mask);
+        r.fetch_lookup_cnt = tb_run_cnt(e.mask);
         // the queue table answers the base the engine looks up
         int qi = lookup(r.q_lk_base);
         r.q_lk_hit = qi >= 0;
@@ -1182,10 +1184,11 @@ struct Tb {
         switch (rng.below(5)) {
         case 0: return ~0ull;
         case 1: return 0;
-        case 2: { uint64_t m = 0; for (unsigned w = 0; w < 8; w++) if (rng.below(2)) m |= 0xFFull << (8 * w); return m; }
+        case 2: { unsigned w0 = rng.below(8), n = 1 + rng.below(8 - w0);   // whole words
+                  return tg_frame_mask(8 * w0, 8 * n); }
         case 3: { unsigned lo = rng.below(64), n = 1 + rng.below(64 - lo);
                   return (n == 64 ? ~0ull : ((1ull << n) - 1)) << lo; }
-        default: return rng.next();
+        default: return tb_random_run(rng);   // (the wire carries one run of bytes)
         }
     }
     Rxd base_rxd(uint8_t op, uint8_t len)
