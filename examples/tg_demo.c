@@ -49,20 +49,6 @@ static int fail(const char *what, int rc)
 	return 1;
 }
 
-/* Take one entry from q, polling; *cyc gets the simulated cycle seen
- * right after the dequeue.  0, or -ETIMEDOUT. */
-static int deq_poll(struct tg_dev *dev, struct tg_queue *q, uint64_t *v, uint64_t *cyc)
-{
-	double t0 = now_s();
-	int rc;
-
-	while ((rc = tg_deq(q, v, 8)) == -EAGAIN)
-		if (now_s() - t0 > POLL_TIMEOUT_S)
-			return -ETIMEDOUT;
-	*cyc = tg_cycles(dev);
-	return rc;
-}
-
 /* Read CSR reg of dev, exiting on failure. */
 static uint64_t csr(struct tg_dev *dev, uint64_t reg)
 {
@@ -74,6 +60,21 @@ static uint64_t csr(struct tg_dev *dev, uint64_t reg)
 		exit(1);
 	}
 	return v;
+}
+
+/* Take one entry from q, polling; *cyc gets the NIC's CYCLES read right
+ * after the dequeue, the counter its timestamps come from.  0, or
+ * -ETIMEDOUT. */
+static int deq_poll(struct tg_dev *dev, struct tg_queue *q, uint64_t *v, uint64_t *cyc)
+{
+	double t0 = now_s();
+	int rc;
+
+	while ((rc = tg_deq(q, v, 8)) == -EAGAIN)
+		if (now_s() - t0 > POLL_TIMEOUT_S)
+			return -ETIMEDOUT;
+	*cyc = csr(dev, TG_CSR_REG_CYCLES);
+	return rc;
 }
 
 /* Remote fetch-and-add on a word of node 1 from node 0: blocking latency
@@ -342,9 +343,8 @@ int main(int argc, char **argv)
 		report("store to entry+tail in memory", qlat, reps);
 		printf("    (TS_HOST_REQ on node 0 to TS_ENQ_DONE on node 1)\n");
 		report("store to dequeued by program", dlat, reps);
-		printf("    (TS_HOST_REQ on node 0 to the simulator's cycle word read right after\n"
-		       "     tg_deq returned; the word is stored every simulated cycle, so it is\n"
-		       "     exact to the cycle the program looked, polling)\n");
+		printf("    (TS_HOST_REQ on node 0 to node 1's CYCLES read right after tg_deq\n"
+		       "     returned, polling: the counter the NIC's stamps come from)\n");
 		/* the sleeping receiver: tg_deq_wait arms the NIC's
 		 * notification and sleeps on a futex until the driver's
 		 * interrupt handler wakes it */
@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 				rc = fail("tg_deq_wait", err);
 				goto out;
 			}
-			slat[i] = tg_cycles(n1);
+			slat[i] = csr(n1, TG_CSR_REG_CYCLES);
 			req = csr(n0, TG_CSR_REG_TS_HOST_REQ);
 			slat[i] = slat[i] > req ? slat[i] - req : 0;
 		}
