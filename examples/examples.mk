@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The Telegraphos NIC authors
-# Build fragment: example programs, and `make demo` (tg-sim + tg_demo via scripts/demo.sh).
+# Build fragment: example programs, and `make demo` (tg_demo against tg-sim or two boards, via scripts/demo.sh).
 
 EX_DEMO := $(BUILD)/bin/tg_demo
 
@@ -11,8 +11,14 @@ $(EX_DEMO): examples/tg_demo.c $(LIBTG)
 	$(CC) $(CPPFLAGS) -MF $(BUILD)/obj/examples/tg_demo.d -MT $@ $(CSTD) $(WARN) $(CFLAGS) \
 		-o $@ $< $(LIBTG) $(LIBTG_LDLIBS)
 
-demo: $(EX_DEMO) $(BUILD)/bin/tg-sim
-	BUILD=$(BUILD) scripts/demo.sh
+# make demo: tg_demo against a two-node tg-sim. DEV="DEV0 DEV1" (or
+# DEV=eth:IFNAME, both boards' bridges on one interface): against those
+# devices, two FPGA boards or tg-board-sim's, with no simulator started
+# (README, "On a board"). DEMO_ARGS: more arguments of tg_demo.
+DEV       ?=
+DEMO_ARGS ?=
+demo: $(EX_DEMO) $(if $(DEV),,$(BUILD)/bin/tg-sim)
+	BUILD=$(BUILD) DEV="$(DEV)" DEMO_ARGS="$(DEMO_ARGS)" scripts/demo.sh
 
 # software remote queue (tg_swq.h) against the NIC's remote enqueue, in-process
 EX_SWQ := $(BUILD)/bin/tg-swq-demo

@@ -71,3 +71,14 @@ $(BOARDSIM_TEST): tests/fpga/test_board_sim.sh $(BOARDSIM_BIN)
 	@mkdir -p $(@D)
 	sed -e 's|@TG_BOARD_SIM@|$(abspath $(BOARDSIM_BIN))|' -e 's|@TG_SRC_DIR@|$(abspath .)|' $< > $@
 	chmod +x $@
+
+# the demo on the simulated boards, run as README's "On a board" shows it
+# (make boardsim, tg-board-sim, make demo DEV=ethsim:...), and on tg-sim
+# both ways
+BOARDDEMO_TEST := $(BUILD)/tests/fpga/test_board_demo
+TEST_PROGS     += $(BOARDDEMO_TEST)
+
+$(BOARDDEMO_TEST): tests/fpga/test_board_demo.sh $(BOARDSIM_BIN) $(BUILD)/bin/tg_demo $(BUILD)/bin/tg-sim
+	@mkdir -p $(@D)
+	sed -e 's|@TG_BUILD_DIR@|$(abspath $(BUILD))|' -e 's|@TG_SRC_DIR@|$(abspath .)|' $< > $@
+	chmod +x $@

@@ -478,8 +478,12 @@ int tg_queue_set_deq_hook(struct tg_queue *q, void (*fn)(struct tg_queue *q, voi
 int tg_queue_grow(struct tg_queue *q);
 
 /* Simulated cycle count as the simulator last published it (every
- * simulated cycle, so it lags the NIC by at most the cycles simulated
- * while the caller reads it); 0 for NULL. */
+ * simulated cycle, so it lags the simulator by at most the cycles
+ * simulated while the caller reads it).  It counts from the simulator's
+ * start, 16 cycles (the reset) ahead of a NIC's CYCLES, which its
+ * timestamps count: compare stamps with CSR CYCLES.  On a PCI device
+ * (opened with TG_OPEN_DRIVER, else 0) and an FPGA board it is CSR
+ * CYCLES.  0 for NULL. */
 uint64_t tg_cycles(const struct tg_dev *dev);
 
 /* Internals of tg_enq.  Not for applications. */
