@@ -41,8 +41,10 @@ static double now_s(void)
  * bring-up.  Returns the wall time of those cycles, or a negative value.
  */
 static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
-		  const struct tg_sim_dist *dist)
+		  const struct tg_sim_dist *dist, double *wait)
 {
+	uint64_t m0, m1;
+	double w0 = 0, w1 = 0;
 	struct tg_sim_config cfg;
 	struct tg_sim *sim;
 	struct tg_dev *d[TG_SIM_MAX_NODES] = { 0 };
@@ -77,6 +79,7 @@ static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
 	if (tg_sim_step(sim, 20000 - tg_sim_cycles(sim)))
 		goto fail;
 	c0 = tg_sim_cycles(sim);
+	tg_dist_counts(dist ? dist->link : NULL, &m0, &w0);
 	t0 = now_s();
 	for (uint64_t c = 0; c < cycles; c++) {
 		for (unsigned n = 0; n < nodes; n++)
@@ -87,10 +90,10 @@ static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
 			goto fail;
 	}
 	t = now_s() - t0;
+	tg_dist_counts(dist ? dist->link : NULL, &m1, &w1);
+	*wait = w1 - w0;
 	if (tg_sim_cycles(sim) - c0 != cycles)
 		t = -1;
-	if (tg_sim_end(sim))
-		goto fail;
 	goto out;
 fail:
 	fprintf(stderr, "tg-dsim-bench: %s\n", tg_sim_error(sim));
@@ -99,6 +102,10 @@ out:
 	for (unsigned n = 0; n < nodes; n++) {
 		tg_mr_free(mr[n]);
 		tg_close(d[n]);
+	}
+	if (tg_sim_end(sim)) {
+		fprintf(stderr, "tg-dsim-bench: %s\n", tg_sim_error(sim));
+		t = -1;
 	}
 	tg_sim_destroy(sim);
 	return t;
@@ -198,15 +205,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (rank == 0)
-		printf("%-6s %-6s %14s %9s %12s\n", "nodes", "ranks", "cycles/s", "speed-up",
-		       "efficiency");
+		printf("%-6s %-6s %14s %9s %12s %11s\n", "nodes", "ranks", "cycles/s", "speed-up",
+		       "efficiency", "waiting");
 	for (unsigned i = 0; i < o.nnodes; i++) {
 		unsigned nodes = o.nodes[i];
 		uint64_t cycles = o.cycles * 16u / nodes;
 
 		for (unsigned j = 0; j < o.nranks; j++) {
 			unsigned k = o.ranks[j];
-			double t[MAX_REPS], worst;
+			double t[MAX_REPS], waited[MAX_REPS], worst;
 			MPI_Comm sub;
 			struct tg_dist *link = NULL;
 			uint8_t owner[TG_SIM_MAX_NODES];
@@ -226,13 +233,17 @@ int main(int argc, char **argv)
 			}
 			for (unsigned r = 0; r < o.reps; r++) {
 				if (sub != MPI_COMM_NULL) {
-					double mine = run(&o, nodes, cycles, link ? &dist : NULL);
+					double w = 0, mine = run(&o, nodes, cycles, link ? &dist : NULL, &w);
+					double in[2] = { mine, w }, out[2];
 
 					if (mine < 0)
 						MPI_Abort(MPI_COMM_WORLD, 1);
-					/* the run takes as long as its slowest rank */
-					MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
+					/* the run takes as long as its slowest rank; the
+					 * rank that waited most says how coupled they are */
+					MPI_Reduce(in, out, 2, MPI_DOUBLE, MPI_MAX, 0, sub);
+					worst = out[0];
 					t[r] = worst;
+					waited[r] = out[1] / worst;
 				}
 				meet();
 			}
@@ -244,14 +255,17 @@ int main(int argc, char **argv)
 				double speed;
 
 				qsort(t, o.reps, sizeof(t[0]), cmp_d);
+				qsort(waited, o.reps, sizeof(waited[0]), cmp_d);
 				speed = (double)cycles / t[o.reps / 2];
 				if (k == 1)
 					base = speed;
 				if (base > 0)
-					printf("%-6u %-6u %14.0f %8.2fx %10.0f %%\n", nodes, k, speed,
-					       speed / base, 100.0 * speed / base / k);
+					printf("%-6u %-6u %14.0f %8.2fx %10.0f %% %9.0f %%\n", nodes, k,
+					       speed, speed / base, 100.0 * speed / base / k,
+					       100.0 * waited[o.reps / 2]);
 				else
-					printf("%-6u %-6u %14.0f %9s %12s\n", nodes, k, speed, "-", "-");
+					printf("%-6u %-6u %14.0f %9s %12s %9.0f %%\n", nodes, k, speed, "-",
+					       "-", 100.0 * waited[o.reps / 2]);
 				fflush(stdout);
 			}
 		}

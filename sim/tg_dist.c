@@ -137,7 +137,9 @@ static const struct dist_mpi *cdm(const struct tg_dist *d)
  * -errno with the reason. */
 static int wait_check(struct dist_mpi *d, unsigned r, double now, const char *what)
 {
-	if (d->stop && *d->stop)
+	/* the end of a run is waited for even after a signal: the peers
+	 * stop too, and say so */
+	if (d->stop && *d->stop && d->running)
 		return fail(d, -EINTR, "interrupted while %s waits for rank %u (%s)", what, r,
 			    d->host[r]);
 	if (now - d->peer[r].heard > d->timeout_ms * 1e-3)

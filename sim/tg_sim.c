@@ -1441,8 +1441,12 @@ int tg_sim_end(struct tg_sim *sim)
 			fclose(all[r]);
 	if (rc && !sim->err[0])
 		snprintf(sim->err, sizeof(sim->err), "%s", ops->error(sim->dist));
-	if (rc && !sim->fail)
-		sim->fail = rc;
+	/* no cycle runs after the end */
+	if (!sim->fail) {
+		sim->fail = rc ? rc : -EPIPE;
+		if (!rc)
+			snprintf(sim->err, sizeof(sim->err), "the run ended (tg_sim_end)");
+	}
 	return rc;
 }
 

@@ -591,8 +591,9 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 		if (rc) {
 			fprintf(stderr, "%s: stopped at cycle %" PRIu64 ": %s\n", tag,
 				tg_sim_cycles(sim), tg_sim_error(sim));
-			/* a signal while waiting for a rank: a stop like any */
-			if (rc == -EINTR && stop_signal)
+			/* a signal while waiting for a rank, or a rank that
+			 * stopped (on the same signal): a stop like any */
+			if ((rc == -EINTR && stop_signal) || rc == -EPIPE)
 				rc = 0;
 			else
 				rc = 1;

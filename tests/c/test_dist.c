@@ -325,6 +325,21 @@ static void test_failure(unsigned ranks, int sig)
 
 /* ---- tg-sim under mpirun ------------------------------------------------ */
 
+/* Start a tg-sim job and wait (30 s at most) for its ready line. */
+static pid_t start_ready(char *const *argv, const char *out, const char *what)
+{
+	char buf[16384];
+	double t0 = t_now_s();
+	pid_t job = start_job(argv, out);
+
+	do {
+		usleep(50000);
+		slurp(out, buf, sizeof(buf));
+	} while (!strstr(buf, "tg-sim: ready") && t_now_s() - t0 < 30);
+	CHECK(strstr(buf, "tg-sim: ready") != NULL, "%s not ready: %s", what, buf);
+	return job;
+}
+
 static void test_tgsim(void)
 {
 	char name[32], out[256], buf[16384], dev[64];
@@ -334,7 +349,6 @@ static void test_tgsim(void)
 	const char *p;
 	struct tg_dev *d0 = NULL, *d3 = NULL;
 	uint64_t v = 0x5ca1ab1e0ddba11ULL, back = 0, pa;
-	double t0;
 	pid_t job;
 	int st;
 
@@ -362,13 +376,7 @@ static void test_tgsim(void)
 	argv[9] = "--quiet";
 	argv[10] = "--quiet";
 	snprintf(name, sizeof(name), "tda%d", (int)getpid());
-	job = start_job(argv, out);
-	t0 = t_now_s();
-	do {
-		usleep(50000);
-		slurp(out, buf, sizeof(buf));
-	} while (!strstr(buf, "tg-sim: ready") && t_now_s() - t0 < 30);
-	CHECK(strstr(buf, "tg-sim: ready") != NULL, "tg-sim over 2 ranks not ready: %s", buf);
+	job = start_ready(argv, out, "tg-sim over 2 ranks");
 	snprintf(dev, sizeof(dev), "sim:%s:0", name);
 	d0 = tg_open(dev, 0);
 	snprintf(dev, sizeof(dev), "sim:%s:3", name);
@@ -396,6 +404,54 @@ static void test_tgsim(void)
 	CHECK(st != -1, "tg-sim over 2 ranks did not stop on SIGINT: %s", buf);
 	printf("tg-sim over 2 ranks: placement said, same cycles, node 0 wrote to node 3 of "
 	       "the other rank\n");
+}
+
+/*
+ * A node whose rank runs on another machine: rank 1 gets a /dev/shm of
+ * its own (a mount namespace), so that its objects are not on "this
+ * machine"; opening its node must fail with ENODEV naming rank 1's host.
+ */
+static void test_other_machine(void)
+{
+	char name[32], out[256], script[256], dev[64];
+	char *argv[] = { TG_MPIRUN, "--oversubscribe", "--mca", "btl", "self,tcp", "-np", "2",
+			 script, TG_SIM_BIN, "--nodes", "4", "--mem-mib", "1", "--quiet", "--name",
+			 name, NULL };
+	struct tg_dev *d;
+	pid_t job;
+	FILE *f;
+	int st;
+
+	if (geteuid() != 0 || system("unshare -m true >/dev/null 2>&1") != 0) {
+		printf("another machine: skipped (needs root and unshare -m)\n");
+		return;
+	}
+	snprintf(name, sizeof(name), "tdm%d", (int)getpid());
+	snprintf(out, sizeof(out), "%s/other.log", dir);
+	snprintf(script, sizeof(script), "%s/rank1_apart.sh", dir);
+	f = fopen(script, "w");
+	REQUIRE(f, "%s: %s", script, strerror(errno));
+	fprintf(f, "#!/bin/sh\n"
+		"if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then\n"
+		"\texec unshare -m sh -c 'mount -t tmpfs tmpfs /dev/shm && exec \"$@\"' sh \"$@\"\n"
+		"fi\n"
+		"exec \"$@\"\n");
+	fclose(f);
+	chmod(script, 0755);
+	job = start_ready(argv, out, "tg-sim with rank 1 apart");
+	snprintf(dev, sizeof(dev), "sim:%s:1", name);
+	d = tg_open(dev, 0);
+	CHECK(d != NULL, "%s (rank 0, here): %s", dev, tg_open_error());
+	tg_close(d);
+	snprintf(dev, sizeof(dev), "sim:%s:2", name);
+	d = tg_open(dev, 0);
+	CHECK(!d && errno == ENODEV && strstr(tg_open_error(), "served by rank 1 on "),
+	      "%s (rank 1, apart): %s", dev, d ? "opened" : tg_open_error());
+	printf("another machine: %s\n", tg_open_error());
+	tg_close(d);
+	kill(job, SIGINT);
+	st = wait_job(job, 30, NULL);
+	CHECK(st != -1, "tg-sim with rank 1 apart did not stop on SIGINT");
 }
 
 int main(void)
@@ -468,6 +524,7 @@ int main(void)
 	test_failure(3, SIGKILL);
 	test_failure(2, SIGSTOP);
 	test_tgsim();
+	test_other_machine();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (!t_failed && system(cmd) != 0)
