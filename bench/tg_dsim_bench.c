@@ -24,6 +24,7 @@
 struct opts {
 	unsigned nodes[MAX_LIST], nnodes, ranks[MAX_LIST], nranks;
 	unsigned reps, latency, period;
+	int no_ff;                  /* evaluate every cycle, idle or not */
 	uint64_t cycles;            /* for 16 nodes; scaled by 16 / nodes */
 };
 
@@ -57,6 +58,7 @@ static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
 	cfg.nodes = nodes;
 	cfg.mem_size = 1ULL << 20;
 	cfg.link_latency = o->latency;
+	cfg.fast_forward = !o->no_ff;
 	cfg.dist = dist;
 	sim = tg_sim_create(&cfg);
 	if (!sim) {
@@ -158,6 +160,7 @@ int main(int argc, char **argv)
 		{ "reps", required_argument, NULL, 'r' },
 		{ "link-latency", required_argument, NULL, 'l' },
 		{ "period", required_argument, NULL, 'P' },
+		{ "no-fast-forward", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -178,6 +181,7 @@ int main(int argc, char **argv)
 		case 'r': o.reps = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'l': o.latency = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'P': o.period = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'F': o.no_ff = 1; break;
 		case 'h':
 			if (rank == 0)
 				printf("usage: mpirun -np K tg-dsim-bench [--nodes 16,64] [--ranks 1,2,4]\n"

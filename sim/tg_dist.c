@@ -82,6 +82,7 @@ struct dist_mpi {
 	uint64_t sent_time;             /* last cycle announced (+1; 0: none) */
 	unsigned sent_up;               /* bring-up count announced with it */
 	uint64_t now;                   /* cycle being synchronized */
+	unsigned lookahead;             /* of that sync */
 	tg_dist_deliver_fn deliver;
 	void *arg;
 	uint8_t *rbuf;
@@ -494,6 +495,7 @@ static int op_sync(struct tg_dist *dd, uint64_t t, unsigned up, unsigned lookahe
 	if (d->err[0])
 		return d->broken ? -EIO : -EPIPE;
 	d->now = t;
+	d->lookahead = lookahead;
 	/* announce our time every half lookahead (peers rarely wait for
 	 * it), and at once a bring-up count they may be waiting for */
 	if (d->sent_time == 0 || t + 1 >= d->sent_time + every ||
@@ -546,6 +548,17 @@ static int op_sync(struct tg_dist *dd, uint64_t t, unsigned up, unsigned lookahe
 	if (!rc)
 		d->waiting = -1;
 	return rc;
+}
+
+static uint64_t op_horizon(const struct tg_dist *dd)
+{
+	const struct dist_mpi *d = cdm(dd);
+	uint64_t h = UINT64_MAX;
+
+	for (unsigned r = 0; r < d->ranks; r++)
+		if (r != d->self && d->peer[r].time + d->lookahead < h)
+			h = d->peer[r].time + d->lookahead;
+	return h;
 }
 
 static unsigned op_peer_up(const struct tg_dist *dd, uint64_t t)
@@ -696,6 +709,7 @@ static const struct tg_dist_ops mpi_ops = {
 	.start = op_start,
 	.send = op_send,
 	.sync = op_sync,
+	.horizon = op_horizon,
 	.peer_up = op_peer_up,
 	.stop = op_stop,
 	.gather = op_gather,

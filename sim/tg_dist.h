@@ -53,6 +53,9 @@ struct tg_dist_ops {
 	 * up so far) and wait until every peer has executed every cycle
 	 * before t + 1 - lookahead, delivering the frames that arrive */
 	int (*sync)(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead);
+	/* the first cycle that needs more from the peers than has come, at
+	 * the lookahead of the last sync: cycles before it may pass at once */
+	uint64_t (*horizon)(const struct tg_dist *d);
 	/* largest bring-up count the peers announced as of cycle t */
 	unsigned (*peer_up)(const struct tg_dist *d, uint64_t t);
 	/* end the run at cycle `cycle` (collective): tell the peers, take

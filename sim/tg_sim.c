@@ -915,7 +915,9 @@ static void bridge_poll(struct tg_sim *sim)
 }
 
 /* Fast-forward: how many cycles, from this one and at most `left`, may
- * pass in one edge of every NIC.  More than 1 only when every NIC is idle
+ * pass in one edge of every NIC (of this rank, and no further than its
+ * peers' frames cannot reach in a split cluster).  More than 1 only when
+ * every NIC is idle
  * (tg_vnic_idle), its host port has nothing presented, no read answered
  * or interrupt served, its memory model and every client ring are empty
  * and no frame is in the switch: then the cycles would change nothing but
@@ -930,11 +932,23 @@ static uint64_t ff_room(struct tg_sim *sim, uint64_t left)
 	int settled = !sim->shared;
 
 	/* the NICs first: one busy NIC, the common case, ends the look */
-	if (left < 2 || !ff_on(sim) || sim->dist || c < RESET_CYCLES)
+	if (left < 2 || !ff_on(sim) || c < RESET_CYCLES)
 		return 1;
+	/* distributed: no further than the peers' frames cannot reach
+	 * (every cycle before the horizon the last sync gave) */
+	if (sim->dist) {
+		uint64_t h = sim->dist->ops->horizon(sim->dist);
+
+		if (sim->up < sim->nodes || h <= c + 1)
+			return 1;
+		if (k > h - c)
+			k = h - c;
+	}
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
+		if (!is_local(sim, n))
+			continue;
 		if (!tg_vnic_idle(nd->nic) || nd->cur < nd->nbeats || nd->rd_count ||
 		    nd->mm.count || nd->irq || tg_vnic_irq(nd->nic) || nd->irq_state != IRQ_IDLE)
 			return 1;
