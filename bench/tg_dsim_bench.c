@@ -28,12 +28,17 @@ struct opts {
 	uint64_t cycles;            /* for 16 nodes; scaled by 16 / nodes */
 };
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double now_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 /*
@@ -42,7 +47,7 @@ static double now_s(void)
  * bring-up.  Returns the wall time of those cycles, or a negative value.
  */
 static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
-		  const struct tg_sim_dist *dist, double *wait)
+		  const struct tg_sim_dist *dist, double *wait, double *cpu)
 {
 	uint64_t m0, m1;
 	double w0 = 0, w1 = 0;
@@ -82,6 +87,7 @@ static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
 		goto fail;
 	c0 = tg_sim_cycles(sim);
 	tg_dist_counts(dist ? dist->link : NULL, &m0, &w0);
+	*cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = now_s();
 	for (uint64_t c = 0; c < cycles; c++) {
 		for (unsigned n = 0; n < nodes; n++)
@@ -92,6 +98,7 @@ static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
 			goto fail;
 	}
 	t = now_s() - t0;
+	*cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - *cpu;
 	tg_dist_counts(dist ? dist->link : NULL, &m1, &w1);
 	*wait = w1 - w0;
 	if (tg_sim_cycles(sim) - c0 != cycles)
@@ -209,15 +216,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (rank == 0)
-		printf("%-6s %-6s %14s %9s %12s %11s\n", "nodes", "ranks", "cycles/s", "speed-up",
-		       "efficiency", "waiting");
+		printf("%-6s %-6s %14s %9s %12s %11s %6s\n", "nodes", "ranks", "cycles/s",
+		       "speed-up", "efficiency", "waiting", "cores");
 	for (unsigned i = 0; i < o.nnodes; i++) {
 		unsigned nodes = o.nodes[i];
 		uint64_t cycles = o.cycles * 16u / nodes;
 
 		for (unsigned j = 0; j < o.nranks; j++) {
 			unsigned k = o.ranks[j];
-			double t[MAX_REPS], waited[MAX_REPS], worst;
+			double t[MAX_REPS], waited[MAX_REPS], cores[MAX_REPS], worst;
 			MPI_Comm sub;
 			struct tg_dist *link = NULL;
 			uint8_t owner[TG_SIM_MAX_NODES];
@@ -237,17 +244,21 @@ int main(int argc, char **argv)
 			}
 			for (unsigned r = 0; r < o.reps; r++) {
 				if (sub != MPI_COMM_NULL) {
-					double w = 0, mine = run(&o, nodes, cycles, link ? &dist : NULL, &w);
+					double w = 0, cpu = 0, cpus = 0;
+					double mine = run(&o, nodes, cycles, link ? &dist : NULL, &w, &cpu);
 					double in[2] = { mine, w }, out[2];
 
 					if (mine < 0)
 						MPI_Abort(MPI_COMM_WORLD, 1);
 					/* the run takes as long as its slowest rank; the
-					 * rank that waited most says how coupled they are */
+					 * rank that waited most says how coupled they are;
+					 * the CPU time of all, how many cores they had */
 					MPI_Reduce(in, out, 2, MPI_DOUBLE, MPI_MAX, 0, sub);
+					MPI_Reduce(&cpu, &cpus, 1, MPI_DOUBLE, MPI_SUM, 0, sub);
 					worst = out[0];
 					t[r] = worst;
 					waited[r] = out[1] / worst;
+					cores[r] = cpus / worst;
 				}
 				meet();
 			}
@@ -260,16 +271,17 @@ int main(int argc, char **argv)
 
 				qsort(t, o.reps, sizeof(t[0]), cmp_d);
 				qsort(waited, o.reps, sizeof(waited[0]), cmp_d);
+				qsort(cores, o.reps, sizeof(cores[0]), cmp_d);
 				speed = (double)cycles / t[o.reps / 2];
 				if (k == 1)
 					base = speed;
 				if (base > 0)
-					printf("%-6u %-6u %14.0f %8.2fx %10.0f %% %9.0f %%\n", nodes, k,
-					       speed, speed / base, 100.0 * speed / base / k,
-					       100.0 * waited[o.reps / 2]);
+					printf("%-6u %-6u %14.0f %8.2fx %10.0f %% %9.0f %% %6.2f\n", nodes,
+					       k, speed, speed / base, 100.0 * speed / base / k,
+					       100.0 * waited[o.reps / 2], cores[o.reps / 2]);
 				else
-					printf("%-6u %-6u %14.0f %9s %12s %9.0f %%\n", nodes, k, speed, "-",
-					       "-", 100.0 * waited[o.reps / 2]);
+					printf("%-6u %-6u %14.0f %9s %12s %9.0f %% %6.2f\n", nodes, k, speed,
+					       "-", "-", 100.0 * waited[o.reps / 2], cores[o.reps / 2]);
 				fflush(stdout);
 			}
 		}
