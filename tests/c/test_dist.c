@@ -396,6 +396,20 @@ static void test_tgsim(void)
 	}
 	snprintf(dev, sizeof(dev), "sim:%s:4", name);
 	CHECK(tg_open(dev, 0) == NULL && errno == ENODEV, "node 4 of 4 opened");
+	{
+		/* tgctl finds the counters of a node of rank 1 by the name */
+		char cmd[256];
+		FILE *p;
+		size_t got;
+
+		snprintf(cmd, sizeof(cmd), "%s stats sim:%s:3 2>&1", TGCTL_BIN, name);
+		p = popen(cmd, "r");
+		REQUIRE(p, "popen: %s", strerror(errno));
+		got = fread(buf, 1, sizeof(buf) - 1, p);
+		buf[got] = 0;
+		st = pclose(p);
+		CHECK(st == 0 && strstr(buf, "switch_cycle"), "tgctl stats of node 3: %s", buf);
+	}
 	tg_close(d0);
 	tg_close(d3);
 	kill(job, SIGINT);
