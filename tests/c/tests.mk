@@ -39,13 +39,13 @@ $(BUILD)/tests/test_eth $(BUILD)/asan/tests/test_eth: $(BOARDSIM_BIN)
 # under mpirun
 DIST_WORKER  := $(BUILD)/tests/tg_dist_worker
 DIST_AWORKER := $(BUILD)/asan/tests/tg_dist_worker
-$(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim $(DIST_WORKER)
+$(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim $(DIST_WORKER) $(TGCTL)
 $(BUILD)/tests/test_dist: CTEST_DEFS += -DTG_DIST_WORKER='"$(abspath $(DIST_WORKER))"' \
 	-DTG_MPIRUN='"$(MPIRUN)"'
 # test_bridge also bridges a tg-sim under mpirun
 $(BUILD)/tests/test_bridge $(BUILD)/asan/tests/test_bridge: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/test_bridge $(BUILD)/asan/tests/test_bridge: CTEST_DEFS += -DTG_MPIRUN='"$(MPIRUN)"'
-$(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim $(DIST_AWORKER)
+$(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim $(DIST_AWORKER) $(TGCTL)
 $(BUILD)/asan/tests/test_dist: CTEST_DEFS += -DTG_DIST_WORKER='"$(abspath $(DIST_AWORKER))"' \
 	-DTG_MPIRUN='"$(MPIRUN)"'
 

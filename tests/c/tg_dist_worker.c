@@ -11,7 +11,8 @@
 #define MSGS       24u      /* REQs each node sends (times --scale) */
 #define PERIOD     251u     /* cycles between a node's REQs (the links keep up) */
 #define START      40000u   /* workload start, after every rank's set-up */
-#define DRAIN      3000u    /* cycles after the last REQ (more with faults) */
+#define DRAIN      3000u    /* cycles after the last REQ */
+#define FAULT_DRAIN 20u     /* ... times this with faults: retransmissions */
 #define LONG_END   100000000u  /* failure tests: a run that outlasts them */
 #define Q_LOG2     12u
 
@@ -75,7 +76,7 @@ static int run(const struct opts *o, const struct tg_sim_dist *dist, FILE *f)
 	struct tg_queue *q[NODES] = { 0 };
 	unsigned got[NODES] = { 0 }, msgs = MSGS * o->scale;
 	uint64_t qpa = 0, end = o->hang ? LONG_END :
-		START + (uint64_t)msgs * PERIOD + DRAIN * (o->faults ? 8u : 1u);
+		START + (uint64_t)msgs * PERIOD + DRAIN * (o->faults ? FAULT_DRAIN : 1u);
 	int rc = 0;
 
 	config(&cfg, o);
