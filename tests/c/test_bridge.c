@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "tg_test.h"
+#include "tg_test_child.h"
 
 #define LEN 64u
 
@@ -86,9 +86,11 @@ static void test_split(int fd, struct tg_frame_hdr h, const uint8_t *data)
 	unsigned frames = 0;
 	size_t flen;
 	double t0;
-	pid_t pid;
+	pid_t pid, w;
 	int ofd, st;
 
+	/* a time out of the test kills the job's process group */
+	signal(SIGALRM, t_on_alarm_child);
 	/* Open MPI refuses root unless told; CI runs as root */
 	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
 	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
@@ -103,11 +105,14 @@ static void test_split(int fd, struct tg_frame_hdr h, const uint8_t *data)
 	pid = fork();
 	REQUIRE(pid >= 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
+		setpgid(0, 0);   /* mpirun leads a group: its ranks can be killed with it */
 		dup2(ofd, 1);
 		dup2(ofd, 2);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	setpgid(pid, pid);
+	t_child_pgid = pid;
 	t0 = t_now_s();
 	do {
 		usleep(50000);
@@ -131,9 +136,18 @@ static void test_split(int fd, struct tg_frame_hdr h, const uint8_t *data)
 		      "READ_RESP from rank 1: tag %#x status %u, or other data", ack.h.tag,
 		      ack.h.status);
 	kill(pid, SIGINT);
-	for (t0 = t_now_s(); waitpid(pid, &st, WNOHANG) != pid && t_now_s() - t0 < 30;)
+	for (t0 = t_now_s(), w = 0; w != pid && t_now_s() - t0 < 30;) {
 		usleep(20000);
+		w = waitpid(pid, &st, WNOHANG);
+	}
+	if (w != pid) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	kill(-pid, SIGKILL);   /* anything it left behind */
+	t_child_pgid = 0;
 	read_out(ofd, buf, sizeof(buf));
+	CHECK(w == pid, "tg-sim over 2 ranks did not stop within 30 s of SIGINT: %s", buf);
 	CHECK(strstr(buf, "tg-sim[1]: bridge tgbr0: sent") && strstr(buf, "received 2"),
 	      "tg-sim over 2 ranks: rank 1's bridge counters: %s", buf);
 	printf("tg-sim over 2 ranks, rank 1 bridged: a write and a read from outside answered\n");
