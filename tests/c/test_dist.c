@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "tg_test.h"
+#include "tg_test_child.h"
 
 #ifndef TG_DIST_WORKER
 #define TG_DIST_WORKER "tg_dist_worker"
@@ -19,8 +19,17 @@
 #define MSGS       24u
 #define MAX_LINES  (NODES * MSGS * 40u + 256u)
 #define LINE       200u
-#define JOB_S      180      /* a whole mpirun job, at most */
+#define JOB_S      60       /* a workload job, at most (times $TG_DIST_SCALE) */
 #define FAIL_S     20.0     /* a killed or hung rank ends the job within this */
+#define START_S    60.0     /* the ranks of test_failure's job start within this */
+#define READY_S    30       /* a tg-sim job says it is ready within this */
+#define STOP_S     30       /* ... and stops on SIGINT within this */
+#define RUN_S      60       /* a tg-sim job with --cycles ends within this */
+#define WORKLOADS  5u       /* workload jobs */
+/* the whole test: the sum of its jobs' limits (five workloads, two
+ * failures, three tg-sim jobs), and some for the comparisons */
+#define ALARM_S(scale) ((unsigned)(WORKLOADS * JOB_S * (scale) + 2 * (START_S + FAIL_S) + \
+				   RUN_S + 2 * (READY_S + STOP_S) + 120))
 
 static char dir[] = "/tmp/test_dist_XXXXXX";
 static unsigned scale = 1;     /* $TG_DIST_SCALE: a longer workload */
@@ -33,7 +42,8 @@ struct result {
 /* ---- jobs --------------------------------------------------------------- */
 
 /* Start argv (NULL-terminated) in a process group of its own, stdout and
- * stderr to `out`.  Returns the pid. */
+ * stderr to `out`.  Returns the pid; until wait_job reaps it, a time out
+ * of the test kills its group (t_child_pgid). */
 static pid_t start_job(char *const *argv, const char *out)
 {
 	pid_t pid = fork();
@@ -52,6 +62,7 @@ static pid_t start_job(char *const *argv, const char *out)
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	t_child_pgid = pid;
 	return pid;
 }
 
@@ -69,11 +80,13 @@ static int wait_job(pid_t pid, double secs, double *took)
 			if (took)
 				*took = t_now_s() - t0;
 			kill(-pid, SIGKILL);   /* anything it left behind */
+			t_child_pgid = 0;
 			return st;
 		}
 		if (t_now_s() - t0 > secs) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &st, 0);
+			t_child_pgid = 0;
 			if (took)
 				*took = t_now_s() - t0;
 			return -1;
@@ -127,7 +140,7 @@ static int run_workload(const char *tag, unsigned ranks, const char *place, int 
 		argv[a++] = sc;
 	}
 	argv[a] = NULL;
-	st = wait_job(start_job(argv, log), JOB_S, secs);
+	st = wait_job(start_job(argv, log), JOB_S * scale, secs);
 	if (st != 0) {
 		slurp(log, buf, sizeof(buf));
 		CHECK(0, "%s: %u ranks: %s: %s", tag, ranks,
@@ -273,7 +286,7 @@ static void test_failure(unsigned ranks, int sig)
 	snprintf(out, sizeof(out), "%s/fail%d", dir, sig);
 	snprintf(log, sizeof(log), "%s/fail%d.log", dir, sig);
 	job = start_job(argv, log);
-	while (running < ranks && t_now_s() - t0 < 60) {
+	while (running < ranks && t_now_s() - t0 < START_S) {
 		usleep(50000);
 		running = 0;
 		for (unsigned r = 0; r < ranks; r++)
@@ -325,7 +338,7 @@ static void test_failure(unsigned ranks, int sig)
 
 /* ---- tg-sim under mpirun ------------------------------------------------ */
 
-/* Start a tg-sim job and wait (30 s at most) for its ready line. */
+/* Start a tg-sim job and wait (READY_S at most) for its ready line. */
 static pid_t start_ready(char *const *argv, const char *out, const char *what)
 {
 	char buf[16384];
@@ -335,7 +348,7 @@ static pid_t start_ready(char *const *argv, const char *out, const char *what)
 	do {
 		usleep(50000);
 		slurp(out, buf, sizeof(buf));
-	} while (!strstr(buf, "tg-sim: ready") && t_now_s() - t0 < 30);
+	} while (!strstr(buf, "tg-sim: ready") && t_now_s() - t0 < READY_S);
 	CHECK(strstr(buf, "tg-sim: ready") != NULL, "%s not ready: %s", what, buf);
 	return job;
 }
@@ -354,7 +367,7 @@ static void test_tgsim(void)
 
 	snprintf(name, sizeof(name), "tdl%d", (int)getpid());
 	snprintf(out, sizeof(out), "%s/tgsim.log", dir);
-	st = wait_job(start_job(argv, out), 60, NULL);
+	st = wait_job(start_job(argv, out), RUN_S, NULL);
 	slurp(out, buf, sizeof(buf));
 	CHECK(st == 0, "tg-sim over 2 ranks: status %#x: %s", st, buf);
 	CHECK(strstr(buf, "tg-sim: ready\n") != NULL, "no ready line: %s", buf);
@@ -413,7 +426,7 @@ static void test_tgsim(void)
 	tg_close(d0);
 	tg_close(d3);
 	kill(job, SIGINT);
-	st = wait_job(job, 30, NULL);
+	st = wait_job(job, STOP_S, NULL);
 	slurp(out, buf, sizeof(buf));
 	CHECK(st != -1, "tg-sim over 2 ranks did not stop on SIGINT: %s", buf);
 	printf("tg-sim over 2 ranks: placement said, same cycles, node 0 wrote to node 3 of "
@@ -464,7 +477,7 @@ static void test_other_machine(void)
 	printf("another machine: %s\n", tg_open_error());
 	tg_close(d);
 	kill(job, SIGINT);
-	st = wait_job(job, 30, NULL);
+	st = wait_job(job, STOP_S, NULL);
 	CHECK(st != -1, "tg-sim with rank 1 apart did not stop on SIGINT");
 }
 
@@ -475,8 +488,7 @@ int main(void)
 	double t1 = 0, t2 = 0, t4 = 0, tf1 = 0, tf4 = 0;
 	unsigned entries;
 
-	alarm(T_TIMEOUT_S);
-	signal(SIGALRM, t_on_alarm);
+	signal(SIGALRM, t_on_alarm_child);
 	/* Open MPI refuses root unless told; CI runs as root */
 	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
 	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
@@ -489,6 +501,7 @@ int main(void)
 	if (getenv("TG_DIST_SCALE"))
 		scale = (unsigned)strtoul(getenv("TG_DIST_SCALE"), NULL, 0);
 	REQUIRE(scale >= 1 && scale <= 40, "TG_DIST_SCALE: 1..40");
+	alarm(ALARM_S(scale));
 	REQUIRE(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
 	/* a sanitizer build of the worker: Open MPI keeps memory to the end
 	 * in plug-ins it unloads, which the leak checker cannot tell from
