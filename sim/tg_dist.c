@@ -116,12 +116,16 @@ static int fail(struct dist_mpi *d, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static int mpi_fail(struct dist_mpi *d, int mrc, const char *call)
+/* An MPI call failed; r: the peer it was for, or -1. */
+static int mpi_fail(struct dist_mpi *d, int mrc, const char *call, int r)
 {
 	char s[MPI_MAX_ERROR_STRING];
 	int n = 0;
 
-	MPI_Error_string(mrc, s, &n);
+	if (MPI_Error_string(mrc, s, &n) != MPI_SUCCESS)
+		snprintf(s, sizeof(s), "MPI error %d", mrc);
+	if (r >= 0)
+		return fail(d, -EIO, "%s with rank %d (%s): %s", call, r, d->host[r], s);
 	return fail(d, -EIO, "%s: %s", call, s);
 }
 
@@ -230,19 +234,31 @@ static int handle(struct dist_mpi *d, unsigned r, const uint8_t *buf, size_t n)
 	return 0;
 }
 
-/* Take every batch that has arrived.  0 or -errno. */
+/* Take every batch that has arrived.  A batch that has begun to arrive
+ * is received without blocking: the wait for its rest ends like any
+ * other (wait_check).  0 or -errno. */
 static int poll_in(struct dist_mpi *d)
 {
 	for (;;) {
 		MPI_Status st;
+		MPI_Message msg;
+		MPI_Request req;
+		unsigned polls = 0, r;
 		int flag = 0, n = 0, mrc, rc;
 
-		mrc = MPI_Iprobe(MPI_ANY_SOURCE, TAG_SYNC, d->comm, &flag, &st);
+		mrc = MPI_Improbe(MPI_ANY_SOURCE, TAG_SYNC, d->comm, &flag, &msg, &st);
 		if (mrc != MPI_SUCCESS)
-			return mpi_fail(d, mrc, "MPI_Iprobe");
+			return mpi_fail(d, mrc, "MPI_Improbe", -1);
 		if (!flag)
 			return 0;
-		MPI_Get_count(&st, MPI_BYTE, &n);
+		r = (unsigned)st.MPI_SOURCE;
+		if (r >= d->ranks || r == d->self)
+			return fail(d, -EPROTO, "a message from rank %d: not a peer", st.MPI_SOURCE);
+		mrc = MPI_Get_count(&st, MPI_BYTE, &n);
+		if (mrc != MPI_SUCCESS || n < 0)
+			return mrc != MPI_SUCCESS ? mpi_fail(d, mrc, "MPI_Get_count", (int)r) :
+				fail(d, -EBADMSG, "rank %u (%s) sent a batch of no size", r,
+				     d->host[r]);
 		if ((size_t)n > d->rcap) {
 			uint8_t *b = realloc(d->rbuf, (size_t)n);
 
@@ -251,13 +267,23 @@ static int poll_in(struct dist_mpi *d)
 			d->rbuf = b;
 			d->rcap = (size_t)n;
 		}
-		mrc = MPI_Recv(d->rbuf, n, MPI_BYTE, st.MPI_SOURCE, TAG_SYNC, d->comm,
-			       MPI_STATUS_IGNORE);
+		/* its message has begun: the peer is alive */
+		d->peer[r].heard = mono_s();
+		mrc = MPI_Imrecv(d->rbuf, n, MPI_BYTE, &msg, &req);
 		if (mrc != MPI_SUCCESS)
-			return mpi_fail(d, mrc, "MPI_Recv");
-		if ((unsigned)st.MPI_SOURCE == d->self)
-			return fail(d, -EPROTO, "a message from this rank to itself");
-		rc = handle(d, (unsigned)st.MPI_SOURCE, d->rbuf, (size_t)n);
+			return mpi_fail(d, mrc, "MPI_Imrecv", (int)r);
+		for (;;) {
+			flag = 0;
+			mrc = MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+			if (mrc != MPI_SUCCESS)
+				return mpi_fail(d, mrc, "MPI_Test", (int)r);
+			if (flag)
+				break;
+			if (polls++ >= SPIN_POLLS && (rc = wait_check(d, r, mono_s(), "a batch")))
+				return rc;
+			pause_poll(polls);
+		}
+		rc = handle(d, r, d->rbuf, (size_t)n);
 		if (rc)
 			return rc;
 	}
@@ -294,7 +320,7 @@ static int send_done(struct dist_mpi *d, unsigned r, struct outbuf *o)
 		int flag = 0, mrc = MPI_Test(&o->req, &flag, MPI_STATUS_IGNORE), rc;
 
 		if (mrc != MPI_SUCCESS)
-			return mpi_fail(d, mrc, "MPI_Test");
+			return mpi_fail(d, mrc, "MPI_Test", (int)r);
 		if (flag)
 			break;
 		if ((rc = poll_in(d)))
@@ -329,7 +355,7 @@ static int send_batch(struct dist_mpi *d, unsigned r, uint32_t type, uint64_t ti
 	memcpy(o->buf, &h, sizeof(h));
 	mrc = MPI_Isend(o->buf, (int)o->len, MPI_BYTE, (int)r, TAG_SYNC, d->comm, &o->req);
 	if (mrc != MPI_SUCCESS)
-		return mpi_fail(d, mrc, "MPI_Isend");
+		return mpi_fail(d, mrc, "MPI_Isend", (int)r);
 	d->nmsgs++;
 	pr->cur = (pr->cur + 1) % NSEND;
 	o = &pr->out[pr->cur];
@@ -415,7 +441,7 @@ static int op_start(struct tg_dist *dd, unsigned nodes, const uint8_t *owner, ui
 	mine[2] = d->run;
 	mrc = MPI_Iallgather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, d->comm, &req);
 	if (mrc != MPI_SUCCESS) {
-		rc = mpi_fail(d, mrc, "MPI_Iallgather");
+		rc = mpi_fail(d, mrc, "MPI_Iallgather", -1);
 		goto out;
 	}
 	for (;;) {
@@ -423,7 +449,7 @@ static int op_start(struct tg_dist *dd, unsigned nodes, const uint8_t *owner, ui
 
 		mrc = MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
 		if (mrc != MPI_SUCCESS) {
-			rc = mpi_fail(d, mrc, "MPI_Test");
+			rc = mpi_fail(d, mrc, "MPI_Test", -1);
 			goto out;
 		}
 		if (flag)
@@ -619,8 +645,9 @@ static int op_stop(struct tg_dist *dd, uint64_t cycle)
 	return 0;
 }
 
-/* Wait for one request of a gather.  0 or -errno. */
-static int wait_req(struct dist_mpi *d, MPI_Request *req, unsigned r)
+/* Wait for one request of a gather with rank r; silent: whether r's
+ * silence ends the wait.  0 or -errno. */
+static int wait_req(struct dist_mpi *d, MPI_Request *req, unsigned r, int silent)
 {
 	unsigned polls = 0;
 
@@ -629,20 +656,43 @@ static int wait_req(struct dist_mpi *d, MPI_Request *req, unsigned r)
 		int flag = 0, mrc = MPI_Test(req, &flag, MPI_STATUS_IGNORE), rc;
 
 		if (mrc != MPI_SUCCESS)
-			return mpi_fail(d, mrc, "MPI_Test");
+			return mpi_fail(d, mrc, "MPI_Test", (int)r);
 		if (flag)
 			return 0;
-		if (polls++ >= SPIN_POLLS && (rc = wait_check(d, r, mono_s(), "the capture")))
+		if (silent && polls >= SPIN_POLLS &&
+		    (rc = wait_check(d, r, mono_s(), "the capture")))
 			return rc;
+		polls++;
 		pause_poll(polls);
 	}
 }
 
+/* Post a receive (send) of n bytes from (to) rank r of a gather and wait
+ * for it.  0 or -errno. */
+static int xfer(struct dist_mpi *d, int send, void *buf, int n, MPI_Datatype type, unsigned r,
+		int silent)
+{
+	MPI_Request req;
+	int mrc = send ? MPI_Isend(buf, n, type, (int)r, TAG_FILE, d->comm, &req) :
+			 MPI_Irecv(buf, n, type, (int)r, TAG_FILE, d->comm, &req);
+
+	if (mrc != MPI_SUCCESS)
+		return mpi_fail(d, mrc, send ? "MPI_Isend" : "MPI_Irecv", (int)r);
+	return wait_req(d, &req, r, silent);
+}
+
+/*
+ * Rank 0 takes the captures one rank after the other: it tells rank r
+ * its turn, then takes its size and its chunks.  A rank waiting for its
+ * turn does not time rank 0 out (rank 0 is busy with the ranks before
+ * it, however large their captures); once its turn came, a silence of
+ * the peer ends the gather.
+ */
 static int op_gather(struct tg_dist *dd, FILE *mine, FILE **all)
 {
 	struct dist_mpi *d = dm(dd);
 	char *buf = malloc(FILE_CHUNK);
-	MPI_Request req;
+	uint64_t turn = 0;
 	int rc = 0;
 
 	if (!buf)
@@ -655,17 +705,18 @@ static int op_gather(struct tg_dist *dd, FILE *mine, FILE **all)
 
 			all[r] = tmpfile();
 			if (!all[r]) {
-				rc = fail(d, -errno, "tmpfile: %s", strerror(errno));
+				int e = errno ? errno : EIO;
+
+				rc = fail(d, -e, "tmpfile: %s", strerror(e));
 				break;
 			}
-			MPI_Irecv(&size, 1, MPI_UINT64_T, (int)r, TAG_FILE, d->comm, &req);
-			if ((rc = wait_req(d, &req, r)))
+			if ((rc = xfer(d, 1, &turn, 1, MPI_UINT64_T, r, 1)) ||
+			    (rc = xfer(d, 0, &size, 1, MPI_UINT64_T, r, 1)))
 				break;
 			while (size && !rc) {
 				int n = size < FILE_CHUNK ? (int)size : FILE_CHUNK;
 
-				MPI_Irecv(buf, n, MPI_BYTE, (int)r, TAG_FILE, d->comm, &req);
-				if (!(rc = wait_req(d, &req, r)) &&
+				if (!(rc = xfer(d, 0, buf, n, MPI_BYTE, r, 1)) &&
 				    fwrite(buf, 1, (size_t)n, all[r]) != (size_t)n)
 					rc = fail(d, -EIO, "writing a capture: %s", strerror(errno));
 				size -= (uint64_t)n;
@@ -674,12 +725,19 @@ static int op_gather(struct tg_dist *dd, FILE *mine, FILE **all)
 		}
 	} else {
 		uint64_t size;
+		long end;
 
-		fseek(mine, 0, SEEK_END);
-		size = (uint64_t)ftell(mine);
+		if (fseek(mine, 0, SEEK_END) || (end = ftell(mine)) < 0) {
+			int e = errno ? errno : EIO;
+
+			free(buf);
+			return fail(d, -e, "sizing a capture: %s", strerror(e));
+		}
+		size = (uint64_t)end;
 		rewind(mine);
-		MPI_Isend(&size, 1, MPI_UINT64_T, 0, TAG_FILE, d->comm, &req);
-		rc = wait_req(d, &req, 0);
+		rc = xfer(d, 0, &turn, 1, MPI_UINT64_T, 0, 0);
+		if (!rc)
+			rc = xfer(d, 1, &size, 1, MPI_UINT64_T, 0, 1);
 		while (size && !rc) {
 			int n = size < FILE_CHUNK ? (int)size : FILE_CHUNK;
 
@@ -687,8 +745,7 @@ static int op_gather(struct tg_dist *dd, FILE *mine, FILE **all)
 				rc = fail(d, -EIO, "reading a capture");
 				break;
 			}
-			MPI_Isend(buf, n, MPI_BYTE, 0, TAG_FILE, d->comm, &req);
-			rc = wait_req(d, &req, 0);
+			rc = xfer(d, 1, buf, n, MPI_BYTE, 0, 1);
 			size -= (uint64_t)n;
 		}
 	}
@@ -724,7 +781,8 @@ struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
 	char name[MPI_MAX_PROCESSOR_NAME], mine[TG_DIST_HOST_MAX];
 	struct dist_mpi *d;
 	MPI_Comm shm = MPI_COMM_NULL;
-	int size = 0, rank = 0, len = 0, inited = 0, nshm = 0, *shm_ranks = NULL;
+	int size = 0, rank = 0, len = 0, inited = 0, nshm = 0, *shm_ranks = NULL, mrc, e;
+	const char *call = "";
 
 	MPI_Initialized(&inited);
 	if (!inited) {
@@ -732,8 +790,12 @@ struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
 		errno = EINVAL;
 		return NULL;
 	}
-	MPI_Comm_size(comm, &size);
-	MPI_Comm_rank(comm, &rank);
+	if ((mrc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS ||
+	    (mrc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) {
+		snprintf(err, errn, "MPI_Comm_size or MPI_Comm_rank failed: MPI error %d", mrc);
+		errno = EINVAL;
+		return NULL;
+	}
 	if (size < 2 || size > (int)TG_DIST_MAX_RANKS) {
 		snprintf(err, errn, "a split cluster needs 2 to %u ranks, not %d", TG_DIST_MAX_RANKS,
 			 size);
@@ -744,6 +806,7 @@ struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
 	if (!d)
 		goto oom;
 	d->base.ops = &mpi_ops;
+	d->comm = MPI_COMM_NULL;
 	/* a waiting rank naps NAP_NS between polls: not the default 50 us more */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	d->ranks = (unsigned)size;
@@ -760,16 +823,36 @@ struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
 	for (int r = 0; r < size; r++)
 		for (unsigned i = 0; i < NSEND; i++)
 			d->peer[r].out[i].req = MPI_REQUEST_NULL;
-	MPI_Comm_dup(comm, &d->comm);
+	if ((mrc = MPI_Comm_dup(comm, &d->comm)) != MPI_SUCCESS) {
+		call = "MPI_Comm_dup";
+		goto mpi_err;
+	}
 	/* errors come back as return codes, reported with the rank */
-	MPI_Comm_set_errhandler(d->comm, MPI_ERRORS_RETURN);
-	MPI_Get_processor_name(name, &len);
+	if ((mrc = MPI_Comm_set_errhandler(d->comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) {
+		call = "MPI_Comm_set_errhandler";
+		goto mpi_err;
+	}
+	if (MPI_Get_processor_name(name, &len) != MPI_SUCCESS)
+		snprintf(name, sizeof(name), "rank %d", rank);
 	snprintf(mine, sizeof(mine), "%.*s", (int)sizeof(mine) - 1, name);
-	MPI_Allgather(mine, TG_DIST_HOST_MAX, MPI_CHAR, d->host, TG_DIST_HOST_MAX, MPI_CHAR, d->comm);
+	mrc = MPI_Allgather(mine, TG_DIST_HOST_MAX, MPI_CHAR, d->host, TG_DIST_HOST_MAX, MPI_CHAR,
+			    d->comm);
+	if (mrc != MPI_SUCCESS) {
+		call = "MPI_Allgather of the hosts";
+		goto mpi_err;
+	}
 	/* the ranks that share this machine's memory */
-	MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
-	MPI_Comm_size(shm, &nshm);
-	MPI_Allgather(&rank, 1, MPI_INT, shm_ranks, 1, MPI_INT, shm);
+	mrc = MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+	if (mrc != MPI_SUCCESS) {
+		call = "MPI_Comm_split_type";
+		goto mpi_err;
+	}
+	if ((mrc = MPI_Comm_set_errhandler(shm, MPI_ERRORS_RETURN)) != MPI_SUCCESS ||
+	    (mrc = MPI_Comm_size(shm, &nshm)) != MPI_SUCCESS ||
+	    (mrc = MPI_Allgather(&rank, 1, MPI_INT, shm_ranks, 1, MPI_INT, shm)) != MPI_SUCCESS) {
+		call = "MPI_Allgather of the ranks sharing memory";
+		goto mpi_err;
+	}
 	for (int i = 0; i < nshm; i++)
 		if (shm_ranks[i] >= 0 && shm_ranks[i] < size)
 			d->local[shm_ranks[i]] = 1;
@@ -782,7 +865,25 @@ struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
 	free(shm_ranks);
 	return &d->base;
 
+mpi_err:
+	{
+		char s[MPI_MAX_ERROR_STRING];
+		int n = 0;
+
+		if (MPI_Error_string(mrc, s, &n) != MPI_SUCCESS)
+			snprintf(s, sizeof(s), "MPI error %d", mrc);
+		snprintf(err, errn, "%s: %s", call, s);
+	}
+	e = EIO;
+	goto out;
 oom:
+	snprintf(err, errn, "out of memory");
+	e = ENOMEM;
+out:
+	if (shm != MPI_COMM_NULL)
+		MPI_Comm_free(&shm);
+	if (d && d->comm != MPI_COMM_NULL)
+		MPI_Comm_free(&d->comm);
 	free(shm_ranks);
 	if (d) {
 		free(d->host);
@@ -790,8 +891,7 @@ oom:
 		free(d->peer);
 		free(d);
 	}
-	snprintf(err, errn, "out of memory");
-	errno = ENOMEM;
+	errno = e;
 	return NULL;
 }
 
@@ -803,9 +903,19 @@ void tg_dist_close(struct tg_dist *dd)
 		return;
 	for (unsigned r = 0; r < d->ranks; r++)
 		for (unsigned i = 0; i < NSEND; i++) {
-			if (d->peer[r].out[i].req != MPI_REQUEST_NULL)
-				MPI_Request_free(&d->peer[r].out[i].req);
-			free(d->peer[r].out[i].buf);
+			struct outbuf *o = &d->peer[r].out[i];
+			int flag = 1;
+
+			if (o->req != MPI_REQUEST_NULL &&
+			    MPI_Test(&o->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+				flag = 0;
+			if (flag) {
+				free(o->buf);
+				continue;
+			}
+			/* still being sent (after a failure, the peer gone): MPI
+			 * may read the buffer until MPI_Finalize, so it is kept */
+			MPI_Request_free(&o->req);
 		}
 	if (!d->broken)
 		MPI_Comm_free(&d->comm);

@@ -92,7 +92,8 @@ struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
 #endif
 
 /* Free a connection (after the simulators using it are destroyed).
- * Accepts NULL. */
+ * Accepts NULL.  After a failure, the buffers of sends still in flight
+ * are kept until the program ends (MPI may read them until MPI_Finalize). */
 void tg_dist_close(struct tg_dist *d);
 
 /* The rank this rank waits for now, or -1 (for messages on a signal). */

@@ -1278,6 +1278,10 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		FILE *f = NULL;
 
 		sim->pcap_path = strdup(cfg->pcap_path);
+		if (!sim->pcap_path) {
+			err = ENOMEM;
+			goto fail;
+		}
 		/* a bad path fails now, as in one process */
 		if (cfg->dist->link->ops->self(cfg->dist->link) == 0 &&
 		    (f = fopen(cfg->pcap_path, "wb")) == NULL) {
@@ -1287,11 +1291,11 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		if (f)
 			fclose(f);
 		sim->sw->pcap = tmpfile();
-		sim->sw->pcap_keyed = 1;
-		if (!sim->pcap_path || !sim->sw->pcap) {
-			err = errno ? errno : ENOMEM;
+		if (!sim->sw->pcap) {
+			err = errno ? errno : EIO;
 			goto fail;
 		}
+		sim->sw->pcap_keyed = 1;
 	}
 	for (unsigned n = 0; n < sim->nodes; n++)
 		sim->sw->port[n].remote = !is_local(sim, n);
