@@ -94,6 +94,9 @@ static void test_split(int fd, struct tg_frame_hdr h, const uint8_t *data)
 	/* Open MPI refuses root unless told; CI runs as root */
 	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
 	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+	/* on SIGINT the ranks end the run (goodbyes, the capture, the
+	 * counters) before mpirun kills them: 10 s, not its default 1 s */
+	setenv("OMPI_MCA_odls_base_sigkill_timeout", "10", 1);
 	snprintf(buf, sizeof(buf), "command -v %s >/dev/null 2>&1 && ip link set lo up", TG_MPIRUN);
 	if (system(buf)) {
 		printf("tg-sim over 2 ranks: skipped (no %s)\n", TG_MPIRUN);

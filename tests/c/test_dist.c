@@ -274,8 +274,11 @@ static pid_t rank_pid(const char *log, unsigned rank)
 static void test_failure(unsigned ranks, int sig)
 {
 	char np[8], out[256], log[256], buf[16384];
-	char *argv[] = { TG_MPIRUN, "--oversubscribe", "-np", np, TG_DIST_WORKER, "--out", out,
-			 "--hang", "--timeout-ms", "1000", NULL };
+	/* mpirun kills the ranks left at once (not after the 10 s main sets):
+	 * the job must end within FAIL_S */
+	char *argv[] = { TG_MPIRUN, "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "1",
+			 "-np", np, TG_DIST_WORKER, "--out", out, "--hang", "--timeout-ms", "3000",
+			 NULL };
 	const char *what = sig == SIGKILL ? "killed rank" : "hung rank";
 	double t0 = t_now_s(), took = 0;
 	pid_t job, victim = 0;
@@ -492,6 +495,9 @@ int main(void)
 	/* Open MPI refuses root unless told; CI runs as root */
 	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
 	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+	/* on SIGINT the ranks end the run (goodbyes, the capture, the
+	 * counters) before mpirun kills them: 10 s, not its default 1 s */
+	setenv("OMPI_MCA_odls_base_sigkill_timeout", "10", 1);
 	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", TG_MPIRUN);
 	if (system(cmd) != 0) {
 		printf("test_dist: skipped (no %s: scripts/setup.sh installs openmpi-bin)\n",
