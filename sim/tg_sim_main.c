@@ -429,6 +429,14 @@ int main(int argc, char **argv)
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 		mpi = 1;
 	}
+	if ((unsigned)ranks <= bridge_rank) {
+		if (rank == 0)
+			fprintf(stderr, "tg-sim: --bridge-rank %u: no such rank, the job has %d "
+				"(0..%d)\n", bridge_rank, ranks, ranks - 1);
+		if (mpi)
+			MPI_Finalize();
+		return 2;
+	}
 	if (!mpi || ranks == 1) {
 		cfg.bridge_if = bridge;
 		if (place && (rc = tg_dist_place(place, cfg.nodes, 1, owner, err, sizeof(err)))) {
