@@ -66,8 +66,11 @@ $(DSIM_BENCH_BIN): bench/tg_dsim_bench.c $(LIBTG) $(SIM_MPI_LIB) $(SIM_LIB)
 		$(WARN) $(CFLAGS) -o $@ $< $(LIBTG) $(SIM_MPI_LIB) $(SIM_LIB) $(SIM_LDLIBS) \
 		$(LIBTG_LDLIBS) $(MPI_LIBS)
 
+# Open MPI refuses to run as root unless told (a developer target, like
+# the tests, which CI runs as root)
 .PHONY: bench-dist
 bench-dist: $(DSIM_BENCH_BIN)
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 	$(MPIRUN) --oversubscribe -np $(DSIM_BENCH_NP) $(DSIM_BENCH_BIN) $(DSIM_BENCH_ARGS)
 
 # make test runs the RTL-pair testbench under both simulators
