@@ -145,8 +145,8 @@ static int run(const struct opts *o, const struct tg_sim_dist *dist, FILE *f)
 		if (!d[n])
 			continue;
 		tg_sim_get_stats(sim, n, &st);
-		/* every counter but ff_cycles: a split cluster evaluates every
-		 * cycle (docs/distributed.md) */
+		/* every counter but ff_cycles: a split rank's idle jumps stop
+		 * at its peers' horizon (docs/distributed.md) */
 		fprintf(f, "node %02u stats tx %" PRIu64 " bytes %" PRIu64 " rx %" PRIu64
 			" unknown %" PRIu64 " malformed %" PRIu64 " drop %" PRIu64 " flip %" PRIu64
 			" dup %" PRIu64 " held %" PRIu64 " congestion %" PRIu64 " down %" PRIu64
