@@ -1,46 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* tg-dsim-bench: simulated cycles per second of one cluster run in one process and split over several. */
+/* tg-dsim-bench: simulated cycles per second of one cluster over 1, 2, 4... MPI ranks, and the parallel efficiency. */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <netinet/in.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tg/sim.h"
 #include "tg/tg.h"
+#include "tg_dist.h"
 
-#define MAX_PROCS  8u
+#define MAX_LIST   8u
+#define MAX_REPS   16u
 #define WRITE_LEN  64u
+#define NAP_NS     1000000L   /* a rank outside the run naps this long between looks */
 
 struct opts {
-	unsigned nodes, procs, reps, latency, period;
-	uint64_t cycles;
+	unsigned nodes[MAX_LIST], nnodes, ranks[MAX_LIST], nranks;
+	unsigned reps, latency, period;
+	int no_ff;                  /* evaluate every cycle, idle or not */
+	uint64_t cycles;            /* for 16 nodes; scaled by 16 / nodes */
 };
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double now_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
+}
+
 /*
- * One process of a run: its nodes each post a 64-byte write every
- * `period` cycles to the next node in turn, for o->cycles cycles after
+ * One rank's part of a run: its nodes each post a 64-byte write every
+ * `period` cycles to the next node in turn, for `cycles` cycles after
  * bring-up.  Returns the wall time of those cycles, or a negative value.
  */
-static double run(const struct opts *o, const struct tg_sim_dist *dist)
+static double run(const struct opts *o, unsigned nodes, uint64_t cycles,
+		  const struct tg_sim_dist *dist, double *wait, double *cpu)
 {
+	uint64_t m0, m1;
+	double w0 = 0, w1 = 0;
 	struct tg_sim_config cfg;
 	struct tg_sim *sim;
 	struct tg_dev *d[TG_SIM_MAX_NODES] = { 0 };
@@ -50,9 +60,10 @@ static double run(const struct opts *o, const struct tg_sim_dist *dist)
 	double t0, t = -1;
 
 	tg_sim_config_init(&cfg);
-	cfg.nodes = o->nodes;
+	cfg.nodes = nodes;
 	cfg.mem_size = 1ULL << 20;
 	cfg.link_latency = o->latency;
+	cfg.fast_forward = !o->no_ff;
 	cfg.dist = dist;
 	sim = tg_sim_create(&cfg);
 	if (!sim) {
@@ -60,7 +71,7 @@ static double run(const struct opts *o, const struct tg_sim_dist *dist)
 		return -1;
 	}
 	memset(buf, 0x5a, sizeof(buf));
-	for (unsigned n = 0; n < o->nodes; n++) {
+	for (unsigned n = 0; n < nodes; n++) {
 		if (!tg_sim_is_local(sim, n))
 			continue;
 		d[n] = tg_open_sim(sim, n, 0);
@@ -71,89 +82,60 @@ static double run(const struct opts *o, const struct tg_sim_dist *dist)
 		}
 		pa = tg_mr_paddr(mr[n]);   /* the same on every node */
 	}
-	/* every process starts timing at the same simulated cycle */
+	/* every rank starts timing at the same simulated cycle */
 	if (tg_sim_step(sim, 20000 - tg_sim_cycles(sim)))
 		goto fail;
 	c0 = tg_sim_cycles(sim);
+	tg_dist_counts(dist ? dist->link : NULL, &m0, &w0);
+	*cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = now_s();
-	for (uint64_t c = 0; c < o->cycles; c++) {
-		for (unsigned n = 0; n < o->nodes; n++)
+	for (uint64_t c = 0; c < cycles; c++) {
+		for (unsigned n = 0; n < nodes; n++)
 			if (d[n] && (c + n) % o->period == 0)
-				tg_write(d[n], (unsigned)((n + 1 + c / o->period % (o->nodes - 1)) %
-							  o->nodes), pa, buf, sizeof(buf));
+				tg_write(d[n], (unsigned)((n + 1 + c / o->period % (nodes - 1)) % nodes),
+					 pa, buf, sizeof(buf));
 		if (tg_sim_step(sim, 1))
 			goto fail;
 	}
 	t = now_s() - t0;
-	if (tg_sim_cycles(sim) - c0 != o->cycles)
+	*cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - *cpu;
+	tg_dist_counts(dist ? dist->link : NULL, &m1, &w1);
+	*wait = w1 - w0;
+	if (tg_sim_cycles(sim) - c0 != cycles)
 		t = -1;
 	goto out;
 fail:
 	fprintf(stderr, "tg-dsim-bench: %s\n", tg_sim_error(sim));
+	t = -1;
 out:
-	for (unsigned n = 0; n < o->nodes; n++) {
+	for (unsigned n = 0; n < nodes; n++) {
 		tg_mr_free(mr[n]);
 		tg_close(d[n]);
+	}
+	if (tg_sim_end(sim)) {
+		fprintf(stderr, "tg-dsim-bench: %s\n", tg_sim_error(sim));
+		t = -1;
 	}
 	tg_sim_destroy(sim);
 	return t;
 }
 
-/* A run over k processes on 127.0.0.1; the wall time of the slowest. */
-static double run_split(const struct opts *o, unsigned k)
+/* Everybody meets; ranks outside a run nap instead of spinning, so that
+ * the ranks inside it have the cores. */
+static void meet(void)
 {
-	char addr_buf[MAX_PROCS][32];
-	const char *addr[MAX_PROCS];
-	uint8_t owner[TG_SIM_MAX_NODES];
-	int sock[MAX_PROCS], pfd[2];
-	pid_t pid[MAX_PROCS];
-	double worst = 0;
+	MPI_Request req;
+	int done = 0;
 
-	for (unsigned n = 0; n < o->nodes; n++)
-		owner[n] = (uint8_t)(n * k / o->nodes);
-	for (unsigned p = 0; p < k; p++) {
-		struct sockaddr_in sa = { .sin_family = AF_INET };
-		socklen_t sl = sizeof(sa);
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	for (;;) {
+		struct timespec ts = { 0, NAP_NS };
 
-		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		sock[p] = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (sock[p] < 0 || bind(sock[p], (struct sockaddr *)&sa, sizeof(sa)) ||
-		    getsockname(sock[p], (struct sockaddr *)&sa, &sl))
-			return -1;
-		snprintf(addr_buf[p], sizeof(addr_buf[p]), "127.0.0.1:%u", ntohs(sa.sin_port));
-		addr[p] = addr_buf[p];
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nanosleep(&ts, NULL);
 	}
-	if (pipe(pfd))
-		return -1;
-	for (unsigned p = 0; p < k; p++) {
-		pid[p] = fork();
-		if (pid[p] == 0) {
-			struct tg_sim_dist dist = { .procs = k, .self = p, .owner = owner,
-						    .addr = addr, .sock = sock[p] };
-			double t;
-
-			for (unsigned q = 0; q < k; q++)
-				if (q != p)
-					close(sock[q]);
-			t = run(o, &dist);
-			_exit(write(pfd[1], &t, sizeof(t)) == sizeof(t) ? 0 : 1);
-		}
-	}
-	close(pfd[1]);
-	for (unsigned p = 0; p < k; p++)
-		close(sock[p]);
-	for (unsigned p = 0; p < k; p++) {
-		double t;
-
-		if (read(pfd[0], &t, sizeof(t)) != sizeof(t) || t < 0)
-			worst = -1;
-		else if (worst >= 0 && t > worst)
-			worst = t;
-	}
-	close(pfd[0]);
-	for (unsigned p = 0; p < k; p++)
-		waitpid(pid[p], NULL, 0);
-	return worst;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -163,63 +145,152 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static unsigned parse_list(const char *s, unsigned *out)
+{
+	unsigned n = 0;
+
+	while (s && *s && n < MAX_LIST) {
+		char *end;
+
+		out[n++] = (unsigned)strtoul(s, &end, 10);
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "nodes", required_argument, NULL, 'n' },
-		{ "procs", required_argument, NULL, 'p' },
+		{ "ranks", required_argument, NULL, 'k' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "link-latency", required_argument, NULL, 'l' },
 		{ "period", required_argument, NULL, 'P' },
+		{ "no-fast-forward", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .nodes = 16, .procs = 2, .reps = 3, .latency = 10, .period = 200,
-			  .cycles = 100000 };
-	double one[16], split[16];
-	int c;
+	struct opts o = { .reps = 3, .latency = 10, .period = 200, .cycles = 100000 };
+	int c, size, rank, bad = 0;
+	double base = 0;
 
+	MPI_Init(&argc, &argv);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	o.nnodes = parse_list("16,64", o.nodes);
+	o.nranks = parse_list("1,2,4", o.ranks);
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'n': o.nodes = (unsigned)strtoul(optarg, NULL, 0); break;
-		case 'p': o.procs = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'n': o.nnodes = parse_list(optarg, o.nodes); break;
+		case 'k': o.nranks = parse_list(optarg, o.ranks); break;
 		case 'c': o.cycles = strtoull(optarg, NULL, 0); break;
 		case 'r': o.reps = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'l': o.latency = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'P': o.period = (unsigned)strtoul(optarg, NULL, 0); break;
+		case 'F': o.no_ff = 1; break;
 		case 'h':
-			printf("usage: tg-dsim-bench [--nodes N] [--procs K] [--cycles C] [--reps R]\n"
-			       "                     [--link-latency L] [--period P]\n"
-			       "Simulated cycles per second of an N-node cluster (each node posting a\n"
-			       "64-byte write every P cycles) in one process and in K processes joined\n"
-			       "by UDP on 127.0.0.1; R runs of each, alternated, median reported.\n");
+			if (rank == 0)
+				printf("usage: mpirun -np K tg-dsim-bench [--nodes 16,64] [--ranks 1,2,4]\n"
+				       "       [--cycles C] [--reps R] [--link-latency L] [--period P]\n"
+				       "Simulated cycles per second of each cluster (each node posting a\n"
+				       "64-byte write every P cycles; C cycles at 16 nodes, fewer in\n"
+				       "proportion for more) over each number of ranks up to K, the\n"
+				       "median of R runs, with the speed-up and parallel efficiency.\n");
+			MPI_Finalize();
 			return 0;
 		default:
-			return 2;
+			bad = 1;
 		}
 	}
-	if (o.nodes < 2 || o.nodes > TG_SIM_MAX_NODES || o.procs < 2 || o.procs > MAX_PROCS ||
-	    o.procs > o.nodes || !o.reps || o.reps > 16 || !o.cycles || !o.period) {
-		fprintf(stderr, "tg-dsim-bench: bad arguments (see --help)\n");
+	for (unsigned i = 0; i < o.nnodes; i++)
+		bad |= o.nodes[i] < 2 || o.nodes[i] > TG_SIM_MAX_NODES;
+	for (unsigned i = 0; i < o.nranks; i++)
+		bad |= !o.ranks[i] || o.ranks[i] > (unsigned)size;
+	if (bad || !o.nnodes || !o.nranks || !o.reps || o.reps > MAX_REPS || !o.cycles ||
+	    !o.period) {
+		if (rank == 0)
+			fprintf(stderr, "tg-dsim-bench: bad arguments, or more ranks asked than "
+				"mpirun -np gives (see --help)\n");
+		MPI_Finalize();
 		return 2;
 	}
-	for (unsigned r = 0; r < o.reps; r++) {
-		one[r] = run(&o, NULL);
-		split[r] = run_split(&o, o.procs);
-		if (one[r] <= 0 || split[r] <= 0) {
-			fprintf(stderr, "tg-dsim-bench: a run failed\n");
-			return 1;
+	if (rank == 0)
+		printf("%-6s %-6s %14s %9s %12s %11s %6s\n", "nodes", "ranks", "cycles/s",
+		       "speed-up", "efficiency", "waiting", "cores");
+	for (unsigned i = 0; i < o.nnodes; i++) {
+		unsigned nodes = o.nodes[i];
+		uint64_t cycles = o.cycles * 16u / nodes;
+
+		for (unsigned j = 0; j < o.nranks; j++) {
+			unsigned k = o.ranks[j];
+			double t[MAX_REPS], waited[MAX_REPS], cores[MAX_REPS], worst;
+			MPI_Comm sub;
+			struct tg_dist *link = NULL;
+			uint8_t owner[TG_SIM_MAX_NODES];
+			struct tg_sim_dist dist = { .owner = owner };
+			char err[256];
+
+			MPI_Comm_split(MPI_COMM_WORLD, (unsigned)rank < k ? 0 : MPI_UNDEFINED, rank,
+				       &sub);
+			if (sub != MPI_COMM_NULL && k > 1) {
+				tg_dist_place("block", nodes, k, owner, err, sizeof(err));
+				link = tg_dist_mpi_open(sub, 0, NULL, err, sizeof(err));
+				if (!link) {
+					fprintf(stderr, "tg-dsim-bench: %s\n", err);
+					MPI_Abort(MPI_COMM_WORLD, 1);
+				}
+				dist.link = link;
+			}
+			for (unsigned r = 0; r < o.reps; r++) {
+				if (sub != MPI_COMM_NULL) {
+					double w = 0, cpu = 0, cpus = 0;
+					double mine = run(&o, nodes, cycles, link ? &dist : NULL, &w, &cpu);
+					double in[2] = { mine, w }, out[2];
+
+					if (mine < 0)
+						MPI_Abort(MPI_COMM_WORLD, 1);
+					/* the run takes as long as its slowest rank; the
+					 * rank that waited most says how coupled they are;
+					 * the CPU time of all, how many cores they had */
+					MPI_Reduce(in, out, 2, MPI_DOUBLE, MPI_MAX, 0, sub);
+					MPI_Reduce(&cpu, &cpus, 1, MPI_DOUBLE, MPI_SUM, 0, sub);
+					worst = out[0];
+					t[r] = worst;
+					waited[r] = out[1] / worst;
+					cores[r] = cpus / worst;
+				}
+				meet();
+			}
+			if (sub != MPI_COMM_NULL) {
+				tg_dist_close(link);
+				MPI_Comm_free(&sub);
+			}
+			if (rank == 0) {
+				double speed;
+
+				qsort(t, o.reps, sizeof(t[0]), cmp_d);
+				qsort(waited, o.reps, sizeof(waited[0]), cmp_d);
+				qsort(cores, o.reps, sizeof(cores[0]), cmp_d);
+				speed = (double)cycles / t[o.reps / 2];
+				if (k == 1)
+					base = speed;
+				if (base > 0)
+					printf("%-6u %-6u %14.0f %8.2fx %10.0f %% %9.0f %% %6.2f\n", nodes,
+					       k, speed, speed / base, 100.0 * speed / base / k,
+					       100.0 * waited[o.reps / 2], cores[o.reps / 2]);
+				else
+					printf("%-6u %-6u %14.0f %9s %12s %9.0f %% %6.2f\n", nodes, k, speed,
+					       "-", "-", 100.0 * waited[o.reps / 2], cores[o.reps / 2]);
+				fflush(stdout);
+			}
 		}
-		printf("run %u: 1 process %.3f s, %u processes %.3f s\n", r + 1, one[r], o.procs,
-		       split[r]);
+		base = 0;
 	}
-	qsort(one, o.reps, sizeof(one[0]), cmp_d);
-	qsort(split, o.reps, sizeof(split[0]), cmp_d);
-	printf("%u nodes, link latency %u (lookahead %u cycles), %" PRIu64 " cycles, median of %u:\n",
-	       o.nodes, o.latency, o.latency + 1, o.cycles, o.reps);
-	printf("  1 process:   %9.0f cycles/s\n", (double)o.cycles / one[o.reps / 2]);
-	printf("  %u processes: %9.0f cycles/s (x%.2f)\n", o.procs,
-	       (double)o.cycles / split[o.reps / 2], one[o.reps / 2] / split[o.reps / 2]);
+	if (rank == 0)
+		printf("link latency %u (lookahead %u cycles), a 64-byte write per node every %u "
+		       "cycles, %" PRIu64 " cycles at 16 nodes, median of %u\n", o.latency,
+		       o.latency + 1, o.period, o.cycles, o.reps);
+	MPI_Finalize();
 	return 0;
 }

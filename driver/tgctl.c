@@ -447,6 +447,21 @@ static int sim_switch_stats(const char *name, unsigned node, struct tg_sim_stats
 		close(fd);
 		return -EPROTO;
 	}
+	if (hdr.magic == TG_SIMP_DIR_MAGIC) {
+		/* a cluster split over MPI ranks: the node's rank serves it as
+		 * NAME@RANK (tg_sim_proto.h) */
+		struct tg_simp_dir dir;
+		char rname[TG_SIMP_NAME_MAX + 8];
+
+		rc = pread(fd, &dir, sizeof(dir), 0) == (ssize_t)sizeof(dir) &&
+		     dir.version == TG_SIMP_VERSION && node < dir.nodes &&
+		     dir.nodes <= TG_SIMP_DIR_MAX ? 0 : -ENODEV;
+		close(fd);
+		if (rc)
+			return rc;
+		snprintf(rname, sizeof(rname), "%s@%u", name, dir.owner[node]);
+		return sim_switch_stats(rname, node, st, cycle);
+	}
 	if (hdr.magic != TG_SIMP_MAGIC || hdr.version != TG_SIMP_VERSION || node >= hdr.nodes) {
 		close(fd);
 		return hdr.magic == TG_SIMP_MAGIC && node >= hdr.nodes ? -ENODEV : -EPROTO;

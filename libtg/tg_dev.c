@@ -298,10 +298,10 @@ static struct tg_dev *open_local(const char *devstr, unsigned flags)
 
 struct tg_dev *tg_open(const char *devstr, unsigned flags)
 {
-	char name[TG_SIMP_NAME_MAX], obj[128];
+	char name[TG_SIMP_NAME_MAX], obj[128], host[TG_SIMP_HOST_MAX] = "";
 	struct tg_simp_ctl *hdr;
 	struct tg_dev *dev;
-	unsigned node, nodes = 0;
+	unsigned node, nodes = 0, rank = 0;
 	int err, rc;
 
 	open_msg[0] = 0;
@@ -328,6 +328,44 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	hdr = map_obj(obj, sizeof(*hdr), &err);
 	if (!hdr)
 		goto fail;
+	if (hdr->magic == TG_SIMP_DIR_MAGIC) {
+		/* a cluster split over MPI ranks: the rank that serves the node
+		 * has its own name, NAME@RANK (tg_sim_proto.h) */
+		struct tg_simp_dir *dir;
+		char rname[TG_SIMP_NAME_MAX + 8];
+
+		munmap(hdr, sizeof(*hdr));
+		dir = map_obj(obj, sizeof(*dir), &err);
+		if (!dir)
+			goto fail;
+		/* the magic is written last: the rest is valid */
+		atomic_thread_fence(memory_order_acquire);
+		if (dir->version != TG_SIMP_VERSION || dir->nodes > TG_SIMP_DIR_MAX ||
+		    node >= dir->nodes) {
+			nodes = dir->version == TG_SIMP_VERSION ? dir->nodes : 0;
+			err = nodes ? ENODEV : EPROTO;
+			munmap(dir, sizeof(*dir));
+			goto fail;
+		}
+		rank = dir->owner[node];
+		memcpy(host, dir->host[rank], sizeof(host) - 1);
+		host[sizeof(host) - 1] = 0;
+		munmap(dir, sizeof(*dir));
+		snprintf(rname, sizeof(rname), "%s@%u", name, rank);
+		if (strlen(rname) >= sizeof(name)) {
+			err = EINVAL;
+			goto fail;
+		}
+		memcpy(name, rname, strlen(rname) + 1);
+		snprintf(dev->sim_name, sizeof(dev->sim_name), "%s", name);
+		tg_simp_obj_name(obj, sizeof(obj), name, -1);
+		hdr = map_obj(obj, sizeof(*hdr), &err);
+		if (!hdr) {
+			if (err == ENXIO)
+				err = ENODEV;   /* its rank runs on another machine */
+			goto fail;
+		}
+	}
 	/* ready: the header and slots were set up before it */
 	if (hdr->magic != TG_SIMP_MAGIC || hdr->version != TG_SIMP_VERSION ||
 	    !TG_ATOMIC_LOAD_ACQ(&hdr->ready) || TG_ATOMIC_LOAD_ACQ(&hdr->stopping) ||
@@ -356,7 +394,7 @@ struct tg_dev *tg_open(const char *devstr, unsigned flags)
 	}
 	if (!dev->mem) {
 		if (err == ENXIO)
-			err = ENODEV;   /* a split cluster: another process hosts it */
+			err = ENODEV;   /* a split cluster: another rank hosts it */
 		goto fail;
 	}
 	rc = tg__attach(dev, node, flags);
@@ -375,8 +413,11 @@ fail:
 	else if (err == ENODEV && nodes)
 		tg__open_fail("%s: the simulator '%s' has %u nodes, 0 to %u", devstr, name, nodes,
 			      nodes - 1);
+	else if (err == ENODEV && host[0])
+		tg__open_fail("%s: node %u is served by rank %u on %s: open it there "
+			      "(docs/distributed.md)", devstr, node, rank, host);
 	else if (err == ENODEV)
-		tg__open_fail("%s: another process of the split cluster hosts node %u "
+		tg__open_fail("%s: another rank of the split cluster hosts node %u "
 			      "(docs/distributed.md)", devstr, node);
 	else
 		tg__open_fail("%s: %s", devstr, tg_strerror(-err));
@@ -415,7 +456,7 @@ static int tg_sim_mem_read_body(const struct tg_dev *dev, unsigned node, uint64_
 	if (dev->sim) {
 		m = dev->sim_mem(dev->sim, node);
 		if (!m)
-			return -ENODEV;  /* another process of a split cluster hosts it */
+			return -ENODEV;  /* another rank of a split cluster hosts it */
 		/* acquire: pairs with the memory model's release of each write */
 		atomic_thread_fence(memory_order_acquire);
 		memcpy(buf, m + paddr, len);

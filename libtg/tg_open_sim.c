@@ -36,7 +36,7 @@ struct tg_dev *tg_open_sim(struct tg_sim *sim, unsigned node, unsigned flags)
 		return NULL;
 	}
 	if (!ops->is_local(sim, node)) {
-		tg__open_fail("node %u: another process of the split cluster hosts it "
+		tg__open_fail("node %u: another rank of the split cluster hosts it "
 			      "(docs/distributed.md)", node);
 		errno = ENODEV;
 		return NULL;

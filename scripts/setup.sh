@@ -12,11 +12,14 @@ set -euo pipefail
 # harnesses (tests/fuzz), and iproute2, whose `ip netns` and veth pairs
 # the distributed-simulation tests make, and ccache, which the build uses
 # when it is there (compiled objects kept between builds), and pkgconf,
-# which finds libpci and which the install test builds a program with.
+# which finds libpci and Open MPI and which the install test builds a
+# program with, and Open MPI, on which a cluster split over several
+# processes or machines runs (mpirun, docs/distributed.md).
 PKGS=(
 	verilator iverilog yosys z3
 	libpci-dev build-essential make python3 tcpdump gnuplot-nox tshark
 	clang-14 libclang-rt-14-dev iproute2 ccache pkgconf
+	openmpi-bin libopenmpi-dev
 )
 
 missing=()

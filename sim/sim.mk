@@ -41,7 +41,7 @@ SIM_RT_SRCS := verilated.cpp verilated_vcd_c.cpp verilated_threads.cpp
 SIM_RT_OBJS := $(addprefix $(SIM_VDIR)/rt_,$(SIM_RT_SRCS:.cpp=.o))
 
 # C parts (also built with sanitizers by test-asan) and the C++ glue
-SIM_C_SRCS  := sim/tg_sim.c sim/tg_memmodel.c sim/tg_switch.c sim/tg_dist.c sim/tg_bridge.c driver/tg_alloc.c driver/tg_drv.c driver/tg_prot.c \
+SIM_C_SRCS  := sim/tg_sim.c sim/tg_memmodel.c sim/tg_switch.c sim/tg_bridge.c driver/tg_alloc.c driver/tg_drv.c driver/tg_prot.c \
                driver/tg_drv_queue.c
 SIM_C_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(SIM_C_SRCS))
 SIM_C_AOBJS := $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(SIM_C_SRCS))
@@ -50,6 +50,18 @@ SIM_LIB     := $(BUILD)/lib/libtgsim.a
 SIM_ALIB    := $(BUILD)/asan/lib/libtgsim.a
 # link line of any program using the simulator (C++ runtime for the model)
 SIM_LDLIBS  := -lstdc++ -pthread -lm $(SIM_LDLIBS_PGO)
+
+# Split clusters run on Open MPI (docs/distributed.md): its transport is a
+# library of its own, so that libtgsim.a and the programs that link only
+# it need no MPI; tg-sim, the MPI tests and tg-dsim-bench link both
+MPI_PC      ?= ompi-c
+MPI_CFLAGS  := $(shell pkg-config --cflags $(MPI_PC) 2>/dev/null)
+MPI_LIBS    := $(shell pkg-config --libs $(MPI_PC) 2>/dev/null)
+MPIRUN      ?= mpirun
+SIM_MPI_LIB := $(BUILD)/lib/libtgsim_mpi.a
+SIM_MPI_ALIB := $(BUILD)/asan/lib/libtgsim_mpi.a
+$(BUILD)/obj/sim/tg_dist.o $(BUILD)/asan/obj/sim/tg_dist.o $(BUILD)/obj/sim/tg_sim_main.o: \
+	CPPFLAGS += $(MPI_CFLAGS)
 
 .PHONY: sim sim-pgo sim-nopgo
 all: $(BUILD)/bin/tg-sim
@@ -110,6 +122,16 @@ $(SIM_ALIB): $(SIM_C_AOBJS) $(SIM_CXX_OBJS) $(SIM_VOBJS_STAMP)
 	rm -f $@
 	ar rcs $@ $(SIM_C_AOBJS) $(SIM_CXX_OBJS) $(SIM_VDIR)/objs/*.o
 
-$(BUILD)/bin/tg-sim: $(BUILD)/obj/sim/tg_sim_main.o $(SIM_LIB)
+$(SIM_MPI_LIB): $(BUILD)/obj/sim/tg_dist.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(SIM_LDLIBS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(SIM_MPI_ALIB): $(BUILD)/asan/obj/sim/tg_dist.o
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/bin/tg-sim: $(BUILD)/obj/sim/tg_sim_main.o $(SIM_MPI_LIB) $(SIM_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(SIM_LDLIBS) $(MPI_LIBS)

@@ -1,53 +1,96 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Distributed simulation: message codec, UDP endpoint, start-up handshake and conservative time synchronization. */
+/* Distributed simulation over MPI: frames and time messages between ranks, conservative synchronization, failure detection. */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <poll.h>
+#include <mpi.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "tg_dist.h"
 
 #define DEFAULT_TIMEOUT_MS  5000u
-#define HELLO_RESEND_MS     100
-#define HEARTBEAT_MS        200
-#define STARTUP_FACTOR      6u       /* start-up may take this many timeouts */
-#define SOCK_BUF_BYTES      (4 << 20)
-#define HELLO_ACK           1u
+#define HEARTBEAT_S         0.2      /* a waiting rank says it is alive this often */
+#define STARTUP_FACTOR      6u       /* a run's start may take this many timeouts */
+#define TAG_SYNC            1        /* batches: a time (or the end) and frames */
+#define TAG_FILE            2        /* files gathered at the end of a run */
+#define NSEND               16u      /* batches in flight per peer */
+#define SPIN_POLLS          256u     /* polls before a waiting rank yields its core */
+#define YIELD_POLLS         1000u    /* ... and before it naps between polls */
+#define NAP_NS              20000L
+#define FILE_CHUNK          (1 << 20)
+#define MIN_FRAME           14u      /* an Ethernet header */
+#define MAX_FRAME           2048u
+
+enum { MSG_TIME = 1, MSG_BYE = 2 };
+
+/*
+ * A batch: one MPI message per announcement to each peer, in host byte
+ * order (the ranks share one byte order; MPI_BYTE carries it as is).
+ * TIME(time) says: the sender has executed every cycle before `time`, and
+ * the frames it sent in them are in this batch or an earlier one (MPI
+ * keeps one sender's messages in order).  BYE(time): it stopped at `time`.
+ */
+struct msg_hdr {
+	uint32_t type;
+	uint32_t up;            /* nodes brought up, as of `time` */
+	uint64_t time;
+	uint32_t nframes;
+	uint32_t nodes;
+	uint64_t run;           /* runs started on this connection */
+};
+
+struct msg_frame {
+	uint16_t src, dst, len, flags;  /* flags bit 0: hold back at the output */
+	uint64_t due, seq;
+};                              /* then len bytes, padded to 8 */
+
+struct outbuf {
+	MPI_Request req;
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t nframes;
+};
 
 struct peer {
-	struct sockaddr_in sa;
-	uint32_t tx_seq, rx_seq;        /* last sent / last received stream message */
 	uint64_t time;                  /* it has executed every cycle before this */
 	unsigned up, up_prev;           /* its bring-up count, and the one before */
 	uint64_t up_since;              /* cycle it announced `up` first */
-	int hello, acked, gone;
+	int gone;                       /* it ended this run */
 	double heard;                   /* monotonic seconds of its last message */
+	struct outbuf out[NSEND];       /* out[cur] collects the next batch */
+	unsigned cur;
 };
 
-struct tg_dist {
-	int fd;
-	unsigned procs, self, nodes;
+struct dist_mpi {
+	struct tg_dist base;            /* first: tg_sim.c's view */
+	MPI_Comm comm;
+	unsigned ranks, self, nodes;
+	char (*host)[TG_DIST_HOST_MAX];
+	uint8_t *local;
 	uint8_t owner[TG_SIM_MAX_NODES];
-	uint64_t digest;
 	unsigned timeout_ms;
-	struct peer peer[TG_DIST_MAX_PROCS];
+	volatile const sig_atomic_t *stop;
+	struct peer *peer;
+	uint64_t run;
+	int running, broken;
 	uint64_t sent_time;             /* last cycle announced (+1; 0: none) */
 	unsigned sent_up;               /* bring-up count announced with it */
 	uint64_t now;                   /* cycle being synchronized */
-	uint64_t nsent;
+	unsigned lookahead;             /* of that sync */
 	tg_dist_deliver_fn deliver;
 	void *arg;
+	uint8_t *rbuf;
+	size_t rcap;
+	int waiting;                    /* rank waited for, or -1 */
+	uint64_t nmsgs;
+	double wait_s;
 	char err[256];
-	uint8_t buf[TG_DIST_HDR_BYTES + TG_DIST_MAX_FRAME];
 };
 
 static double mono_s(void)
@@ -58,453 +101,275 @@ static double mono_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int fail(struct tg_dist *d, int rc, const char *fmt, ...)
+static int fail(struct dist_mpi *d, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct dist_mpi *d, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(d->err, sizeof(d->err), fmt, ap);
 	va_end(ap);
+	if (rc != -EPIPE && rc != -EINTR)
+		d->broken = 1;   /* the connection cannot end the run in step */
 	return rc;
 }
 
-/* ---- codec -------------------------------------------------------------- */
-
-static void put16(uint8_t *p, uint16_t v)
+/* An MPI call failed; r: the peer it was for, or -1. */
+static int mpi_fail(struct dist_mpi *d, int mrc, const char *call, int r)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
+	char s[MPI_MAX_ERROR_STRING];
+	int n = 0;
+
+	if (MPI_Error_string(mrc, s, &n) != MPI_SUCCESS)
+		snprintf(s, sizeof(s), "MPI error %d", mrc);
+	if (r >= 0)
+		return fail(d, -EIO, "%s with rank %d (%s): %s", call, r, d->host[r], s);
+	return fail(d, -EIO, "%s: %s", call, s);
 }
 
-static void put32(uint8_t *p, uint32_t v)
+static struct dist_mpi *dm(struct tg_dist *d)
 {
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+	return (struct dist_mpi *)d;
 }
 
-static void put64(uint8_t *p, uint64_t v)
+static const struct dist_mpi *cdm(const struct tg_dist *d)
 {
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+	return (const struct dist_mpi *)d;
 }
 
-static uint16_t get16(const uint8_t *p)
+/* Whether a wait must end: *stop set, or a peer silent too long.  0 or
+ * -errno with the reason. */
+static int wait_check(struct dist_mpi *d, unsigned r, double now, const char *what)
 {
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-int tg_dist_encode(const struct tg_dist_msg *m, uint8_t *buf, size_t n)
-{
-	if (m->len > TG_DIST_MAX_FRAME || n < TG_DIST_HDR_BYTES + (size_t)m->len)
-		return -EMSGSIZE;
-	put32(buf, TG_DIST_MAGIC);
-	buf[4] = TG_DIST_VERSION;
-	buf[5] = m->type;
-	put16(buf + 6, m->from);
-	put32(buf + 8, m->seq);
-	put32(buf + 12, m->aux);
-	put64(buf + 16, m->cycle);
-	put16(buf + 24, m->len);
-	put16(buf + 26, 0);
-	put32(buf + 28, m->nodes);
-	if (m->len)
-		memcpy(buf + TG_DIST_HDR_BYTES, m->data, m->len);
-	return (int)(TG_DIST_HDR_BYTES + m->len);
-}
-
-int tg_dist_decode(const uint8_t *buf, size_t n, struct tg_dist_msg *m, char *why, size_t whyn)
-{
-	if (n < TG_DIST_HDR_BYTES) {
-		snprintf(why, whyn, "%zu bytes, shorter than a header", n);
-		return -EBADMSG;
-	}
-	if (get32(buf) != TG_DIST_MAGIC) {
-		snprintf(why, whyn, "bad magic 0x%08x", get32(buf));
-		return -EBADMSG;
-	}
-	if (buf[4] != TG_DIST_VERSION) {
-		snprintf(why, whyn, "version %u, not %u", buf[4], TG_DIST_VERSION);
-		return -EBADMSG;
-	}
-	m->type = buf[5];
-	m->from = get16(buf + 6);
-	m->seq = get32(buf + 8);
-	m->aux = get32(buf + 12);
-	m->cycle = get64(buf + 16);
-	m->len = get16(buf + 24);
-	m->nodes = get32(buf + 28);
-	m->data = buf + TG_DIST_HDR_BYTES;
-	if (m->type < TG_DIST_HELLO || m->type > TG_DIST_BYE) {
-		snprintf(why, whyn, "unknown type %u", m->type);
-		return -EBADMSG;
-	}
-	if (get16(buf + 26)) {
-		snprintf(why, whyn, "reserved field not zero");
-		return -EBADMSG;
-	}
-	if ((size_t)m->len != n - TG_DIST_HDR_BYTES || (m->type != TG_DIST_FRAME && m->len)) {
-		snprintf(why, whyn, "length %u does not match the %zu-byte datagram", m->len, n);
-		return -EBADMSG;
-	}
+	/* the end of a run is waited for even after a signal: the peers
+	 * stop too, and say so */
+	if (d->stop && *d->stop && d->running)
+		return fail(d, -EINTR, "interrupted while %s waits for rank %u (%s)", what, r,
+			    d->host[r]);
+	if (now - d->peer[r].heard > d->timeout_ms * 1e-3)
+		return fail(d, -ETIMEDOUT, "rank %u (%s) silent for %.1f s while %s waits for it: "
+			    "it died or hangs", r, d->host[r], now - d->peer[r].heard, what);
 	return 0;
 }
 
-/* ---- endpoint ----------------------------------------------------------- */
-
-static int parse_addr(const char *s, struct sockaddr_in *sa)
+/* Pause between polls of a wait: spin, then yield the core, then nap. */
+static void pause_poll(unsigned polls)
 {
-	char host[64];
-	const char *colon = s ? strrchr(s, ':') : NULL;
-	char *end;
-	unsigned long port;
+	if (polls < SPIN_POLLS)
+		return;
+	if (polls < YIELD_POLLS) {
+		sched_yield();
+	} else {
+		struct timespec ts = { 0, NAP_NS };
 
-	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(host))
-		return -EINVAL;
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = 0;
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (errno || *end || !colon[1] || port > 65535)
-		return -EINVAL;
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
-		return -EINVAL;
-	return 0;
-}
-
-static const char *addr_str(const struct sockaddr_in *sa, char *buf, size_t n)
-{
-	char ip[INET_ADDRSTRLEN];
-
-	inet_ntop(AF_INET, &sa->sin_addr, ip, sizeof(ip));
-	snprintf(buf, n, "%s:%u", ip, ntohs(sa->sin_port));
-	return buf;
-}
-
-static int send_msg(struct tg_dist *d, unsigned p, struct tg_dist_msg *m)
-{
-	uint8_t out[TG_DIST_HDR_BYTES + TG_DIST_MAX_FRAME];
-	struct peer *pr = &d->peer[p];
-	int len;
-
-	m->from = (uint16_t)d->self;
-	m->nodes = d->nodes;
-	if (m->type != TG_DIST_HELLO)
-		m->seq = ++pr->tx_seq;
-	len = tg_dist_encode(m, out, sizeof(out));
-	if (len < 0)
-		return len;
-	for (;;) {
-		ssize_t n = sendto(d->fd, out, (size_t)len, 0, (const struct sockaddr *)&pr->sa,
-				   sizeof(pr->sa));
-
-		if (n == len)
-			break;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == ECONNREFUSED || errno == EAGAIN || errno == ENOBUFS))
-			continue;   /* transient on a local socket: the next try goes out */
-		return fail(d, n < 0 ? -errno : -EIO, "sending to process %u: %s", p,
-			    strerror(n < 0 ? errno : EIO));
+		nanosleep(&ts, NULL);
 	}
-	d->nsent++;
-	return 0;
 }
 
-static int send_hello(struct tg_dist *d, unsigned p)
+/* ---- receiving ---------------------------------------------------------- */
+
+static int handle(struct dist_mpi *d, unsigned r, const uint8_t *buf, size_t n)
 {
-	struct tg_dist_msg m = { .type = TG_DIST_HELLO, .cycle = d->digest,
-				 .aux = d->peer[p].hello ? HELLO_ACK : 0 };
+	struct peer *pr = &d->peer[r];
+	struct msg_hdr h;
+	size_t off = sizeof(h);
 
-	return send_msg(d, p, &m);
-}
-
-/* Which peer sent from sa, or -1. */
-static int peer_of(const struct tg_dist *d, const struct sockaddr_in *sa)
-{
-	for (unsigned p = 0; p < d->procs; p++)
-		if (p != d->self && d->peer[p].sa.sin_port == sa->sin_port &&
-		    d->peer[p].sa.sin_addr.s_addr == sa->sin_addr.s_addr)
-			return (int)p;
-	return -1;
-}
-
-/* Handle one datagram.  0 or -errno. */
-static int handle(struct tg_dist *d, const uint8_t *buf, size_t n, const struct sockaddr_in *sa)
-{
-	struct tg_dist_msg m;
-	char why[128], from[64];
-	struct peer *pr;
-	int p = peer_of(d, sa), rc;
-
-	addr_str(sa, from, sizeof(from));
-	if (p < 0)
-		return fail(d, -EPROTO, "message from %s, which is no process of this cluster",
-			    from);
-	rc = tg_dist_decode(buf, n, &m, why, sizeof(why));
-	if (rc)
-		return fail(d, rc, "malformed message from process %d (%s): %s", p, from, why);
-	if (m.from != (unsigned)p)
-		return fail(d, -EPROTO, "process %d (%s) claims to be process %u", p, from,
-			    m.from);
-	if (m.nodes != d->nodes)
-		return fail(d, -EPROTO, "process %d (%s) runs %u nodes, this one %u", p, from,
-			    m.nodes, d->nodes);
-	pr = &d->peer[p];
-	pr->heard = mono_s();
-	if (m.type == TG_DIST_HELLO) {
-		if (m.cycle != d->digest)
-			return fail(d, -EPROTO, "process %d (%s) runs another configuration "
-				    "(digest %016llx, here %016llx)", p, from,
-				    (unsigned long long)m.cycle, (unsigned long long)d->digest);
-		if (m.aux & HELLO_ACK)
-			pr->acked = 1;
-		if (!pr->hello || !(m.aux & HELLO_ACK)) {
-			pr->hello = 1;
-			return send_hello(d, (unsigned)p);   /* it has not seen ours yet */
-		}
-		return 0;
-	}
-	if (m.seq != pr->rx_seq + 1)
-		return fail(d, -EPROTO, "message %u from process %d (%s) where %u was due: the "
-			    "network lost or reordered messages", m.seq, p, from, pr->rx_seq + 1);
-	pr->rx_seq = m.seq;
-	pr->hello = pr->acked = 1;       /* it is past the handshake */
+	if (n < sizeof(h))
+		return fail(d, -EBADMSG, "rank %u (%s) sent %zu bytes, shorter than a header", r,
+			    d->host[r], n);
+	memcpy(&h, buf, sizeof(h));
+	if ((h.type != MSG_TIME && h.type != MSG_BYE) || h.nodes != d->nodes || h.run != d->run)
+		return fail(d, -EPROTO, "rank %u (%s) sent a message of type %u for %u nodes in "
+			    "run %llu; this rank runs %u nodes in run %llu", r, d->host[r], h.type,
+			    h.nodes, (unsigned long long)h.run, d->nodes,
+			    (unsigned long long)d->run);
 	if (pr->gone)
-		return fail(d, -EPROTO, "process %d (%s) sent a message after leaving", p, from);
-	switch (m.type) {
-	case TG_DIST_TIME:
-	case TG_DIST_BYE:
-		if (m.cycle < pr->time)
-			return fail(d, -EPROTO, "process %d (%s) went back in time, from cycle %llu "
-				    "to %llu", p, from, (unsigned long long)pr->time,
-				    (unsigned long long)m.cycle);
-		pr->time = m.cycle;
-		if (m.type == TG_DIST_BYE) {
-			pr->gone = 1;
-		} else if (m.aux != pr->up) {
-			pr->up_prev = pr->up;
-			pr->up = m.aux;
-			pr->up_since = m.cycle;
-		}
-		return 0;
-	default: {   /* TG_DIST_FRAME */
-		unsigned src = m.aux & 0xffffu, dst = m.aux >> 16;
-
-		if (src >= d->nodes || d->owner[src] != (unsigned)p || dst >= d->nodes ||
-		    d->owner[dst] != d->self)
-			return fail(d, -EPROTO, "process %d (%s) sent a frame from node %u to node "
-				    "%u: not its node, or not one of ours", p, from, src, dst);
-		if (m.len < 14)
-			return fail(d, -EBADMSG, "process %d (%s) sent a %u-byte frame", p, from,
-				    m.len);
-		if (m.cycle < d->now)
-			return fail(d, -EPROTO, "process %d (%s) sent a frame due in cycle %llu, "
-				    "already past (cycle %llu): it broke the lookahead", p, from,
-				    (unsigned long long)m.cycle, (unsigned long long)d->now);
-		rc = d->deliver(d->arg, src, dst, m.cycle, m.data, m.len);
-		return rc ? fail(d, rc, "taking a frame from process %d: %s", p, strerror(-rc)) :
-			    0;
-	}
-	}
-}
-
-/* Read what has arrived; with wait_ms > 0 wait that long for the first
- * datagram.  0 or -errno. */
-static int drain(struct tg_dist *d, int wait_ms)
-{
-	for (;;) {
-		struct sockaddr_in sa;
-		socklen_t sl = sizeof(sa);
-		ssize_t n = recvfrom(d->fd, d->buf, sizeof(d->buf), MSG_DONTWAIT | MSG_TRUNC,
-				     (struct sockaddr *)&sa, &sl);
+		return fail(d, -EPROTO, "rank %u (%s) sent a message after it stopped", r,
+			    d->host[r]);
+	if (h.time < pr->time)
+		return fail(d, -EPROTO, "rank %u (%s) went back in time, from cycle %llu to %llu",
+			    r, d->host[r], (unsigned long long)pr->time,
+			    (unsigned long long)h.time);
+	pr->heard = mono_s();
+	for (uint32_t i = 0; i < h.nframes; i++) {
+		struct msg_frame f;
+		struct tg_dist_frame df;
 		int rc;
 
-		if (n < 0) {
-			struct pollfd pfd = { .fd = d->fd, .events = POLLIN };
+		if (n - off < sizeof(f))
+			return fail(d, -EBADMSG, "rank %u (%s) sent a batch cut short", r, d->host[r]);
+		memcpy(&f, buf + off, sizeof(f));
+		off += sizeof(f);
+		if (f.len < MIN_FRAME || f.len > MAX_FRAME || n - off < f.len)
+			return fail(d, -EBADMSG, "rank %u (%s) sent a %u-byte frame", r, d->host[r],
+				    f.len);
+		if (f.src >= d->nodes || d->owner[f.src] != r || f.dst >= d->nodes ||
+		    d->owner[f.dst] != d->self)
+			return fail(d, -EPROTO, "rank %u (%s) sent a frame from node %u to node %u: "
+				    "not its node, or not one of ours", r, d->host[r], f.src, f.dst);
+		if (d->running && f.due < d->now)
+			return fail(d, -EPROTO, "rank %u (%s) sent a frame due in cycle %llu, already "
+				    "past (cycle %llu): it broke the lookahead", r, d->host[r],
+				    (unsigned long long)f.due, (unsigned long long)d->now);
+		df = (struct tg_dist_frame){ .src = f.src, .dst = f.dst, .due = f.due, .seq = f.seq,
+					     .reorder = f.flags & 1u, .len = f.len,
+					     .data = buf + off };
+		off += (f.len + 7u) & ~7u;
+		if (off > n)
+			off = n;
+		/* after this rank stopped, frames are due past its end */
+		if (d->running && (rc = d->deliver(d->arg, &df)))
+			return fail(d, rc, "taking a frame from rank %u: %s", r, strerror(-rc));
+	}
+	pr->time = h.time;
+	if (h.type == MSG_BYE) {
+		pr->gone = 1;
+	} else if (h.up != pr->up) {
+		pr->up_prev = pr->up;
+		pr->up = h.up;
+		pr->up_since = h.time;
+	}
+	return 0;
+}
 
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ECONNREFUSED)
-				return fail(d, -errno, "receiving: %s", strerror(errno));
-			if (wait_ms <= 0)
-				return 0;
-			rc = poll(&pfd, 1, wait_ms);
-			if (rc < 0 && errno != EINTR)
-				return fail(d, -errno, "poll: %s", strerror(errno));
-			wait_ms = 0;
-			continue;
+/* Take every batch that has arrived.  A batch that has begun to arrive
+ * is received without blocking: the wait for its rest ends like any
+ * other (wait_check).  0 or -errno. */
+static int poll_in(struct dist_mpi *d)
+{
+	for (;;) {
+		MPI_Status st;
+		MPI_Message msg;
+		MPI_Request req;
+		unsigned polls = 0, r;
+		int flag = 0, n = 0, mrc, rc;
+
+		mrc = MPI_Improbe(MPI_ANY_SOURCE, TAG_SYNC, d->comm, &flag, &msg, &st);
+		if (mrc != MPI_SUCCESS)
+			return mpi_fail(d, mrc, "MPI_Improbe", -1);
+		if (!flag)
+			return 0;
+		r = (unsigned)st.MPI_SOURCE;
+		if (r >= d->ranks || r == d->self)
+			return fail(d, -EPROTO, "a message from rank %d: not a peer", st.MPI_SOURCE);
+		mrc = MPI_Get_count(&st, MPI_BYTE, &n);
+		if (mrc != MPI_SUCCESS || n < 0)
+			return mrc != MPI_SUCCESS ? mpi_fail(d, mrc, "MPI_Get_count", (int)r) :
+				fail(d, -EBADMSG, "rank %u (%s) sent a batch of no size", r,
+				     d->host[r]);
+		if ((size_t)n > d->rcap) {
+			uint8_t *b = realloc(d->rbuf, (size_t)n);
+
+			if (!b)
+				return fail(d, -ENOMEM, "out of memory for a %d-byte batch", n);
+			d->rbuf = b;
+			d->rcap = (size_t)n;
 		}
-		if ((size_t)n > sizeof(d->buf))
-			return fail(d, -EBADMSG, "a %zd-byte datagram, longer than any message", n);
-		if (sl != sizeof(sa) || sa.sin_family != AF_INET)
-			return fail(d, -EPROTO, "a datagram that is not IPv4");
-		rc = handle(d, d->buf, (size_t)n, &sa);
+		/* its message has begun: the peer is alive */
+		d->peer[r].heard = mono_s();
+		mrc = MPI_Imrecv(d->rbuf, n, MPI_BYTE, &msg, &req);
+		if (mrc != MPI_SUCCESS)
+			return mpi_fail(d, mrc, "MPI_Imrecv", (int)r);
+		for (;;) {
+			flag = 0;
+			mrc = MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+			if (mrc != MPI_SUCCESS)
+				return mpi_fail(d, mrc, "MPI_Test", (int)r);
+			if (flag)
+				break;
+			if (polls++ >= SPIN_POLLS && (rc = wait_check(d, r, mono_s(), "a batch")))
+				return rc;
+			pause_poll(polls);
+		}
+		rc = handle(d, r, d->rbuf, (size_t)n);
 		if (rc)
 			return rc;
-		wait_ms = 0;
 	}
 }
 
-struct tg_dist *tg_dist_open(const struct tg_sim_dist *cfg, unsigned nodes, uint64_t digest,
-			     tg_dist_deliver_fn fn, void *arg, char *err, size_t errn)
+/* ---- sending ------------------------------------------------------------ */
+
+static int reserve(struct dist_mpi *d, struct outbuf *o, size_t more)
 {
-	struct tg_dist *d;
-	int rc = -EINVAL, bufsz = SOCK_BUF_BYTES;
-	unsigned mine = 0;
-	double t0, last = 0;
+	size_t need = o->len + more;
 
-	if (!cfg || cfg->procs < 2 || cfg->procs > TG_DIST_MAX_PROCS || cfg->self >= cfg->procs ||
-	    !cfg->owner || !cfg->addr || !fn || nodes > TG_SIM_MAX_NODES) {
-		if (cfg && cfg->sock >= 0)
-			close(cfg->sock);   /* taken over, even when refused */
-		snprintf(err, errn, "bad distribution: needs 2..%u processes, an owner map and "
-			 "addresses", TG_DIST_MAX_PROCS);
-		errno = EINVAL;
-		return NULL;
-	}
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		if (cfg->sock >= 0)
-			close(cfg->sock);
-		snprintf(err, errn, "out of memory");
-		return NULL;
-	}
-	d->fd = cfg->sock;   /* taken over, even if opening fails */
-	d->procs = cfg->procs;
-	d->self = cfg->self;
-	d->nodes = nodes;
-	d->digest = digest;
-	d->deliver = fn;
-	d->arg = arg;
-	d->timeout_ms = cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_TIMEOUT_MS;
-	for (unsigned n = 0; n < nodes; n++) {
-		if (cfg->owner[n] >= cfg->procs) {
-			fail(d, -EINVAL, "node %u belongs to process %u of %u", n, cfg->owner[n],
-			     cfg->procs);
-			goto out;
-		}
-		d->owner[n] = cfg->owner[n];
-		mine += cfg->owner[n] == cfg->self;
-	}
-	for (unsigned p = 0; p < cfg->procs; p++) {
-		if (parse_addr(cfg->addr[p], &d->peer[p].sa)) {
-			fail(d, -EINVAL, "process %u: bad address '%s' (want IPV4:PORT)", p,
-			     cfg->addr[p] ? cfg->addr[p] : "");
-			goto out;
-		}
-		for (unsigned q = 0; q < p; q++)
-			if (!memcmp(&d->peer[q].sa, &d->peer[p].sa, sizeof(d->peer[p].sa))) {
-				fail(d, -EINVAL, "processes %u and %u share address %s", q, p,
-				     cfg->addr[p]);
-				goto out;
-			}
-	}
-	if (!mine) {
-		fail(d, -EINVAL, "process %u hosts no node", cfg->self);
-		goto out;
-	}
-	if (d->fd < 0) {
-		d->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (d->fd < 0 || bind(d->fd, (const struct sockaddr *)&d->peer[d->self].sa,
-				      sizeof(d->peer[d->self].sa)) < 0) {
-			rc = -errno;
-			fail(d, rc, "binding %s: %s", cfg->addr[d->self], strerror(errno));
-			goto out;
-		}
-	}
-	setsockopt(d->fd, SOL_SOCKET, SO_RCVBUF, &bufsz, sizeof(bufsz));
-	setsockopt(d->fd, SOL_SOCKET, SO_SNDBUF, &bufsz, sizeof(bufsz));
-	/* handshake: every peer has our hello and we have its */
-	t0 = mono_s();
-	for (;;) {
-		double now = mono_s();
-		unsigned missing = 0, first = 0;
+	if (need > o->cap) {
+		size_t cap = o->cap ? o->cap : 4096;
+		uint8_t *b;
 
-		for (unsigned p = 0; p < d->procs; p++)
-			if (p != d->self && !(d->peer[p].hello && d->peer[p].acked) && !missing++)
-				first = p;
-		if (!missing)
+		while (cap < need)
+			cap *= 2;
+		b = realloc(o->buf, cap);
+		if (!b)
+			return fail(d, -ENOMEM, "out of memory for a batch");
+		o->buf = b;
+		o->cap = cap;
+	}
+	return 0;
+}
+
+/* Wait until send buffer o is free, taking arrivals meanwhile (a peer
+ * may need ours to take its). */
+static int send_done(struct dist_mpi *d, unsigned r, struct outbuf *o)
+{
+	unsigned polls = 0;
+
+	while (o->req != MPI_REQUEST_NULL) {
+		int flag = 0, mrc = MPI_Test(&o->req, &flag, MPI_STATUS_IGNORE), rc;
+
+		if (mrc != MPI_SUCCESS)
+			return mpi_fail(d, mrc, "MPI_Test", (int)r);
+		if (flag)
 			break;
-		if (now - t0 > d->timeout_ms * 1e-3 * STARTUP_FACTOR) {
-			rc = fail(d, -ETIMEDOUT, "process %u (%s) did not answer within %.1f s of "
-				  "start-up", first, cfg->addr[first],
-				  d->timeout_ms * 1e-3 * STARTUP_FACTOR);
-			goto out;
-		}
-		if (now - last >= HELLO_RESEND_MS * 1e-3) {
-			for (unsigned p = 0; p < d->procs; p++)
-				if (p != d->self && !(d->peer[p].hello && d->peer[p].acked) &&
-				    (rc = send_hello(d, p)))
-					goto out;
-			last = now;
-		}
-		rc = drain(d, HELLO_RESEND_MS / 2);
-		if (rc)
-			goto out;
+		if ((rc = poll_in(d)))
+			return rc;
+		if (polls++ >= SPIN_POLLS && (rc = wait_check(d, r, mono_s(), "a send")))
+			return rc;
+		pause_poll(polls);
 	}
-	for (unsigned p = 0; p < d->procs; p++)
-		d->peer[p].heard = mono_s();
-	return d;
-
-out:
-	snprintf(err, errn, "%s", d->err);
-	if (d->fd >= 0)
-		close(d->fd);
-	free(d);
-	errno = rc < 0 ? -rc : EINVAL;
-	return NULL;
+	return 0;
 }
 
-void tg_dist_close(struct tg_dist *d, uint64_t cycle)
+/* Fresh batch in o: room for its header. */
+static int batch_reset(struct dist_mpi *d, struct outbuf *o)
 {
-	if (!d)
-		return;
-	for (unsigned p = 0; p < d->procs; p++) {
-		struct tg_dist_msg m = { .type = TG_DIST_BYE, .cycle = cycle };
-
-		if (p != d->self && !d->peer[p].gone)
-			send_msg(d, p, &m);
-	}
-	close(d->fd);
-	free(d);
+	o->len = 0;
+	o->nframes = 0;
+	if (reserve(d, o, sizeof(struct msg_hdr)))
+		return -ENOMEM;
+	o->len = sizeof(struct msg_hdr);
+	return 0;
 }
 
-int tg_dist_local(const struct tg_dist *d, unsigned node)
+/* Send peer r the batch collected so far with a TIME or BYE. */
+static int send_batch(struct dist_mpi *d, unsigned r, uint32_t type, uint64_t time, unsigned up)
 {
-	return !d || (node < d->nodes && d->owner[node] == d->self);
+	struct peer *pr = &d->peer[r];
+	struct outbuf *o = &pr->out[pr->cur];
+	struct msg_hdr h = { .type = type, .up = up, .time = time, .nframes = o->nframes,
+			     .nodes = d->nodes, .run = d->run };
+	int mrc, rc;
+
+	memcpy(o->buf, &h, sizeof(h));
+	mrc = MPI_Isend(o->buf, (int)o->len, MPI_BYTE, (int)r, TAG_SYNC, d->comm, &o->req);
+	if (mrc != MPI_SUCCESS)
+		return mpi_fail(d, mrc, "MPI_Isend", (int)r);
+	d->nmsgs++;
+	pr->cur = (pr->cur + 1) % NSEND;
+	o = &pr->out[pr->cur];
+	if ((rc = send_done(d, r, o)))
+		return rc;
+	return batch_reset(d, o);
 }
 
-int tg_dist_send_frame(struct tg_dist *d, unsigned src, unsigned dst, uint64_t due,
-		       const uint8_t *data, unsigned len)
+static int announce(struct dist_mpi *d, uint64_t t, unsigned up)
 {
-	struct tg_dist_msg m = { .type = TG_DIST_FRAME, .cycle = due, .aux = src | dst << 16,
-				 .len = (uint16_t)len, .data = data };
-
-	if (dst >= d->nodes || len > TG_DIST_MAX_FRAME)
-		return -EINVAL;
-	return send_msg(d, d->owner[dst], &m);
-}
-
-static int announce(struct tg_dist *d, uint64_t t, unsigned up)
-{
-	for (unsigned p = 0; p < d->procs; p++) {
-		struct tg_dist_msg m = { .type = TG_DIST_TIME, .cycle = t, .aux = up };
+	for (unsigned r = 0; r < d->ranks; r++) {
 		int rc;
 
-		if (p != d->self && (rc = send_msg(d, p, &m)))
+		if (r != d->self && (rc = send_batch(d, r, MSG_TIME, t, up)))
 			return rc;
 	}
 	d->sent_time = t + 1;
@@ -512,16 +377,151 @@ static int announce(struct tg_dist *d, uint64_t t, unsigned up)
 	return 0;
 }
 
-int tg_dist_sync(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead)
+/* ---- the operations ----------------------------------------------------- */
+
+static unsigned op_ranks(const struct tg_dist *d)
 {
+	return cdm(d)->ranks;
+}
+
+static unsigned op_self(const struct tg_dist *d)
+{
+	return cdm(d)->self;
+}
+
+static const char *op_host(const struct tg_dist *d, unsigned r)
+{
+	return r < cdm(d)->ranks ? cdm(d)->host[r] : "";
+}
+
+static int op_local(const struct tg_dist *d, unsigned r)
+{
+	return r < cdm(d)->ranks ? cdm(d)->local[r] : 0;
+}
+
+static int op_start(struct tg_dist *dd, unsigned nodes, const uint8_t *owner, uint64_t digest,
+		    tg_dist_deliver_fn fn, void *arg)
+{
+	struct dist_mpi *d = dm(dd);
+	uint64_t mine[3], *all;
+	MPI_Request req;
+	double t0 = mono_s();
+	unsigned polls = 0;
+	int mrc, rc = 0;
+
+	if (d->running || nodes > TG_SIM_MAX_NODES || !fn)
+		return fail(d, -EINVAL, "a run is going on, or bad arguments");
+	all = calloc(d->ranks, sizeof(mine));
+	if (!all)
+		return fail(d, -ENOMEM, "out of memory");
+	d->run++;
+	d->nodes = nodes;
+	memcpy(d->owner, owner, nodes);
+	d->deliver = fn;
+	d->arg = arg;
+	d->sent_time = 0;
+	d->sent_up = 0;
+	d->now = 0;
+	d->err[0] = 0;
+	d->broken = 0;
+	d->waiting = -1;
+	for (unsigned r = 0; r < d->ranks; r++) {
+		struct peer *pr = &d->peer[r];
+
+		pr->time = 0;
+		pr->up = pr->up_prev = 0;
+		pr->up_since = 0;
+		pr->gone = 0;
+		if (r != d->self && (rc = batch_reset(d, &pr->out[pr->cur])))
+			goto out;
+	}
+	/* every rank runs the same configuration */
+	mine[0] = digest;
+	mine[1] = nodes;
+	mine[2] = d->run;
+	mrc = MPI_Iallgather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, d->comm, &req);
+	if (mrc != MPI_SUCCESS) {
+		rc = mpi_fail(d, mrc, "MPI_Iallgather", -1);
+		goto out;
+	}
+	for (;;) {
+		int flag = 0;
+
+		mrc = MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+		if (mrc != MPI_SUCCESS) {
+			rc = mpi_fail(d, mrc, "MPI_Test", -1);
+			goto out;
+		}
+		if (flag)
+			break;
+		if (polls++ >= SPIN_POLLS) {
+			double now = mono_s();
+
+			if (d->stop && *d->stop) {
+				rc = fail(d, -EINTR, "interrupted while starting");
+				goto out;
+			}
+			if (now - t0 > d->timeout_ms * 1e-3 * STARTUP_FACTOR) {
+				rc = fail(d, -ETIMEDOUT, "a rank did not start the run within %.1f s",
+					  now - t0);
+				goto out;
+			}
+		}
+		pause_poll(polls);
+	}
+	for (unsigned r = 0; r < d->ranks; r++)
+		if (all[3 * r] != digest || all[3 * r + 1] != nodes || all[3 * r + 2] != d->run) {
+			rc = fail(d, -EPROTO, "rank %u (%s) runs another configuration (%llu nodes, "
+				  "digest %016llx; here %u nodes, digest %016llx)", r, d->host[r],
+				  (unsigned long long)all[3 * r + 1],
+				  (unsigned long long)all[3 * r], nodes, (unsigned long long)digest);
+			goto out;
+		}
+	for (unsigned r = 0; r < d->ranks; r++)
+		d->peer[r].heard = mono_s();
+	d->running = 1;
+out:
+	free(all);
+	return rc;
+}
+
+static int op_send(struct tg_dist *dd, const struct tg_dist_frame *f)
+{
+	struct dist_mpi *d = dm(dd);
+	struct outbuf *o;
+	struct msg_frame m;
+	unsigned r;
+
+	if (f->dst >= d->nodes || f->len < MIN_FRAME || f->len > MAX_FRAME)
+		return -EINVAL;
+	r = d->owner[f->dst];
+	o = &d->peer[r].out[d->peer[r].cur];
+	if (reserve(d, o, sizeof(m) + ((f->len + 7u) & ~7u)))
+		return -ENOMEM;
+	m = (struct msg_frame){ .src = (uint16_t)f->src, .dst = (uint16_t)f->dst,
+				.len = (uint16_t)f->len, .flags = f->reorder ? 1u : 0u,
+				.due = f->due, .seq = f->seq };
+	memcpy(o->buf + o->len, &m, sizeof(m));
+	memcpy(o->buf + o->len + sizeof(m), f->data, f->len);
+	memset(o->buf + o->len + sizeof(m) + f->len, 0, ((f->len + 7u) & ~7u) - f->len);
+	o->len += sizeof(m) + ((f->len + 7u) & ~7u);
+	o->nframes++;
+	return 0;
+}
+
+static int op_sync(struct tg_dist *dd, uint64_t t, unsigned up, unsigned lookahead)
+{
+	struct dist_mpi *d = dm(dd);
 	uint64_t need = t + 1 > lookahead ? t + 1 - lookahead : 0;
-	unsigned every = lookahead / 2 ? lookahead / 2 : 1;
-	double t_wait = 0;
+	unsigned every = lookahead / 2 ? lookahead / 2 : 1, polls = 0;
+	double t_wait = 0, last_beat = 0;
+	char what[48];
 	int rc;
 
 	if (d->err[0])
-		return -EPIPE;
+		return d->broken ? -EIO : -EPIPE;
 	d->now = t;
+	d->lookahead = lookahead;
 	/* announce our time every half lookahead (peers rarely wait for
 	 * it), and at once a bring-up count they may be waiting for */
 	if (d->sent_time == 0 || t + 1 >= d->sent_time + every ||
@@ -529,74 +529,495 @@ int tg_dist_sync(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead)
 		if ((rc = announce(d, t, up)))
 			return rc;
 	for (;;) {
-		unsigned behind = d->procs, p;
+		unsigned behind = d->ranks;
+		double now;
 
-		for (p = 0; p < d->procs; p++)
-			if (p != d->self && d->peer[p].time < need) {
-				behind = p;
+		for (unsigned r = 0; r < d->ranks; r++)
+			if (r != d->self && d->peer[r].time < need) {
+				behind = r;
 				break;
 			}
-		if (behind == d->procs)
-			return 0;
-		if (d->peer[behind].gone)
-			return fail(d, -EPIPE, "process %u stopped at cycle %llu; cycle %llu needs it",
-				    behind, (unsigned long long)d->peer[behind].time,
-				    (unsigned long long)t);
-		rc = drain(d, 0);
-		if (rc)
-			return rc;
+		if (behind == d->ranks)
+			break;
+		if (d->peer[behind].gone) {
+			rc = fail(d, -EPIPE, "rank %u (%s) stopped at cycle %llu; cycle %llu needs it",
+				  behind, d->host[behind], (unsigned long long)d->peer[behind].time,
+				  (unsigned long long)t);
+			break;
+		}
+		if ((rc = poll_in(d)))
+			break;
 		if (d->peer[behind].time >= need)
 			continue;
 		/* about to wait: the peers must know where we are */
 		if (d->sent_time != t + 1 && (rc = announce(d, t, up)))
-			return rc;
-		if (!t_wait)
-			t_wait = mono_s();
-		rc = drain(d, HEARTBEAT_MS);
-		if (rc)
-			return rc;
-		if (d->peer[behind].time < need) {
-			double now = mono_s();
-
-			if (now - d->peer[behind].heard > d->timeout_ms * 1e-3) {
-				char a[64];
-
-				return fail(d, -ETIMEDOUT, "process %u (%s) silent for %.1f s while "
-					    "cycle %llu waits for it: it died or its network is down",
-					    behind, addr_str(&d->peer[behind].sa, a, sizeof(a)),
-					    now - d->peer[behind].heard, (unsigned long long)t);
-			}
-			/* heartbeat: we are alive, only waiting */
-			if (now - t_wait >= HEARTBEAT_MS * 1e-3) {
-				if ((rc = announce(d, t, up)))
-					return rc;
-				t_wait = now;
-			}
+			break;
+		d->waiting = (int)behind;
+		if (!polls++)
+			t_wait = last_beat = mono_s();
+		if (polls < SPIN_POLLS)
+			continue;
+		now = mono_s();
+		snprintf(what, sizeof(what), "cycle %llu", (unsigned long long)t);
+		if ((rc = wait_check(d, behind, now, what)))
+			break;
+		/* heartbeat: we are alive, only waiting */
+		if (now - last_beat >= HEARTBEAT_S) {
+			if ((rc = announce(d, t, up)))
+				break;
+			last_beat = now;
 		}
+		pause_poll(polls);
 	}
+	if (polls)
+		d->wait_s += mono_s() - t_wait;
+	if (!rc)
+		d->waiting = -1;
+	return rc;
 }
 
-unsigned tg_dist_peer_up(const struct tg_dist *d, uint64_t t)
+static uint64_t op_horizon(const struct tg_dist *dd)
 {
+	const struct dist_mpi *d = cdm(dd);
+	uint64_t h = UINT64_MAX;
+
+	for (unsigned r = 0; r < d->ranks; r++)
+		if (r != d->self && d->peer[r].time + d->lookahead < h)
+			h = d->peer[r].time + d->lookahead;
+	return h;
+}
+
+static unsigned op_peer_up(const struct tg_dist *dd, uint64_t t)
+{
+	const struct dist_mpi *d = cdm(dd);
 	unsigned up = 0;
 
-	for (unsigned p = 0; p < d->procs; p++) {
-		const struct peer *pr = &d->peer[p];
+	for (unsigned r = 0; r < d->ranks; r++) {
+		const struct peer *pr = &d->peer[r];
 		/* a peer may already be one cycle ahead: its count as of t */
 		unsigned v = pr->up_since <= t ? pr->up : pr->up_prev;
 
-		if (p != d->self && v > up)
+		if (r != d->self && v > up)
 			up = v;
 	}
 	return up;
 }
 
-const char *tg_dist_error(const struct tg_dist *d)
+static int op_stop(struct tg_dist *dd, uint64_t cycle)
 {
-	return d ? d->err : "";
+	struct dist_mpi *d = dm(dd);
+	unsigned polls = 0;
+	int rc = 0;
+
+	if (!d->running)
+		return 0;
+	d->running = 0;
+	for (unsigned r = 0; r < d->ranks && !d->broken; r++)
+		if (r != d->self && (rc = send_batch(d, r, MSG_BYE, cycle, 0)))
+			break;
+	/* a broken connection does not wait: the program ends the job */
+	if (d->broken)
+		return rc ? rc : -EIO;
+	for (;;) {
+		unsigned left = d->ranks;
+
+		for (unsigned r = 0; r < d->ranks; r++)
+			if (r != d->self && !d->peer[r].gone) {
+				left = r;
+				break;
+			}
+		if (left == d->ranks)
+			break;
+		if ((rc = poll_in(d)))
+			return rc;
+		if (d->peer[left].gone)
+			continue;
+		d->waiting = (int)left;
+		if (polls++ >= SPIN_POLLS && (rc = wait_check(d, left, mono_s(), "the end")))
+			return rc;
+		pause_poll(polls);
+	}
+	for (unsigned r = 0; r < d->ranks; r++)
+		for (unsigned i = 0; r != d->self && i < NSEND; i++)
+			if ((rc = send_done(d, r, &d->peer[r].out[i])))
+				return rc;
+	d->waiting = -1;
+	return 0;
 }
 
-uint64_t tg_dist_sent(const struct tg_dist *d)
+/* Wait for one request of a gather with rank r; silent: whether r's
+ * silence ends the wait.  0 or -errno. */
+static int wait_req(struct dist_mpi *d, MPI_Request *req, unsigned r, int silent)
 {
-	return d ? d->nsent : 0;
+	unsigned polls = 0;
+
+	d->peer[r].heard = mono_s();
+	for (;;) {
+		int flag = 0, mrc = MPI_Test(req, &flag, MPI_STATUS_IGNORE), rc;
+
+		if (mrc != MPI_SUCCESS)
+			return mpi_fail(d, mrc, "MPI_Test", (int)r);
+		if (flag)
+			return 0;
+		if (silent && polls >= SPIN_POLLS &&
+		    (rc = wait_check(d, r, mono_s(), "the capture")))
+			return rc;
+		polls++;
+		pause_poll(polls);
+	}
+}
+
+/* Post a receive (send) of n bytes from (to) rank r of a gather and wait
+ * for it.  0 or -errno. */
+static int xfer(struct dist_mpi *d, int send, void *buf, int n, MPI_Datatype type, unsigned r,
+		int silent)
+{
+	MPI_Request req;
+	int mrc = send ? MPI_Isend(buf, n, type, (int)r, TAG_FILE, d->comm, &req) :
+			 MPI_Irecv(buf, n, type, (int)r, TAG_FILE, d->comm, &req);
+
+	if (mrc != MPI_SUCCESS)
+		return mpi_fail(d, mrc, send ? "MPI_Isend" : "MPI_Irecv", (int)r);
+	return wait_req(d, &req, r, silent);
+}
+
+/*
+ * Rank 0 takes the captures one rank after the other: it tells rank r
+ * its turn, then takes its size and its chunks.  A rank waiting for its
+ * turn does not time rank 0 out (rank 0 is busy with the ranks before
+ * it, however large their captures); once its turn came, a silence of
+ * the peer ends the gather.
+ */
+static int op_gather(struct tg_dist *dd, FILE *mine, FILE **all)
+{
+	struct dist_mpi *d = dm(dd);
+	char *buf = malloc(FILE_CHUNK);
+	uint64_t turn = 0;
+	int rc = 0;
+
+	if (!buf)
+		return fail(d, -ENOMEM, "out of memory");
+	rewind(mine);
+	if (d->self == 0) {
+		all[0] = mine;
+		for (unsigned r = 1; r < d->ranks && !rc; r++) {
+			uint64_t size = 0;
+
+			all[r] = tmpfile();
+			if (!all[r]) {
+				int e = errno ? errno : EIO;
+
+				rc = fail(d, -e, "tmpfile: %s", strerror(e));
+				break;
+			}
+			if ((rc = xfer(d, 1, &turn, 1, MPI_UINT64_T, r, 1)) ||
+			    (rc = xfer(d, 0, &size, 1, MPI_UINT64_T, r, 1)))
+				break;
+			while (size && !rc) {
+				int n = size < FILE_CHUNK ? (int)size : FILE_CHUNK;
+
+				if (!(rc = xfer(d, 0, buf, n, MPI_BYTE, r, 1)) &&
+				    fwrite(buf, 1, (size_t)n, all[r]) != (size_t)n)
+					rc = fail(d, -EIO, "writing a capture: %s", strerror(errno));
+				size -= (uint64_t)n;
+			}
+			rewind(all[r]);
+		}
+	} else {
+		uint64_t size;
+		long end;
+
+		if (fseek(mine, 0, SEEK_END) || (end = ftell(mine)) < 0) {
+			int e = errno ? errno : EIO;
+
+			free(buf);
+			return fail(d, -e, "sizing a capture: %s", strerror(e));
+		}
+		size = (uint64_t)end;
+		rewind(mine);
+		rc = xfer(d, 0, &turn, 1, MPI_UINT64_T, 0, 0);
+		if (!rc)
+			rc = xfer(d, 1, &size, 1, MPI_UINT64_T, 0, 1);
+		while (size && !rc) {
+			int n = size < FILE_CHUNK ? (int)size : FILE_CHUNK;
+
+			if (fread(buf, 1, (size_t)n, mine) != (size_t)n) {
+				rc = fail(d, -EIO, "reading a capture");
+				break;
+			}
+			rc = xfer(d, 1, buf, n, MPI_BYTE, 0, 1);
+			size -= (uint64_t)n;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+static const char *op_error(const struct tg_dist *d)
+{
+	return cdm(d)->err;
+}
+
+static const struct tg_dist_ops mpi_ops = {
+	.ranks = op_ranks,
+	.self = op_self,
+	.host = op_host,
+	.local = op_local,
+	.start = op_start,
+	.send = op_send,
+	.sync = op_sync,
+	.horizon = op_horizon,
+	.peer_up = op_peer_up,
+	.stop = op_stop,
+	.gather = op_gather,
+	.error = op_error,
+};
+
+/* ---- connection --------------------------------------------------------- */
+
+struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
+				 volatile const sig_atomic_t *stop, char *err, size_t errn)
+{
+	char name[MPI_MAX_PROCESSOR_NAME], mine[TG_DIST_HOST_MAX];
+	struct dist_mpi *d;
+	MPI_Comm shm = MPI_COMM_NULL;
+	int size = 0, rank = 0, len = 0, inited = 0, nshm = 0, *shm_ranks = NULL, mrc, e;
+	const char *call = "";
+
+	MPI_Initialized(&inited);
+	if (!inited) {
+		snprintf(err, errn, "MPI is not initialized");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((mrc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS ||
+	    (mrc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) {
+		snprintf(err, errn, "MPI_Comm_size or MPI_Comm_rank failed: MPI error %d", mrc);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (size < 2 || size > (int)TG_DIST_MAX_RANKS) {
+		snprintf(err, errn, "a split cluster needs 2 to %u ranks, not %d", TG_DIST_MAX_RANKS,
+			 size);
+		errno = EINVAL;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		goto oom;
+	d->base.ops = &mpi_ops;
+	d->comm = MPI_COMM_NULL;
+	/* a waiting rank naps NAP_NS between polls: not the default 50 us more */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	d->ranks = (unsigned)size;
+	d->self = (unsigned)rank;
+	d->timeout_ms = timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS;
+	d->stop = stop;
+	d->waiting = -1;
+	d->host = calloc((size_t)size, sizeof(*d->host));
+	d->local = calloc((size_t)size, 1);
+	d->peer = calloc((size_t)size, sizeof(*d->peer));
+	shm_ranks = calloc((size_t)size, sizeof(int));
+	if (!d->host || !d->local || !d->peer || !shm_ranks)
+		goto oom;
+	for (int r = 0; r < size; r++)
+		for (unsigned i = 0; i < NSEND; i++)
+			d->peer[r].out[i].req = MPI_REQUEST_NULL;
+	if ((mrc = MPI_Comm_dup(comm, &d->comm)) != MPI_SUCCESS) {
+		call = "MPI_Comm_dup";
+		goto mpi_err;
+	}
+	/* errors come back as return codes, reported with the rank */
+	if ((mrc = MPI_Comm_set_errhandler(d->comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) {
+		call = "MPI_Comm_set_errhandler";
+		goto mpi_err;
+	}
+	if (MPI_Get_processor_name(name, &len) != MPI_SUCCESS)
+		snprintf(name, sizeof(name), "rank %d", rank);
+	snprintf(mine, sizeof(mine), "%.*s", (int)sizeof(mine) - 1, name);
+	mrc = MPI_Allgather(mine, TG_DIST_HOST_MAX, MPI_CHAR, d->host, TG_DIST_HOST_MAX, MPI_CHAR,
+			    d->comm);
+	if (mrc != MPI_SUCCESS) {
+		call = "MPI_Allgather of the hosts";
+		goto mpi_err;
+	}
+	/* the ranks that share this machine's memory */
+	mrc = MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+	if (mrc != MPI_SUCCESS) {
+		call = "MPI_Comm_split_type";
+		goto mpi_err;
+	}
+	if ((mrc = MPI_Comm_set_errhandler(shm, MPI_ERRORS_RETURN)) != MPI_SUCCESS ||
+	    (mrc = MPI_Comm_size(shm, &nshm)) != MPI_SUCCESS ||
+	    (mrc = MPI_Allgather(&rank, 1, MPI_INT, shm_ranks, 1, MPI_INT, shm)) != MPI_SUCCESS) {
+		call = "MPI_Allgather of the ranks sharing memory";
+		goto mpi_err;
+	}
+	for (int i = 0; i < nshm; i++)
+		if (shm_ranks[i] >= 0 && shm_ranks[i] < size)
+			d->local[shm_ranks[i]] = 1;
+	for (int r = 0; r < size; r++)
+		if (d->local[r]) {
+			d->local[r] = 2;   /* the lowest rank of the machine */
+			break;
+		}
+	MPI_Comm_free(&shm);
+	free(shm_ranks);
+	return &d->base;
+
+mpi_err:
+	{
+		char s[MPI_MAX_ERROR_STRING];
+		int n = 0;
+
+		if (MPI_Error_string(mrc, s, &n) != MPI_SUCCESS)
+			snprintf(s, sizeof(s), "MPI error %d", mrc);
+		snprintf(err, errn, "%s: %s", call, s);
+	}
+	e = EIO;
+	goto out;
+oom:
+	snprintf(err, errn, "out of memory");
+	e = ENOMEM;
+out:
+	if (shm != MPI_COMM_NULL)
+		MPI_Comm_free(&shm);
+	if (d && d->comm != MPI_COMM_NULL)
+		MPI_Comm_free(&d->comm);
+	free(shm_ranks);
+	if (d) {
+		free(d->host);
+		free(d->local);
+		free(d->peer);
+		free(d);
+	}
+	errno = e;
+	return NULL;
+}
+
+void tg_dist_close(struct tg_dist *dd)
+{
+	struct dist_mpi *d = dm(dd);
+
+	if (!d)
+		return;
+	for (unsigned r = 0; r < d->ranks; r++)
+		for (unsigned i = 0; i < NSEND; i++) {
+			struct outbuf *o = &d->peer[r].out[i];
+			int flag = 1;
+
+			if (o->req != MPI_REQUEST_NULL &&
+			    MPI_Test(&o->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+				flag = 0;
+			if (flag) {
+				free(o->buf);
+				continue;
+			}
+			/* still being sent (after a failure, the peer gone): MPI
+			 * may read the buffer until MPI_Finalize, so it is kept */
+			MPI_Request_free(&o->req);
+		}
+	if (!d->broken)
+		MPI_Comm_free(&d->comm);
+	free(d->rbuf);
+	free(d->host);
+	free(d->local);
+	free(d->peer);
+	free(d);
+}
+
+int tg_dist_waiting_for(const struct tg_dist *d)
+{
+	return d ? cdm(d)->waiting : -1;
+}
+
+void tg_dist_counts(const struct tg_dist *d, uint64_t *msgs, double *wait_s)
+{
+	*msgs = d ? cdm(d)->nmsgs : 0;
+	*wait_s = d ? cdm(d)->wait_s : 0;
+}
+
+/* ---- placement ---------------------------------------------------------- */
+
+/* Parse a node list "0-3,8" into owner[] for rank r.  0 or -1. */
+static int place_list(const char *s, size_t n, unsigned nodes, unsigned r, uint8_t *owner,
+		      uint8_t *seen)
+{
+	char buf[1024], *tok, *save = NULL;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-'), *end;
+		unsigned long lo, hi;
+
+		if (dash)
+			*dash = 0;
+		lo = strtoul(tok, &end, 10);
+		if (!*tok || *end || lo >= nodes)
+			return -1;
+		hi = lo;
+		if (dash) {
+			hi = strtoul(dash + 1, &end, 10);
+			if (!dash[1] || *end || hi >= nodes || hi < lo)
+				return -1;
+		}
+		for (unsigned long k = lo; k <= hi; k++) {
+			if (seen[k])
+				return -1;
+			seen[k] = 1;
+			owner[k] = (uint8_t)r;
+		}
+	}
+	return 0;
+}
+
+int tg_dist_place(const char *rule, unsigned nodes, unsigned ranks, uint8_t *owner, char *err,
+		  size_t errn)
+{
+	uint8_t seen[TG_SIM_MAX_NODES] = { 0 };
+	const char *p;
+	unsigned r = 0;
+
+	if (!nodes || nodes > TG_SIM_MAX_NODES || !ranks || ranks > nodes) {
+		snprintf(err, errn, "%u ranks cannot share %u nodes (each rank hosts one or more)",
+			 ranks, nodes);
+		return -EINVAL;
+	}
+	if (!rule || !strcmp(rule, "block")) {
+		for (unsigned n = 0; n < nodes; n++)
+			owner[n] = (uint8_t)(n * ranks / nodes);
+		return 0;
+	}
+	if (!strcmp(rule, "cyclic")) {
+		for (unsigned n = 0; n < nodes; n++)
+			owner[n] = (uint8_t)(n % ranks);
+		return 0;
+	}
+	for (p = rule; r < ranks; r++) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (place_list(p, n, nodes, r, owner, seen)) {
+			snprintf(err, errn, "placement '%s': list %u ('%.*s') is not nodes 0..%u "
+				 "unused by the lists before it", rule, r, (int)n, p, nodes - 1);
+			return -EINVAL;
+		}
+		if (!slash)
+			break;
+		p = slash + 1;
+	}
+	if (r + 1 != ranks) {
+		snprintf(err, errn, "placement '%s': %u lists separated by '/', one per rank of %u",
+			 rule, r + 1, ranks);
+		return -EINVAL;
+	}
+	for (unsigned n = 0; n < nodes; n++)
+		if (!seen[n]) {
+			snprintf(err, errn, "placement '%s': no rank hosts node %u", rule, n);
+			return -EINVAL;
+		}
+	return 0;
 }

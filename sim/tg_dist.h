@@ -1,85 +1,105 @@
 /* SPDX-License-Identifier: MIT */
 /* Copyright (c) 2026 The Telegraphos NIC authors */
-/* Distributed simulation: UDP messages between simulator processes and their conservative time synchronization. */
+/* Distributed simulation: the ranks of an MPI job joined for a split cluster, and their conservative time synchronization. */
 #ifndef TG_DIST_H
 #define TG_DIST_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tg/sim.h"
 
-/* Message header, little-endian on the wire (docs/distributed.md). */
-#define TG_DIST_MAGIC      0x53444754u   /* "TGDS" */
-#define TG_DIST_VERSION    1u
-#define TG_DIST_HDR_BYTES  32u
-#define TG_DIST_MAX_FRAME  2048u
-#define TG_DIST_MAX_PROCS  64u
+#define TG_DIST_MAX_RANKS  TG_SIM_MAX_NODES
+#define TG_DIST_HOST_MAX   64u
 
-enum {
-	TG_DIST_HELLO = 1,   /* start-up: configuration digest, ack bit */
-	TG_DIST_TIME  = 2,   /* the sender has executed every cycle before `cycle` */
-	TG_DIST_FRAME = 3,   /* a frame for one of the receiver's ports, due at `cycle` */
-	TG_DIST_BYE   = 4,   /* the sender stops at `cycle` */
+/* A frame that crosses from a port of one rank to a port of another. */
+struct tg_dist_frame {
+	unsigned src, dst;      /* source and destination node */
+	uint64_t due;           /* cycle it reaches its output port */
+	uint64_t seq;           /* its number among the frames of src */
+	int reorder;            /* to be held back at its output */
+	unsigned len;
+	const uint8_t *data;    /* the frame as the switch carries it, FCS included */
 };
 
-struct tg_dist_msg {
-	uint8_t type;
-	uint16_t from;
-	uint32_t seq, aux, nodes;
-	uint64_t cycle;
-	uint16_t len;
-	const uint8_t *data;
-};
-
-/* Encode m (and m->len bytes of m->data) into buf of n bytes.  Returns the
- * message size, or -EMSGSIZE. */
-int tg_dist_encode(const struct tg_dist_msg *m, uint8_t *buf, size_t n);
-
-/* Decode a received datagram; m->data points into buf.  0, or -EBADMSG
- * with a reason in why (at least 96 bytes). */
-int tg_dist_decode(const uint8_t *buf, size_t n, struct tg_dist_msg *m, char *why, size_t whyn);
+/* Called for each frame a peer sends to one of this rank's ports.  0 or -errno. */
+typedef int (*tg_dist_deliver_fn)(void *arg, const struct tg_dist_frame *f);
 
 struct tg_dist;
 
-/* Called for each frame a peer sends: it is due at its output port in
- * cycle `due`.  Returns 0 or -errno. */
-typedef int (*tg_dist_deliver_fn)(void *arg, unsigned src, unsigned dst, uint64_t due,
-				  const uint8_t *data, unsigned len);
+/*
+ * What the simulator (tg_sim.c) calls.  libtgsim.a holds no MPI code: the
+ * MPI implementation (tg_dist_mpi_open, libtgsim_mpi.a) fills this table,
+ * and only programs that split a cluster link it.  Every int function
+ * returns 0 or -errno, the reason in error().
+ */
+struct tg_dist_ops {
+	unsigned (*ranks)(const struct tg_dist *d);
+	unsigned (*self)(const struct tg_dist *d);
+	/* the machine rank r runs on (its MPI processor name) */
+	const char *(*host)(const struct tg_dist *d, unsigned r);
+	/* 1 if rank r shares this rank's machine (and its shared memory);
+	 * 2 if it does and is the lowest rank there */
+	int (*local)(const struct tg_dist *d, unsigned r);
+	/* start a run (collective): every rank passes the same node count
+	 * and digest of its configuration, or the run is refused (-EPROTO) */
+	int (*start)(struct tg_dist *d, unsigned nodes, const uint8_t *owner, uint64_t digest,
+		     tg_dist_deliver_fn fn, void *arg);
+	/* a frame of a local port for the rank of port f->dst */
+	int (*send)(struct tg_dist *d, const struct tg_dist_frame *f);
+	/* before executing cycle t: announce t (with `up`, the nodes brought
+	 * up so far) and wait until every peer has executed every cycle
+	 * before t + 1 - lookahead, delivering the frames that arrive */
+	int (*sync)(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead);
+	/* the first cycle that needs more from the peers than has come, at
+	 * the lookahead of the last sync: cycles before it may pass at once */
+	uint64_t (*horizon)(const struct tg_dist *d);
+	/* largest bring-up count the peers announced as of cycle t */
+	unsigned (*peer_up)(const struct tg_dist *d, uint64_t t);
+	/* end the run at cycle `cycle` (collective): tell the peers, take
+	 * what they still send until each has ended its run */
+	int (*stop)(struct tg_dist *d, uint64_t cycle);
+	/* after stop (collective): rank 0 gets every rank's file in all[r]
+	 * (all[0] = mine), each read from its start; others send theirs */
+	int (*gather)(struct tg_dist *d, FILE *mine, FILE **all);
+	const char *(*error)(const struct tg_dist *d);
+};
 
-/* Open the endpoint of process cfg->self and shake hands with every peer
- * (digest: the configuration every process must share).  NULL and errno
- * on failure, with the reason in err (errn bytes). */
-struct tg_dist *tg_dist_open(const struct tg_sim_dist *cfg, unsigned nodes, uint64_t digest,
-			     tg_dist_deliver_fn fn, void *arg, char *err, size_t errn);
+struct tg_dist {
+	const struct tg_dist_ops *ops;
+};
 
-/* Tell the peers this process stops at `cycle`, then free.  Accepts NULL. */
-void tg_dist_close(struct tg_dist *d, uint64_t cycle);
+/* Rule of placement: owner[n] for N nodes over K ranks from "block"
+ * (node n on rank n * K / N, the default), "cyclic" (n mod K) or lists
+ * "L0/L1/..." (rank r gets the nodes of list r, like 0-3,8; every node
+ * exactly once, every rank some).  0, or -EINVAL with the reason in err. */
+int tg_dist_place(const char *rule, unsigned nodes, unsigned ranks, uint8_t *owner, char *err,
+		  size_t errn);
 
-/* Whether `node` lives in this process. */
-int tg_dist_local(const struct tg_dist *d, unsigned node);
+/* Distributed runs over the ranks of an MPI communicator.  Declared when
+ * mpi.h is included first. */
+#ifdef MPI_VERSION
+/*
+ * Join the ranks of comm (collective; comm is duplicated).  A peer silent
+ * for timeout_ms (0: 5000) while awaited ends the run with -ETIMEDOUT;
+ * while *stop (may be NULL) is nonzero every wait ends with -EINTR.  NULL
+ * and errno on failure, the reason in err.
+ */
+struct tg_dist *tg_dist_mpi_open(MPI_Comm comm, unsigned timeout_ms,
+				 volatile const sig_atomic_t *stop, char *err, size_t errn);
+#endif
 
-/* Send a frame of a local port to the process of port dst.  0 or -errno. */
-int tg_dist_send_frame(struct tg_dist *d, unsigned src, unsigned dst, uint64_t due,
-		       const uint8_t *data, unsigned len);
+/* Free a connection (after the simulators using it are destroyed).
+ * Accepts NULL.  After a failure, the buffers of sends still in flight
+ * are kept until the program ends (MPI may read them until MPI_Finalize). */
+void tg_dist_close(struct tg_dist *d);
 
-/* Before executing cycle t: announce t (with `up`, the nodes brought up
- * so far) and wait until every peer has executed every cycle before
- * t + 1 - lookahead, delivering the frames that arrive.  0 or -errno
- * (-ETIMEDOUT a silent peer, -EPIPE a peer that stopped, -EBADMSG /
- * -EPROTO bad input); the reason is in tg_dist_error(). */
-int tg_dist_sync(struct tg_dist *d, uint64_t t, unsigned up, unsigned lookahead);
+/* The rank this rank waits for now, or -1 (for messages on a signal). */
+int tg_dist_waiting_for(const struct tg_dist *d);
 
-/* Largest bring-up count the peers announced for cycle t (each announces
- * what it knows; the owner of the node being brought up knows first).
- * With a lookahead of one cycle a peer is at most one cycle ahead, and
- * only its count as of t is used. */
-unsigned tg_dist_peer_up(const struct tg_dist *d, uint64_t t);
-
-/* Why the last call failed ("" if none). */
-const char *tg_dist_error(const struct tg_dist *d);
-
-/* Messages and datagram counts, for speed figures. */
-uint64_t tg_dist_sent(const struct tg_dist *d);
+/* Messages sent and seconds spent waiting for peers, for speed figures. */
+void tg_dist_counts(const struct tg_dist *d, uint64_t *msgs, double *wait_s);
 
 #endif /* TG_DIST_H */

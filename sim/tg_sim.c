@@ -93,8 +93,12 @@ struct tg_sim {
 	int shared;
 	unsigned clients;
 	uint32_t drv_seq;
-	/* distributed (docs/distributed.md): NULL when every node is here */
+	/* distributed (docs/distributed.md): NULL when every node is here;
+	 * the ranks' connection belongs to the caller */
 	struct tg_dist *dist;
+	int ended;              /* tg_sim_end has run */
+	char *pcap_path;        /* distributed: the merged capture rank 0 writes */
+	char base[TG_SIMP_NAME_MAX];  /* distributed: NAME of the directory this rank wrote */
 	unsigned up;            /* nodes brought up so far (in node order) */
 	unsigned lookahead;     /* cycles a frame takes at least from a NIC to an output */
 	int fail;               /* sticky error of a distributed run */
@@ -187,8 +191,12 @@ static int clear_stale(const char *name, unsigned max_nodes)
 	ctl = mmap(NULL, sizeof(*ctl), PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (ctl != MAP_FAILED) {
-		if (ctl->magic == TG_SIMP_MAGIC && ctl->pid > 0 &&
-		    (kill(ctl->pid, 0) == 0 || errno == EPERM))
+		/* a control region, or the directory of a split cluster */
+		int32_t pid = ctl->magic == TG_SIMP_MAGIC ? ctl->pid :
+			      ctl->magic == TG_SIMP_DIR_MAGIC ?
+			      ((const struct tg_simp_dir *)(const void *)ctl)->pid : 0;
+
+		if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM))
 			alive = 1;
 		munmap(ctl, sizeof(*ctl));
 	}
@@ -870,13 +878,13 @@ static int dist_sync(struct tg_sim *sim)
 		return 0;
 	if (sim->fail)
 		return sim->fail;
-	rc = tg_dist_sync(sim->dist, sim->cycle, sim->up,
-			  sim->up < sim->nodes ? 1u : sim->lookahead);
+	rc = sim->dist->ops->sync(sim->dist, sim->cycle, sim->up,
+				  sim->up < sim->nodes ? 1u : sim->lookahead);
 	if (!rc && sim->sw->remote_err) {
 		rc = sim->sw->remote_err;
 		snprintf(sim->err, sizeof(sim->err), "sending a frame: %s", strerror(-rc));
 	} else if (rc) {
-		snprintf(sim->err, sizeof(sim->err), "%s", tg_dist_error(sim->dist));
+		snprintf(sim->err, sizeof(sim->err), "%s", sim->dist->ops->error(sim->dist));
 	}
 	sim->fail = rc;
 	return rc;
@@ -907,7 +915,9 @@ static void bridge_poll(struct tg_sim *sim)
 }
 
 /* Fast-forward: how many cycles, from this one and at most `left`, may
- * pass in one edge of every NIC.  More than 1 only when every NIC is idle
+ * pass in one edge of every NIC (of this rank, and no further than its
+ * peers' frames cannot reach in a split cluster).  More than 1 only when
+ * every NIC is idle
  * (tg_vnic_idle), its host port has nothing presented, no read answered
  * or interrupt served, its memory model and every client ring are empty
  * and no frame is in the switch: then the cycles would change nothing but
@@ -922,11 +932,23 @@ static uint64_t ff_room(struct tg_sim *sim, uint64_t left)
 	int settled = !sim->shared;
 
 	/* the NICs first: one busy NIC, the common case, ends the look */
-	if (left < 2 || !ff_on(sim) || sim->dist || c < RESET_CYCLES)
+	if (left < 2 || !ff_on(sim) || c < RESET_CYCLES)
 		return 1;
+	/* distributed: no further than the peers' frames cannot reach
+	 * (every cycle before the horizon the last sync gave) */
+	if (sim->dist) {
+		uint64_t h = sim->dist->ops->horizon(sim->dist);
+
+		if (sim->up < sim->nodes || h <= c + 1)
+			return 1;
+		if (k > h - c)
+			k = h - c;
+	}
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
+		if (!is_local(sim, n))
+			continue;
 		if (!tg_vnic_idle(nd->nic) || nd->cur < nd->nbeats || nd->rd_count ||
 		    nd->mm.count || nd->irq || tg_vnic_irq(nd->nic) || nd->irq_state != IRQ_IDLE)
 			return 1;
@@ -1050,18 +1072,14 @@ static int check_config(const struct tg_sim_config *c)
 	if (c->dist) {
 		const struct tg_sim_dist *d = c->dist;
 
-		if (d->procs < 2 || d->procs > TG_DIST_MAX_PROCS || d->self >= d->procs ||
-		    !d->owner || !d->addr)
+		if (!d->owner || !d->link)
 			return -EINVAL;
 		for (unsigned n = 0; n < c->nodes; n++)
-			if (d->owner[n] >= d->procs)
+			if (d->owner[n] >= d->link->ops->ranks(d->link))
 				return -EINVAL;
-		/* random faults and stalls draw from streams shared by all
-		 * ports, and outages change the source port's state: neither
-		 * splits over processes (docs/distributed.md) */
-		if (c->tx_stall_pct || c->drop_pct || c->corrupt_pct || c->drop_ppm ||
-		    c->flip_ppm || c->dup_ppm || c->reorder_ppm || c->noutages)
-			return -EOPNOTSUPP;
+		/* a rank serves its nodes as NAME@R */
+		if (c->shm_name && strlen(c->shm_name) + 4 >= TG_SIMP_NAME_MAX)
+			return -EINVAL;
 	}
 	if (c->shm_name && (!*c->shm_name || strlen(c->shm_name) >= TG_SIMP_NAME_MAX ||
 			    strchr(c->shm_name, '/')))
@@ -1072,11 +1090,14 @@ static int check_config(const struct tg_sim_config *c)
 /* Everything the processes of a distributed cluster must agree on. */
 static uint64_t config_digest(const struct tg_sim_config *c)
 {
-	uint64_t v[] = { c->nodes, c->dist->procs, c->mem_size, c->seed, c->ps_per_cycle,
-			 c->mem_lat_min, c->mem_lat_max, c->mem_stall_pct, c->link_latency,
-			 c->switch_latency, c->link_bytes_per_cycle, c->link_overhead_bytes,
-			 c->buffer_bytes, c->spill_log2, (uint64_t)!!c->link_layer, c->link_rto,
-			 (uint64_t)!!c->protect };
+	uint64_t v[] = { c->nodes, c->dist->link->ops->ranks(c->dist->link), c->mem_size, c->seed,
+			 c->ps_per_cycle, c->mem_lat_min, c->mem_lat_max, c->mem_stall_pct,
+			 c->link_latency, c->switch_latency, c->link_bytes_per_cycle,
+			 c->link_overhead_bytes, c->buffer_bytes, c->spill_log2,
+			 (uint64_t)!!c->link_layer, c->link_rto, (uint64_t)!!c->protect,
+			 c->tx_stall_pct, c->drop_pct, c->corrupt_pct, c->drop_ppm, c->flip_ppm,
+			 c->dup_ppm, c->reorder_ppm, c->reorder_depth, c->reorder_hold_cycles,
+			 (uint64_t)!!c->pcap_ingress, (uint64_t)!!c->pcap_path, c->noutages };
 	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a */
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -1084,22 +1105,61 @@ static uint64_t config_digest(const struct tg_sim_config *c)
 			h = (h ^ (uint8_t)(v[i] >> (8 * b))) * 0x100000001b3ULL;
 	for (unsigned n = 0; n < c->nodes; n++)
 		h = (h ^ c->dist->owner[n]) * 0x100000001b3ULL;
+	for (unsigned i = 0; i < c->noutages; i++)
+		h = (h ^ (c->outages[i].node ^ c->outages[i].from * 31 ^ c->outages[i].to * 131)) *
+		    0x100000001b3ULL;
 	return h;
 }
 
-static int dist_deliver(void *arg, unsigned src, unsigned dst, uint64_t due, const uint8_t *data,
-			unsigned len)
+static int dist_deliver(void *arg, const struct tg_dist_frame *f)
 {
 	struct tg_sim *sim = arg;
 
-	return tg_switch_inject(sim->sw, src, dst, due, data, len);
+	return tg_switch_inject(sim->sw, f->src, f->dst, f->due, f->seq, f->reorder, f->data,
+				f->len);
 }
 
 static int dist_send(void *arg, const struct tg_sw_frame *fr)
 {
 	struct tg_sim *sim = arg;
+	struct tg_dist_frame f = { .src = fr->src, .dst = fr->dst, .due = fr->due, .seq = fr->seq,
+				   .reorder = fr->reorder, .len = fr->len, .data = fr->data };
 
-	return tg_dist_send_frame(sim->dist, fr->src, fr->dst, fr->due, fr->data, fr->len);
+	return sim->dist->ops->send(sim->dist, &f);
+}
+
+/* The directory of a split cluster on this machine: which rank serves
+ * each node, and where (tg_sim_proto.h).  0 or -errno. */
+static int write_dir(struct tg_sim *sim, const struct tg_sim_config *cfg)
+{
+	const struct tg_dist *d = cfg->dist->link;
+	struct tg_simp_dir *dir;
+	char obj[128];
+	int err = 0, rc;
+
+	snprintf(sim->base, sizeof(sim->base), "%s", cfg->shm_name);
+	rc = clear_stale(sim->base, 0);
+	if (rc)
+		return rc;
+	tg_simp_obj_name(obj, sizeof(obj), sim->base, -1);
+	dir = map_region(obj, sizeof(*dir), &err);
+	if (!dir) {
+		sim->base[0] = 0;
+		return -err;
+	}
+	dir->version = TG_SIMP_VERSION;
+	dir->nodes = sim->nodes;
+	dir->ranks = d->ops->ranks(d);
+	dir->pid = (int32_t)getpid();
+	for (unsigned n = 0; n < sim->nodes; n++)
+		dir->owner[n] = cfg->dist->owner[n];
+	for (unsigned r = 0; r < dir->ranks && r < TG_SIMP_DIR_MAX; r++)
+		snprintf(dir->host[r], sizeof(dir->host[r]), "%s", d->ops->host(d, r));
+	/* everything above is written before the magic */
+	atomic_thread_fence(memory_order_release);
+	dir->magic = TG_SIMP_DIR_MAGIC;
+	munmap(dir, sizeof(*dir));
+	return 0;
 }
 
 /* Distributed bring-up of remote node n: step until its process says it
@@ -1111,7 +1171,7 @@ static int wait_remote_up(struct tg_sim *sim, unsigned n)
 	for (;;) {
 		if ((rc = dist_sync(sim)))
 			return rc;
-		if (tg_dist_peer_up(sim->dist, sim->cycle) > n)
+		if (sim->dist->ops->peer_up(sim->dist, sim->cycle) > n)
 			return 0;
 		if ((rc = tg_sim_step(sim, 1)))
 			return rc;
@@ -1131,24 +1191,18 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 {
 	struct tg_sim *sim;
 	char obj[128], path[4096];
-	int err = 0, rc = 0, sock_handed = 0;
+	int err = 0, rc = 0;
 
 	create_err[0] = 0;
 	if (!cfg || (rc = check_config(cfg))) {
-		snprintf(create_err, sizeof(create_err), "%s", !cfg ? "no configuration" :
-			 rc == -EOPNOTSUPP ? "random faults, TX stalls and outages do not run "
-			 "distributed" : "bad configuration");
-		if (cfg && cfg->dist && cfg->dist->sock >= 0)
-			close(cfg->dist->sock);
-		errno = rc == -EOPNOTSUPP ? EOPNOTSUPP : EINVAL;
+		snprintf(create_err, sizeof(create_err), "%s",
+			 !cfg ? "no configuration" : "bad configuration");
+		errno = EINVAL;
 		return NULL;
 	}
 	sim = calloc(1, sizeof(*sim));
-	if (!sim) {
-		if (cfg->dist && cfg->dist->sock >= 0)
-			close(cfg->dist->sock);
+	if (!sim)
 		return NULL;
-	}
 	sim->head.magic = TG_SIMP_HEAD_MAGIC;
 	sim->head.version = TG_SIMP_HEAD_VERSION;
 	sim->head.ops = &sim_ops;
@@ -1171,7 +1225,11 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		goto fail;
 	}
 	if (cfg->shm_name) {
-		snprintf(sim->name, sizeof(sim->name), "%s", cfg->shm_name);
+		if (cfg->dist)
+			snprintf(sim->name, sizeof(sim->name), "%s@%u", cfg->shm_name,
+				 cfg->dist->link->ops->self(cfg->dist->link));
+		else
+			snprintf(sim->name, sizeof(sim->name), "%s", cfg->shm_name);
 		rc = clear_stale(sim->name, TG_SIM_MAX_NODES);
 		if (rc) {
 			err = -rc;
@@ -1182,8 +1240,8 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
-		if (cfg->dist && cfg->dist->owner[n] != cfg->dist->self)
-			continue;       /* another process hosts it */
+		if (cfg->dist && cfg->dist->owner[n] != cfg->dist->link->ops->self(cfg->dist->link))
+			continue;       /* another rank hosts it */
 		tg_simp_obj_name(obj, sizeof(obj), sim->name, (int)n);
 		nd->mem = map_region(sim->shared ? obj : NULL, cfg->mem_size, &err);
 		if (!nd->mem)
@@ -1207,12 +1265,37 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		}
 		nd->active = 1u << TG_SIMP_DRV_SLOT;
 	}
+	/* distributed: each rank keeps the frames of its own output ports,
+	 * keyed; rank 0 merges them into the capture at the end (tg_sim_end) */
 	sim->sw = tg_switch_create(sim->nodes, cfg->link_bytes_per_cycle, cfg->link_latency,
 				   cfg->link_overhead_bytes, cfg->tx_stall_pct, cfg->ps_per_cycle,
-				   tg_rng_seed(cfg->seed, 0, 2), cfg->pcap_path);
+				   tg_rng_seed(cfg->seed, 0, 2), cfg->dist ? NULL : cfg->pcap_path);
 	if (!sim->sw) {
 		err = errno;
 		goto fail;
+	}
+	if (cfg->dist && cfg->pcap_path) {
+		FILE *f = NULL;
+
+		sim->pcap_path = strdup(cfg->pcap_path);
+		if (!sim->pcap_path) {
+			err = ENOMEM;
+			goto fail;
+		}
+		/* a bad path fails now, as in one process */
+		if (cfg->dist->link->ops->self(cfg->dist->link) == 0 &&
+		    (f = fopen(cfg->pcap_path, "wb")) == NULL) {
+			err = errno;
+			goto fail;
+		}
+		if (f)
+			fclose(f);
+		sim->sw->pcap = tmpfile();
+		if (!sim->sw->pcap) {
+			err = errno ? errno : EIO;
+			goto fail;
+		}
+		sim->sw->pcap_keyed = 1;
 	}
 	for (unsigned n = 0; n < sim->nodes; n++)
 		sim->sw->port[n].remote = !is_local(sim, n);
@@ -1274,13 +1357,21 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 	sim->ctl->magic = TG_SIMP_MAGIC;
 
 	if (cfg->dist) {
-		sock_handed = 1;
-		sim->dist = tg_dist_open(cfg->dist, sim->nodes, config_digest(cfg), dist_deliver, sim,
-					 sim->err, sizeof(sim->err));
-		if (!sim->dist) {
-			err = errno;
+		struct tg_dist *d = cfg->dist->link;
+
+		if (sim->shared && d->ops->local(d, d->ops->self(d)) == 2 &&
+		    (rc = write_dir(sim, cfg))) {
+			err = -rc;
 			goto fail;
 		}
+		rc = d->ops->start(d, sim->nodes, cfg->dist->owner, config_digest(cfg), dist_deliver,
+				   sim);
+		if (rc) {
+			snprintf(sim->err, sizeof(sim->err), "%s", d->ops->error(d));
+			err = -rc;
+			goto fail;
+		}
+		sim->dist = d;
 	}
 	/* reset, then bring every NIC up as its driver would */
 	if ((rc = tg_sim_step(sim, RESET_CYCLES))) {
@@ -1322,17 +1413,59 @@ struct tg_sim *tg_sim_create(const struct tg_sim_config *cfg)
 		}
 		sim->up = n + 1;
 	}
+	/* distributed: the peers learn now that the last node is up (they
+	 * wait for it before their next cycle) */
+	if ((rc = dist_sync(sim))) {
+		err = -rc;
+		goto fail;
+	}
 	/* everything above is visible before a client can see ready */
 	TG_ATOMIC_STORE_REL(&sim->ctl->ready, 1u);
 	return sim;
 
 fail:
 	snprintf(create_err, sizeof(create_err), "%s", sim->err[0] ? sim->err : strerror(err ? err : ENOMEM));
-	if (cfg->dist && !sock_handed && cfg->dist->sock >= 0)
-		close(cfg->dist->sock);   /* not handed over yet */
 	tg_sim_destroy(sim);
 	errno = err ? err : ENOMEM;
 	return NULL;
+}
+
+int tg_sim_end(struct tg_sim *sim)
+{
+	const struct tg_dist_ops *ops;
+	FILE *all[TG_DIST_MAX_RANKS] = { 0 }, *out;
+	unsigned ranks;
+	int rc;
+
+	if (!sim || !sim->dist || sim->ended)
+		return 0;
+	sim->ended = 1;
+	ops = sim->dist->ops;
+	ranks = ops->ranks(sim->dist);
+	rc = ops->stop(sim->dist, sim->cycle);
+	if (!rc && sim->pcap_path)
+		rc = ops->gather(sim->dist, sim->sw->pcap, all);
+	if (!rc && sim->pcap_path && ops->self(sim->dist) == 0) {
+		out = fopen(sim->pcap_path, "wb");
+		rc = out ? tg_switch_pcap_merge(all, ranks, out) : -errno;
+		if (out && fclose(out) && !rc)
+			rc = -errno;
+		if (rc)
+			snprintf(sim->err, sizeof(sim->err), "writing %s: %s", sim->pcap_path,
+				 strerror(-rc));
+	}
+	for (unsigned r = 1; r < ranks; r++)
+		if (all[r])
+			fclose(all[r]);
+	if (rc && !sim->err[0])
+		snprintf(sim->err, sizeof(sim->err), "%s", ops->error(sim->dist));
+	/* no cycle runs after the end */
+	if (!sim->fail) {
+		sim->fail = rc ? rc : -EPIPE;
+		if (!rc)
+			snprintf(sim->err, sizeof(sim->err), "the run ended (tg_sim_end)");
+	}
+	return rc;
 }
 
 void tg_sim_destroy(struct tg_sim *sim)
@@ -1341,8 +1474,13 @@ void tg_sim_destroy(struct tg_sim *sim)
 
 	if (!sim)
 		return;
-	/* the peers learn where this process stopped */
-	tg_dist_close(sim->dist, sim->cycle);
+	/* the peers learn where this rank stopped */
+	tg_sim_end(sim);
+	if (sim->base[0]) {
+		tg_simp_obj_name(obj, sizeof(obj), sim->base, -1);
+		shm_unlink(obj);
+	}
+	free(sim->pcap_path);
 	if (sim->ctl) {
 		/* clients waiting on us give up */
 		TG_ATOMIC_STORE_REL(&sim->ctl->stopping, 1u);
@@ -1427,8 +1565,6 @@ int tg_sim_set_faults(struct tg_sim *sim, unsigned drop_pct, unsigned corrupt_pc
 
 int tg_sim_set_fault_rates(struct tg_sim *sim, const struct tg_sim_faults *f)
 {
-	if (sim && sim->dist && f && (f->drop_ppm || f->flip_ppm || f->dup_ppm || f->reorder_ppm))
-		return -EOPNOTSUPP;
 	if (!sim || !f || f->drop_ppm > TG_SW_PPM || f->flip_ppm > TG_SW_PPM ||
 	    f->dup_ppm > TG_SW_PPM || f->reorder_ppm > TG_SW_PPM || !f->reorder_depth ||
 	    f->reorder_depth > 1000 || !f->reorder_hold_cycles ||
@@ -1493,8 +1629,6 @@ int tg_sim_schedule_outage(struct tg_sim *sim, unsigned node, uint64_t from, uin
 {
 	if (!sim || node >= sim->nodes)
 		return -EINVAL;
-	if (sim->dist)
-		return -EOPNOTSUPP;
 	return tg_switch_schedule_down(sim->sw, node, from, to);
 }
 

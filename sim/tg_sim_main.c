@@ -3,29 +3,25 @@
 /* tg-sim: runs a simulated Telegraphos cluster that user processes attach to through shared memory. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <arpa/inet.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <netinet/in.h>
+#include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tg/sim.h"
 #include "tg/tg_hw.h"
 #include "tg/tg_sim_proto.h"
+#include "tg_dist.h"
 
 #define BATCH_CYCLES   256u   /* cycles between looks at signals and limits */
 #define REAP_NS        200000000ULL
 #define MAX_OUTAGES    64u
 #define MAX_LINKS      256u
-#define MAX_PROCS      64u
-#define ADDR_MAX       64u
 
 static volatile sig_atomic_t stop_signal;
 
@@ -81,15 +77,15 @@ static void usage(FILE *f)
 		"  --pcap FILE              write the frames the switch forwards to FILE\n"
 		"  --vcd FILE               waveforms, one file per node (FILE.N.vcd, or %%u in FILE)\n"
 		"  --cycles N               stop after N cycles\n"
-		"  --procs K                run the cluster as K processes on this machine,\n"
-		"                           joined by UDP on 127.0.0.1 (node blocks in order;\n"
-		"                           process P's nodes are at sim:NAME-P:N)\n"
-		"  --dist-config FILE       the cluster spans the processes FILE lists (lines\n"
-		"                           'PROC IPV4:PORT NODES', NODES like 0-7,9) ...\n"
-		"  --proc P                 ... and this is process P of them\n"
-		"  --peer-timeout MS        a peer silent this long is reported gone (default 5000)\n"
+		"  --place RULE             under mpirun -np K: which rank hosts which node:\n"
+		"                           block (default: node n on rank n*K/N), cyclic\n"
+		"                           (n mod K), or one node list per rank, like\n"
+		"                           0-3,8/4-7,9 (docs/distributed.md)\n"
+		"  --peer-timeout MS        under mpirun: a rank silent this long while awaited\n"
+		"                           ends the run (default 5000)\n"
 		"  --bridge IF              copy the frames the switch forwards to Linux interface\n"
 		"                           IF, and take Telegraphos frames for our nodes from it\n"
+		"  --bridge-rank R          under mpirun: the rank that opens --bridge (default 0)\n"
 		"  --quiet                  print only errors and the ready line\n"
 		"  --help                   this text\n",
 		TG_SIM_MAX_NODES, TG_SIMP_DEFAULT_NAME);
@@ -145,202 +141,24 @@ static int bad_arg(const char *opt, const char *val)
 	return 2;
 }
 
-struct dist_plan {
-	unsigned procs;
-	uint8_t owner[TG_SIM_MAX_NODES];
-	char addr_buf[MAX_PROCS][ADDR_MAX];
-	const char *addr[MAX_PROCS];
-};
-
-/* Parse a node list "0-7,9" into owner[] for process p.  0 or -1. */
-static int parse_nodes(const char *s, unsigned nodes, unsigned p, uint8_t *owner, int *seen)
-{
-	char buf[1024], *tok, *save = NULL;
-
-	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
-		return -1;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *dash = strchr(tok, '-');
-		uint64_t lo, hi;
-
-		if (dash)
-			*dash = 0;
-		if (parse_u64(tok, 0, nodes - 1, &lo) ||
-		    parse_u64(dash ? dash + 1 : tok, lo, nodes - 1, &hi))
-			return -1;
-		for (uint64_t n = lo; n <= hi; n++) {
-			if (seen[n])
-				return -1;
-			seen[n] = 1;
-			owner[n] = (uint8_t)p;
-		}
-	}
-	return 0;
-}
-
-/* Read a cluster file: one line per process, "PROC IPV4:PORT NODES";
- * '#' starts a comment.  0, or 2 after a message. */
-static int read_dist_config(const char *path, unsigned nodes, struct dist_plan *pl)
-{
-	FILE *f = fopen(path, "r");
-	char line[1200];
-	int seen[TG_SIM_MAX_NODES] = { 0 }, have[MAX_PROCS] = { 0 };
-	unsigned ln = 0;
-
-	if (!f) {
-		fprintf(stderr, "tg-sim: %s: %s\n", path, strerror(errno));
-		return 2;
-	}
-	memset(pl, 0, sizeof(*pl));
-	while (fgets(line, sizeof(line), f)) {
-		char addr[ADDR_MAX + 1], list[1024];
-		unsigned p;
-		int n;
-
-		ln++;
-		line[strcspn(line, "#\n")] = 0;
-		if (strspn(line, " \t") == strlen(line))
-			continue;
-		if (sscanf(line, "%u %64s %1023s %n", &p, addr, list, &n) != 3 || line[n] ||
-		    p >= MAX_PROCS || have[p] || strlen(addr) >= ADDR_MAX ||
-		    parse_nodes(list, nodes, p, pl->owner, seen)) {
-			fprintf(stderr, "tg-sim: %s:%u: want 'PROC IPV4:PORT NODES' with a new "
-				"process number below %u and nodes below %u not listed before\n",
-				path, ln, MAX_PROCS, nodes);
-			fclose(f);
-			return 2;
-		}
-		have[p] = 1;
-		snprintf(pl->addr_buf[p], ADDR_MAX, "%s", addr);
-		pl->addr[p] = pl->addr_buf[p];
-		if (p + 1 > pl->procs)
-			pl->procs = p + 1;
-	}
-	fclose(f);
-	for (unsigned p = 0; p < pl->procs; p++)
-		if (!have[p]) {
-			fprintf(stderr, "tg-sim: %s: no line for process %u\n", path, p);
-			return 2;
-		}
-	for (unsigned n = 0; n < nodes; n++)
-		if (!seen[n]) {
-			fprintf(stderr, "tg-sim: %s: no process hosts node %u\n", path, n);
-			return 2;
-		}
-	if (pl->procs < 2) {
-		fprintf(stderr, "tg-sim: %s: a distributed cluster needs 2 processes or more\n",
-			path);
-		return 2;
-	}
-	return 0;
-}
-
 struct run_opts {
 	const char *name;
-	const char *tag;              /* "tg-sim" or "tg-sim[P]" */
+	const char *tag;              /* "tg-sim" or "tg-sim[R]" */
+	const char *place;            /* --place rule */
 	int quiet;
 	uint64_t max_cycles;
 	unsigned nlinks;
 	unsigned (*link_spec)[3];
-	int ready_fd;                 /* --procs child: write a byte when ready, else -1 */
+	struct tg_dist *link;         /* the other ranks, or NULL */
 };
 
 static int serve(struct tg_sim_config *cfg, const struct run_opts *o);
 
-/* --procs K: K children on 127.0.0.1, each with a block of nodes. */
-static int launch(struct tg_sim_config *cfg, unsigned procs, unsigned timeout_ms,
-		  struct run_opts *o)
+/* Started by an MPI launcher (mpirun, or srun with PMI or PMIx)?  Only
+ * then is MPI initialized: a plain tg-sim is one process, as always. */
+static int under_mpi(void)
 {
-	static struct dist_plan pl;
-	static char names[MAX_PROCS][TG_SIMP_NAME_MAX + 8], tags[MAX_PROCS][24];
-	int sock[MAX_PROCS], ready[2], status = 0, failed = 0;
-	pid_t pid[MAX_PROCS];
-	unsigned up = 0, left;
-	char c;
-
-	if (strlen(o->name) + 4 >= TG_SIMP_NAME_MAX) {
-		fprintf(stderr, "tg-sim: --name too long for --procs\n");
-		return 2;
-	}
-	pl.procs = procs;
-	for (unsigned n = 0; n < cfg->nodes; n++)
-		pl.owner[n] = (uint8_t)(n * procs / cfg->nodes);
-	for (unsigned p = 0; p < procs; p++) {
-		struct sockaddr_in sa = { .sin_family = AF_INET };
-		socklen_t sl = sizeof(sa);
-
-		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		sock[p] = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (sock[p] < 0 || bind(sock[p], (struct sockaddr *)&sa, sizeof(sa)) ||
-		    getsockname(sock[p], (struct sockaddr *)&sa, &sl)) {
-			fprintf(stderr, "tg-sim: UDP socket: %s\n", strerror(errno));
-			return 1;
-		}
-		snprintf(pl.addr_buf[p], ADDR_MAX, "127.0.0.1:%u", ntohs(sa.sin_port));
-		pl.addr[p] = pl.addr_buf[p];
-	}
-	if (pipe(ready)) {
-		fprintf(stderr, "tg-sim: pipe: %s\n", strerror(errno));
-		return 1;
-	}
-	for (unsigned p = 0; p < procs; p++) {
-		pid[p] = fork();
-		if (pid[p] < 0) {
-			fprintf(stderr, "tg-sim: fork: %s\n", strerror(errno));
-			procs = p;
-			failed = 1;
-			break;
-		}
-		if (pid[p] == 0) {
-			struct tg_sim_dist dist = { .procs = pl.procs, .self = p, .owner = pl.owner,
-						    .addr = pl.addr, .sock = sock[p],
-						    .timeout_ms = timeout_ms };
-
-			close(ready[0]);
-			for (unsigned q = 0; q < pl.procs; q++)
-				if (q != p)
-					close(sock[q]);
-			snprintf(names[p], sizeof(names[p]), "%s-%u", o->name, p);
-			snprintf(tags[p], sizeof(tags[p]), "tg-sim[%u]", p);
-			cfg->dist = &dist;
-			o->name = names[p];
-			o->tag = tags[p];
-			o->ready_fd = ready[1];
-			status = serve(cfg, o);
-			fflush(stdout);
-			_exit(status);
-		}
-	}
-	close(ready[1]);
-	for (unsigned p = 0; p < pl.procs; p++)
-		close(sock[p]);
-	/* ready when every child is */
-	while (!failed && up < procs && read(ready[0], &c, 1) == 1)
-		up++;
-	if (up == procs) {
-		printf("tg-sim: %u nodes in %u processes, name \"%s-P\"\n", cfg->nodes, procs,
-		       o->name);
-		printf("tg-sim: ready\n");
-		fflush(stdout);
-	}
-	close(ready[0]);
-	/* a child that fails makes the others fail (they see it stop) */
-	for (left = procs; left; left--) {
-		int st;
-		pid_t w;
-
-		while ((w = wait(&st)) < 0 && errno == EINTR)
-			if (stop_signal)
-				for (unsigned p = 0; p < procs; p++)
-					kill(pid[p], stop_signal);
-		if (w < 0)
-			break;
-		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			if (!status)
-				status = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-		}
-	}
-	return failed ? 1 : status;
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
 }
 
 int main(int argc, char **argv)
@@ -376,9 +194,8 @@ int main(int argc, char **argv)
 		{ "vcd", required_argument, NULL, 'v' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "procs", required_argument, NULL, 1007 },
-		{ "dist-config", required_argument, NULL, 1008 },
-		{ "proc", required_argument, NULL, 1009 },
+		{ "place", required_argument, NULL, 1007 },
+		{ "bridge-rank", required_argument, NULL, 1008 },
 		{ "peer-timeout", required_argument, NULL, 1010 },
 		{ "bridge", required_argument, NULL, 1011 },
 		{ "help", no_argument, NULL, 'h' },
@@ -387,13 +204,17 @@ int main(int argc, char **argv)
 	struct tg_sim_config cfg;
 	struct sigaction sa;
 	uint64_t v, max_cycles = 0;
-	const char *name = TG_SIMP_DEFAULT_NAME, *dist_file = NULL;
-	int quiet = 0, opt, self = -1;
+	const char *name = TG_SIMP_DEFAULT_NAME, *place = NULL, *bridge = NULL;
+	int quiet = 0, opt, mpi = 0, ranks = 1, rank = 0, rc;
 	static struct tg_sim_outage outages[MAX_OUTAGES];
 	static unsigned link_spec[MAX_LINKS][3];
-	unsigned nlinks = 0, procs = 1, timeout_ms = 0;
+	static uint8_t owner[TG_SIM_MAX_NODES];
+	static struct tg_sim_dist dist;
+	static char tag[32];
+	unsigned nlinks = 0, timeout_ms = 0, bridge_rank = 0;
 	uint64_t f3[3];
 	struct run_opts ro;
+	char err[256];
 
 	tg_sim_config_init(&cfg);
 	opterr = 0;
@@ -546,20 +367,15 @@ int main(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 1007:
-			if (parse_u64(optarg, 1, MAX_PROCS, &v))
-				return bad_arg("procs (1..64)", optarg);
-			procs = (unsigned)v;
+			place = optarg;
 			break;
 		case 1008:
-			dist_file = optarg;
-			break;
-		case 1009:
-			if (parse_u64(optarg, 0, MAX_PROCS - 1, &v))
-				return bad_arg("proc (0..63)", optarg);
-			self = (int)v;
+			if (parse_u64(optarg, 0, TG_SIM_MAX_NODES - 1, &v))
+				return bad_arg("bridge-rank (0..255)", optarg);
+			bridge_rank = (unsigned)v;
 			break;
 		case 1011:
-			cfg.bridge_if = optarg;
+			bridge = optarg;
 			break;
 		case 1010:
 			if (parse_u64(optarg, 1, 3600000, &v))
@@ -598,19 +414,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (dist_file && self < 0) {
-		fprintf(stderr, "tg-sim: --dist-config needs --proc\n");
-		return 2;
-	}
-	if (self >= 0 && (!dist_file || procs > 1)) {
-		fprintf(stderr, "tg-sim: --proc goes with --dist-config, not --procs\n");
-		return 2;
-	}
-	if (procs > cfg.nodes) {
-		fprintf(stderr, "tg-sim: --procs %u: more processes than nodes\n", procs);
-		return 2;
-	}
-
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -618,29 +421,113 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	ro = (struct run_opts){ .name = name, .tag = "tg-sim", .quiet = quiet,
-				.max_cycles = max_cycles, .nlinks = nlinks, .link_spec = link_spec,
-				.ready_fd = -1 };
-	if (procs > 1)
-		return launch(&cfg, procs, timeout_ms, &ro);
-	if (dist_file) {
-		static struct dist_plan pl;
-		static struct tg_sim_dist dist;
-		int rc = read_dist_config(dist_file, cfg.nodes, &pl);
-
-		if (rc)
-			return rc;
-		if ((unsigned)self >= pl.procs) {
-			fprintf(stderr, "tg-sim: --proc %d: %s lists processes 0..%u\n", self,
-				dist_file, pl.procs - 1);
-			return 2;
-		}
-		dist = (struct tg_sim_dist){ .procs = pl.procs, .self = (unsigned)self,
-					     .owner = pl.owner, .addr = pl.addr, .sock = -1,
-					     .timeout_ms = timeout_ms };
-		cfg.dist = &dist;
+	ro = (struct run_opts){ .name = name, .tag = "tg-sim", .place = place, .quiet = quiet,
+				.max_cycles = max_cycles, .nlinks = nlinks, .link_spec = link_spec };
+	if (under_mpi()) {
+		MPI_Init(&argc, &argv);
+		MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+		mpi = 1;
 	}
-	return serve(&cfg, &ro);
+	if ((unsigned)ranks <= bridge_rank) {
+		if (rank == 0)
+			fprintf(stderr, "tg-sim: --bridge-rank %u: no such rank, the job has %d "
+				"(0..%d)\n", bridge_rank, ranks, ranks - 1);
+		if (mpi)
+			MPI_Finalize();
+		return 2;
+	}
+	if (!mpi || ranks == 1) {
+		cfg.bridge_if = bridge;
+		if (place && (rc = tg_dist_place(place, cfg.nodes, 1, owner, err, sizeof(err)))) {
+			fprintf(stderr, "tg-sim: --place: %s\n", err);
+			rc = 2;
+		} else {
+			rc = serve(&cfg, &ro);
+		}
+		if (mpi)
+			MPI_Finalize();
+		return rc;
+	}
+	/* one rank of a split cluster: every rank checks the same options */
+	snprintf(tag, sizeof(tag), "tg-sim[%d]", rank);
+	ro.tag = tag;
+	if (tg_dist_place(place, cfg.nodes, (unsigned)ranks, owner, err, sizeof(err))) {
+		if (rank == 0)
+			fprintf(stderr, "tg-sim: --place: %s\n", err);
+		MPI_Finalize();
+		return 2;
+	}
+	if (strlen(name) + 4 >= TG_SIMP_NAME_MAX) {
+		if (rank == 0)
+			fprintf(stderr, "tg-sim: --name: at most %u characters under mpirun\n",
+				TG_SIMP_NAME_MAX - 5);
+		MPI_Finalize();
+		return 2;
+	}
+	if ((unsigned)rank == bridge_rank)
+		cfg.bridge_if = bridge;
+	ro.link = tg_dist_mpi_open(MPI_COMM_WORLD, timeout_ms, &stop_signal, err, sizeof(err));
+	if (!ro.link) {
+		fprintf(stderr, "%s: %s\n", tag, err);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+		return 1;
+	}
+	dist = (struct tg_sim_dist){ .owner = owner, .link = ro.link };
+	cfg.dist = &dist;
+	rc = serve(&cfg, &ro);
+	if (rc) {
+		/* the ranks cannot end in step: the launcher ends the job */
+		fflush(NULL);
+		MPI_Abort(MPI_COMM_WORLD, rc);
+		return rc;
+	}
+	tg_dist_close(ro.link);
+	MPI_Finalize();
+	return 0;
+}
+
+/* Node list of rank r as ranges: "0-2,5". */
+static void node_list(const struct tg_sim_config *cfg, unsigned r, char *list, size_t size)
+{
+	size_t len = 0;
+
+	list[0] = 0;
+	for (unsigned n = 0; n < cfg->nodes; n++) {
+		unsigned m = n;
+
+		if (cfg->dist->owner[n] != r)
+			continue;
+		while (m + 1 < cfg->nodes && cfg->dist->owner[m + 1] == r)
+			m++;
+		if (len < size)
+			len += (size_t)snprintf(list + len, size - len, m > n ? "%s%u-%u" : "%s%u",
+						len ? "," : "", n, m);
+		n = m;
+	}
+}
+
+/* Rank 0 says which rank hosts which nodes, on which machine. */
+static void say_placement(const struct tg_sim_config *cfg, const struct run_opts *o)
+{
+	const struct tg_dist_ops *ops = o->link->ops;
+	unsigned ranks = ops->ranks(o->link);
+	int *pids = calloc(ranks, sizeof(int)), pid = (int)getpid();
+	char list[1024];
+
+	MPI_Gather(&pid, 1, MPI_INT, pids, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (ops->self(o->link) != 0 || o->quiet || !pids) {
+		free(pids);
+		return;
+	}
+	printf("tg-sim: %u nodes over %u ranks (placement %s), %" PRIu64 " MiB each, name \"%s\"\n",
+	       cfg->nodes, ranks, o->place ? o->place : "block", cfg->mem_size >> 20, o->name);
+	for (unsigned r = 0; r < ranks; r++) {
+		node_list(cfg, r, list, sizeof(list));
+		printf("tg-sim: rank %u on %s (pid %d): nodes %s\n", r, ops->host(o->link, r),
+		       pids[r], list);
+	}
+	free(pids);
 }
 
 /* Run one simulator process until --cycles, a signal, or a failure. */
@@ -673,48 +560,22 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 		if (rc) {
 			fprintf(stderr, "%s: --link %u:%u:%u: %s%s\n", tag, o->link_spec[i][0],
 				o->link_spec[i][1], o->link_spec[i][2], strerror(-rc),
-				rc == -EOPNOTSUPP ? " (a distributed cluster keeps one link latency)" :
+				rc == -EOPNOTSUPP ? " (a split cluster keeps one link latency)" :
 				"");
 			tg_sim_destroy(sim);
 			return 2;
 		}
 	}
-	if (!o->quiet) {
-		if (cfg->dist) {
-			char list[1024];
-			size_t len = 0;
-			unsigned count = 0;
-
-			/* the local nodes as ranges: "0-2,5" */
-			list[0] = 0;
-			for (unsigned n = 0; n < cfg->nodes; n++) {
-				unsigned m = n;
-
-				if (!tg_sim_is_local(sim, n))
-					continue;
-				while (m + 1 < cfg->nodes && tg_sim_is_local(sim, m + 1))
-					m++;
-				if (len < sizeof(list))
-					len += (size_t)snprintf(list + len, sizeof(list) - len,
-								m > n ? "%s%u-%u" : "%s%u",
-								len ? "," : "", n, m);
-				count += m - n + 1;
-				n = m;
-			}
-			printf("%s: %u of %u nodes (%s), %" PRIu64 " MiB each, name \"%s\"\n", tag,
-			       count, cfg->nodes, list, cfg->mem_size >> 20, o->name);
-		} else {
+	if (cfg->dist) {
+		say_placement(cfg, o);
+		/* ready when every rank is */
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (o->link->ops->self(o->link) == 0)
+			printf("tg-sim: ready\n");
+	} else {
+		if (!o->quiet)
 			printf("%s: %u nodes, %" PRIu64 " MiB each, name \"%s\"\n", tag, cfg->nodes,
 			       cfg->mem_size >> 20, o->name);
-		}
-	}
-	if (o->ready_fd >= 0) {
-		char c = 1;
-
-		if (write(o->ready_fd, &c, 1) != 1)
-			rc = 1;
-		close(o->ready_fd);
-	} else {
 		/* scripts wait for this line */
 		printf("%s: ready\n", tag);
 	}
@@ -738,6 +599,12 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 		if (rc) {
 			fprintf(stderr, "%s: stopped at cycle %" PRIu64 ": %s\n", tag,
 				tg_sim_cycles(sim), tg_sim_error(sim));
+			/* a signal while waiting for a rank, or a rank that
+			 * stopped (on the same signal): a stop like any */
+			if ((rc == -EINTR && stop_signal) || rc == -EPIPE)
+				rc = 0;
+			else
+				rc = 1;
 			break;
 		}
 		if ((tg_sim_cycles(sim) & 0xffffu) < BATCH_CYCLES) {
@@ -787,6 +654,12 @@ static int serve(struct tg_sim_config *cfg, const struct run_opts *o)
 			       ", full marks %" PRIu64 ", reopened %" PRIu64 ", notifications %"
 			       PRIu64 "\n", tag, qs.overflows, qs.grows, qs.full_marks, qs.reopens,
 			       qs.notifies);
+	}
+	/* a split cluster: the ranks end together (and rank 0 writes the
+	 * merged capture) */
+	if (cfg->dist && !rc && tg_sim_end(sim)) {
+		fprintf(stderr, "%s: ending the run: %s\n", tag, tg_sim_error(sim));
+		rc = 1;
 	}
 	tg_sim_destroy(sim);
 	return rc ? 1 : 0;

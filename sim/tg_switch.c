@@ -74,11 +74,29 @@ static void pcap_header(FILE *f)
 	fwrite(h, 1, sizeof(h), f);
 }
 
+/* The capture's order: records of one cycle by phase (frames put on an
+ * output by tg_switch_put_frame, frames entering the switch, frames from
+ * the uplink, frames reaching their output by source port and number,
+ * held frames released), then port, number and step. */
+enum { KEY_PUT = 0, KEY_INGRESS = 1, KEY_UPLINK = 2, KEY_TRANSIT = 3, KEY_RELEASE = 4 };
+
+static void set_key(struct tg_switch *sw, unsigned phase, unsigned port, uint64_t seq)
+{
+	sw->key.where = phase << 16 | port;
+	sw->key.seq = seq;
+	sw->key.sub = 0;
+}
+
 static void pcap_record(struct tg_switch *sw, uint64_t cycle, const uint8_t *data, unsigned len)
 {
 	uint64_t ns = cycle * sw->ps_per_cycle / 1000u;
 	uint8_t h[16];
 
+	if (sw->pcap_keyed) {
+		sw->key.cycle = cycle;
+		fwrite(&sw->key, sizeof(sw->key), 1, sw->pcap);
+		sw->key.sub++;
+	}
 	put_le32(h, (uint32_t)(ns / 1000000000u));
 	put_le32(h + 4, (uint32_t)(ns % 1000000000u));
 	put_le32(h + 8, len);
@@ -86,7 +104,8 @@ static void pcap_record(struct tg_switch *sw, uint64_t cycle, const uint8_t *dat
 	fwrite(h, 1, sizeof(h), sw->pcap);
 	fwrite(data, 1, len, sw->pcap);
 	/* readable while the simulator runs (tcpdump -r on a live capture) */
-	fflush(sw->pcap);
+	if (!sw->pcap_keyed)
+		fflush(sw->pcap);
 }
 
 struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, unsigned latency,
@@ -110,15 +129,15 @@ struct tg_switch *tg_switch_create(unsigned nports, unsigned bytes_per_cycle, un
 	for (unsigned p = 0; p < nports; p++) {
 		sw->port[p].bpc = bytes_per_cycle;
 		sw->port[p].latency = latency;
+		/* streams of their own: fault rates do not change the TX stalls */
+		sw->port[p].rng = tg_rng_seed(seed, p, 0);
+		sw->port[p].fault_rng = tg_rng_seed(seed, p, 1);
 	}
 	sw->overhead = overhead;
 	sw->tx_stall_pct = tx_stall_pct;
 	sw->reorder_depth = 1;
 	sw->reorder_hold = 2000;
 	sw->ps_per_cycle = ps_per_cycle;
-	sw->rng = seed;
-	/* a stream of its own: fault rates do not change the TX stalls */
-	sw->fault_rng = seed ^ 0x5deece66dULL;
 	if (pcap_path) {
 		sw->pcap = fopen(pcap_path, "wb");
 		if (!sw->pcap)
@@ -200,16 +219,13 @@ int tg_switch_schedule_down(struct tg_switch *sw, unsigned p, uint64_t from, uin
 	return 0;
 }
 
+static int sched_down(const struct tg_sw_port *pt, uint64_t now);
+
 int tg_switch_is_down(const struct tg_switch *sw, unsigned p, uint64_t now)
 {
 	const struct tg_sw_port *pt = &sw->port[p];
 
-	if (pt->down)
-		return 1;
-	for (unsigned i = 0; i < pt->nsched; i++)
-		if (now >= pt->sched[i].from && now < pt->sched[i].to)
-			return 1;
-	return 0;
+	return pt->down || sched_down(pt, now);
 }
 
 /* Byte-time of the last byte of beat `beat` of fr, plus one. */
@@ -241,7 +257,7 @@ void tg_switch_outputs(struct tg_switch *sw, unsigned p, uint64_t now, uint8_t *
 
 	/* the MAC holds at most one beat beyond what the wire has sent */
 	*tx_tready = backlog_end <= now * pt->bpc + 8u &&
-		     !tg_rng_pct(&sw->rng, sw->tx_stall_pct);
+		     !tg_rng_pct(&pt->rng, sw->tx_stall_pct);
 
 	*rx_tvalid = 0;
 	*rx_tdata = 0;
@@ -308,6 +324,15 @@ static int chance(uint64_t *rng, uint32_t ppm)
 	return ppm && tg_rng_next(rng) % TG_SW_PPM < ppm;
 }
 
+/* Whether port p's link is down in `now` by its schedule (not set_down). */
+static int sched_down(const struct tg_sw_port *pt, uint64_t now)
+{
+	for (unsigned i = 0; i < pt->nsched; i++)
+		if (now >= pt->sched[i].from && now < pt->sched[i].to)
+			return 1;
+	return 0;
+}
+
 static struct tg_sw_frame *frame_new(const uint8_t *data, unsigned len, unsigned src,
 				     unsigned dst)
 {
@@ -353,8 +378,10 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 		pt->drop_link_down++;   /* sent into a dead cable */
 		return;
 	}
-	if (sw->pcap && sw->pcap_ingress)
+	if (sw->pcap && sw->pcap_ingress) {
+		set_key(sw, KEY_INGRESS, p, 0);
 		pcap_record(sw, now, pt->buf, pt->len);
+	}
 	dst = dest_node(sw, pt->buf);
 	if (dst < 0) {
 		pt->drop_unknown++;
@@ -362,8 +389,9 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 			sw->uplink_tx(sw->uplink_arg, pt->buf, pt->len);
 		return;
 	}
-	/* faults on the way in, drawn in this order for every frame */
-	if (chance(&sw->fault_rng, sw->drop_ppm)) {
+	/* faults on the way in, drawn from the sending port's stream in this
+	 * order for every frame, wherever its output port is */
+	if (chance(&pt->fault_rng, sw->drop_ppm)) {
 		pt->drop_injected++;
 		return;
 	}
@@ -372,29 +400,47 @@ static void frame_done(struct tg_switch *sw, unsigned p, uint64_t now)
 		pt->drop_malformed++;
 		return;
 	}
-	if (chance(&sw->fault_rng, sw->flip_ppm)) {
-		uint64_t bit = tg_rng_next(&sw->fault_rng) % (8u * pt->len);
+	fr->seq = pt->tx_seq++;
+	if (chance(&pt->fault_rng, sw->flip_ppm)) {
+		uint64_t bit = tg_rng_next(&pt->fault_rng) % (8u * pt->len);
 
 		fr->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 		pt->corrupt_injected++;
 	}
 	fr->due = cdiv(pt->cursor_b, pt->bpc) + pt->latency + sw->fwd_latency;
-	if (sw->port[dst].remote) {
-		/* distributed: the output port lives in another process */
-		int rc = sw->send_remote(sw->remote_arg, fr);
-
-		if (rc && !sw->remote_err)
-			sw->remote_err = rc;
-		free(fr);
-		return;
-	}
-	fifo_push(&pt->transit, fr);
-	if (chance(&sw->fault_rng, sw->dup_ppm)) {
+	dup = NULL;
+	if (chance(&pt->fault_rng, sw->dup_ppm)) {
 		dup = frame_new(fr->data, fr->len, p, (unsigned)dst);
 		if (dup) {
 			dup->due = fr->due;
-			fifo_push(&pt->transit, dup);
+			dup->seq = pt->tx_seq++;
 			pt->dup_injected++;
+		}
+	}
+	for (struct tg_sw_frame *f = fr; f; f = f == fr ? dup : NULL) {
+		if (chance(&pt->fault_rng, sw->reorder_ppm)) {
+			f->reorder = 1;
+			pt->reorder_injected++;
+		}
+		/* an outage scheduled for when it reaches the output: lost on the
+		 * cable (known here, so a split cluster counts it where one
+		 * process does) */
+		if (pt->nsched && sched_down(pt, f->due)) {
+			pt->drop_link_down++;
+			free(f);
+			continue;
+		}
+		if (!sw->port[dst].remote) {
+			fifo_push(&pt->transit, f);
+			continue;
+		}
+		/* distributed: the output port lives in another rank */
+		{
+			int rc = sw->send_remote(sw->remote_arg, f);
+
+			if (rc && !sw->remote_err)
+				sw->remote_err = rc;
+			free(f);
 		}
 	}
 }
@@ -461,6 +507,7 @@ int tg_switch_put_frame(struct tg_switch *sw, unsigned p, uint64_t now, const ui
 		return -ENOMEM;
 	sw->port[p].buf_used += len;
 	sw->port[p].rx_injected++;
+	set_key(sw, KEY_PUT, p, sw->port[p].put_seq++);
 	out_append(sw, fr, now);
 	return 0;
 }
@@ -471,7 +518,8 @@ static void out_accept(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t no
 	struct tg_sw_port *out = &sw->port[fr->dst], *in = &sw->port[fr->src];
 	struct tg_sw_frame *h, *prev, *next;
 
-	if ((in->down || in->nsched) && tg_switch_is_down(sw, fr->src, now)) {
+	/* (an outage of the source scheduled for now lost it at the source) */
+	if (in->down) {
 		in->drop_link_down++;
 		free(fr);
 		return;
@@ -487,8 +535,7 @@ static void out_accept(struct tg_switch *sw, struct tg_sw_frame *fr, uint64_t no
 		return;
 	}
 	out->buf_used += fr->len;
-	if (chance(&sw->fault_rng, sw->reorder_ppm)) {
-		in->reorder_injected++;
+	if (fr->reorder) {
 		fr->hold = sw->reorder_depth;
 		fr->due = now + sw->reorder_hold;
 		fifo_push(&out->held, fr);
@@ -522,6 +569,7 @@ static void out_service(struct tg_switch *sw, unsigned p, uint64_t now)
 	struct tg_sw_frame *fr;
 	int down = (out->down || out->nsched) && tg_switch_is_down(sw, p, now);
 
+	set_key(sw, KEY_RELEASE, p, 0);
 	while (out->held.head && (down || out->held.head->due <= now)) {
 		fr = fifo_pop(&out->held);
 		if (down) {
@@ -573,19 +621,23 @@ void tg_switch_skip_draws(struct tg_switch *sw, uint64_t from, uint64_t n)
 		if (end > 8u && cdiv(end - 8u, pt->bpc) > first)
 			first = cdiv(end - 8u, pt->bpc);
 		if (first < from + n)
-			tg_rng_skip(&sw->rng, from + n - first);
+			tg_rng_skip(&sw->port[p].rng, from + n - first);
 	}
 }
 
 void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 {
-	while (sw->uplink_in.head && sw->uplink_in.head->due <= now)
+	while (sw->uplink_in.head && sw->uplink_in.head->due <= now) {
+		set_key(sw, KEY_UPLINK, 0, sw->uplink_seq++);
 		out_accept(sw, fifo_pop(&sw->uplink_in), now);
+	}
 	for (unsigned p = 0; p < sw->nports; p++) {
 		struct tg_sw_fifo *tr = &sw->port[p].transit;
 
-		while (tr->head && tr->head->due <= now)
+		while (tr->head && tr->head->due <= now) {
+			set_key(sw, KEY_TRANSIT, p, tr->head->seq);
 			out_accept(sw, fifo_pop(tr), now);
+		}
 	}
 	for (unsigned p = 0; p < sw->nports; p++) {
 		struct tg_sw_port *pt = &sw->port[p];
@@ -596,18 +648,20 @@ void tg_switch_advance(struct tg_switch *sw, uint64_t now)
 }
 
 int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
-		     const uint8_t *data, unsigned len)
+		     uint64_t seq, int reorder, const uint8_t *data, unsigned len)
 {
 	struct tg_sw_frame *fr;
 
+	/* (its destination MAC may be a flipped bit away from dst's) */
 	if (src >= sw->nports || dst >= sw->nports || sw->port[dst].remote ||
-	    !sw->port[src].remote || len < TG_ETH_HDR_BYTES || len > TG_SW_MAX_FRAME ||
-	    dest_node(sw, data) != (int)dst)
+	    !sw->port[src].remote || len < TG_ETH_HDR_BYTES || len > TG_SW_MAX_FRAME)
 		return -EINVAL;
 	fr = frame_new(data, len, src, dst);
 	if (!fr)
 		return -ENOMEM;
 	fr->due = due;
+	fr->seq = seq;
+	fr->reorder = reorder != 0;
 	fifo_push(&sw->port[src].transit, fr);
 	return 0;
 }
@@ -628,4 +682,69 @@ int tg_switch_uplink_rx(struct tg_switch *sw, unsigned dst, uint64_t now, const 
 	fr->due = now + sw->port[dst].latency + sw->fwd_latency;
 	fifo_push(&sw->uplink_in, fr);
 	return 0;
+}
+
+/* One keyed record of a rank's capture. */
+struct keyed {
+	struct tg_sw_pcap_key key;
+	uint8_t hdr[16];
+	uint32_t len;
+	uint8_t data[TG_SW_MAX_FRAME];
+	int have;
+};
+
+static int keyed_next(FILE *f, struct keyed *k)
+{
+	k->have = 0;
+	if (fread(&k->key, sizeof(k->key), 1, f) != 1)
+		return feof(f) ? 0 : -EIO;
+	if (fread(k->hdr, sizeof(k->hdr), 1, f) != 1)
+		return -EIO;
+	k->len = (uint32_t)k->hdr[8] | (uint32_t)k->hdr[9] << 8 | (uint32_t)k->hdr[10] << 16 |
+		 (uint32_t)k->hdr[11] << 24;
+	if (k->len > TG_SW_MAX_FRAME || fread(k->data, 1, k->len, f) != k->len)
+		return -EIO;
+	k->have = 1;
+	return 0;
+}
+
+static int key_before(const struct tg_sw_pcap_key *a, const struct tg_sw_pcap_key *b)
+{
+	if (a->cycle != b->cycle)
+		return a->cycle < b->cycle;
+	if (a->where != b->where)
+		return a->where < b->where;
+	if (a->seq != b->seq)
+		return a->seq < b->seq;
+	return a->sub < b->sub;
+}
+
+int tg_switch_pcap_merge(FILE *const *in, unsigned n, FILE *out)
+{
+	struct keyed *k = calloc(n, sizeof(*k));
+	int rc = 0;
+
+	if (!k)
+		return -ENOMEM;
+	pcap_header(out);
+	for (unsigned i = 0; i < n && !rc; i++)
+		rc = keyed_next(in[i], &k[i]);
+	while (!rc) {
+		unsigned best = n;
+
+		for (unsigned i = 0; i < n; i++)
+			if (k[i].have && (best == n || key_before(&k[i].key, &k[best].key)))
+				best = i;
+		if (best == n)
+			break;
+		if (fwrite(k[best].hdr, sizeof(k[best].hdr), 1, out) != 1 ||
+		    fwrite(k[best].data, 1, k[best].len, out) != k[best].len)
+			rc = -EIO;
+		else
+			rc = keyed_next(in[best], &k[best]);
+	}
+	free(k);
+	if (!rc && fflush(out))
+		rc = -errno;
+	return rc;
 }

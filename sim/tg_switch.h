@@ -15,8 +15,10 @@ struct tg_sw_frame {
 	uint64_t due;            /* transit: cycle the whole frame is in the switch;
 				  * held: cycle it is released at the latest */
 	uint64_t data_b;         /* egress: byte-time its first byte goes on the wire */
+	uint64_t seq;            /* its number among the frames its source port sent */
 	unsigned len, src, dst;
 	unsigned hold;           /* held: frames still to let pass */
+	int reorder;             /* to be held back at its output (drawn at the source) */
 	int uplink;              /* came in through the uplink (not copied back out) */
 	int fcs_state;           /* egress with mac_fcs: 0 not checked yet, 1 FCS good, 2 bad */
 	uint8_t data[];
@@ -48,14 +50,20 @@ struct tg_sw_port {
 	unsigned rx_beat;
 	uint64_t buf_used;       /* bytes of frames queued or held for this output */
 	uint64_t buf_bytes;      /* output buffer size, 0 = unlimited */
-	int remote;              /* its node lives in another process (docs/distributed.md) */
+	int remote;              /* its node lives in another rank (docs/distributed.md) */
+	/* random streams of this port alone, so that a split cluster draws
+	 * what one process draws: TX stalls, and faults of the frames it sends */
+	uint64_t rng, fault_rng;
+	uint64_t tx_seq;         /* frames it sent into the switch (tg_sw_frame.seq) */
+	uint64_t put_seq;        /* frames tg_switch_put_frame queued on its output */
 	/* link state */
 	int down;                /* set by tg_switch_set_down */
 	struct tg_sw_down *sched;
 	unsigned nsched;
 	/* counters: tx_*, drop_unknown, drop_malformed and the *_injected ones
 	 * count frames this port sent; rx_frames, drop_congestion count frames
-	 * to it; drop_link_down both (its link was down) */
+	 * to it; drop_link_down both (its link was down).  Each is counted by
+	 * the rank that hosts the port. */
 	uint64_t tx_frames, tx_bytes, rx_frames, drop_unknown, drop_malformed;
 	uint64_t drop_injected, corrupt_injected, dup_injected, reorder_injected;
 	uint64_t drop_congestion, drop_link_down;
@@ -78,9 +86,19 @@ struct tg_switch {
 	unsigned reorder_hold;   /* ... or is released after this many cycles */
 	int pcap_ingress;        /* tap where frames enter the switch, not at the outputs */
 	unsigned ps_per_cycle;
-	uint64_t rng;            /* TX stalls */
-	uint64_t fault_rng;      /* faults */
 	FILE *pcap;
+	/* pcap_keyed: each record is preceded by its place in the order one
+	 * process writes them (struct tg_sw_pcap_key), so that the captures
+	 * of the ranks of a split cluster merge into that order
+	 * (tg_switch_pcap_merge); the file has no pcap header */
+	int pcap_keyed;
+	struct tg_sw_pcap_key {
+		uint64_t cycle;
+		uint32_t where;  /* phase << 16 | port */
+		uint32_t sub;    /* records made in the same step */
+		uint64_t seq;
+	} key;
+	uint64_t uplink_seq;
 	struct tg_sw_port *port;
 	/* frames for remote ports go here instead of their output port; the
 	 * hook owns nothing (the frame is freed after it returns) */
@@ -151,10 +169,16 @@ void tg_switch_skip_draws(struct tg_switch *sw, uint64_t from, uint64_t n);
 
 /* A frame of remote port src to local port dst, reaching the switch's
  * output stage in cycle `due` (as tg_switch_advance(due) would have
- * queued it had src been local).  Frames of one src come in order.
+ * queued it had src been local), with its number `seq` and whether it is
+ * to be held back there (reorder).  Frames of one src come in order.
  * 0, -EINVAL or -ENOMEM. */
 int tg_switch_inject(struct tg_switch *sw, unsigned src, unsigned dst, uint64_t due,
-		     const uint8_t *data, unsigned len);
+		     uint64_t seq, int reorder, const uint8_t *data, unsigned len);
+
+/* Merge the keyed captures of the n ranks of a split cluster (each in
+ * its rank's order, read from the start) into one pcap file, in the
+ * order one process writes.  0 or -errno. */
+int tg_switch_pcap_merge(FILE *const *in, unsigned n, FILE *out);
 
 /* A frame from the uplink for port dst, in cycle `now`: it crosses dst's
  * cable and is queued on its output like any frame.  0, -EINVAL or

@@ -20,21 +20,18 @@ struct tg_sim_outage {
 	uint64_t from, to;
 };
 
-/* One process of a cluster split over several simulator processes
- * joined by UDP (docs/distributed.md).  Every process of the cluster
- * gets the same configuration except `self` and `sock`. */
+/* The ranks of an MPI job joined for a split cluster: made by
+ * tg_dist_mpi_open() (sim/tg_dist.h, in libtgsim_mpi.a, which links
+ * Open MPI; libtgsim.a itself does not). */
+struct tg_dist;
+
+/* One rank of a cluster split over the ranks of an MPI job
+ * (docs/distributed.md).  Every rank gets the same configuration. */
 struct tg_sim_dist {
-	unsigned procs;                 /* processes in the cluster, 2..64 */
-	unsigned self;                  /* this process, 0..procs-1 */
-	const uint8_t *owner;           /* owner[node]: the process hosting the node
-					 * (one entry per node; every process hosts one) */
-	const char *const *addr;        /* addr[p]: "IPV4:PORT" of process p's UDP socket */
-	int sock;                       /* an already bound UDP socket of this process
-					 * (taken over: closed by tg_sim_destroy, or by
-					 * tg_sim_create if it fails), or -1: bind
-					 * addr[self] */
-	unsigned timeout_ms;            /* a peer silent this long while awaited is
-					 * reported gone (0: 5000) */
+	const uint8_t *owner;           /* owner[node]: the rank hosting the node
+					 * (one entry per node; copied) */
+	struct tg_dist *link;           /* the ranks' connection; stays the caller's,
+					 * one simulator at a time */
 };
 
 /* Cluster configuration.  Fill with tg_sim_config_init(), then change
@@ -107,13 +104,16 @@ struct tg_sim_config {
 	 * objects clients attach to ("/tg-sim.NAME" and "/tg-sim.NAME.N") */
 	const char *shm_name;
 	/* distributed: NULL (default) = every node in this process; else
-	 * this process hosts the nodes the map gives it (copied) */
+	 * this rank hosts the nodes the map gives it.  A split cluster gives
+	 * what one process gives when every rank makes the same calls in the
+	 * same cycles: settings changed while it runs included */
 	const struct tg_sim_dist *dist;
 	/* bridge: NULL (default), or a Linux interface (e.g. one end of a
-	 * veth pair) the switch copies every frame it forwards, and frames to
-	 * unknown MACs, to; Telegraphos frames received on it for a node of
-	 * this process enter the switch (docs/distributed.md).  Needs
-	 * CAP_NET_RAW; a bridged run is not deterministic. */
+	 * veth pair) the switch copies every frame it forwards to this
+	 * rank's nodes, and their frames to unknown MACs, to; Telegraphos
+	 * frames received on it for a node of this rank enter the switch
+	 * (docs/distributed.md).  Needs CAP_NET_RAW; a bridged run is not
+	 * deterministic. */
 	const char *bridge_if;
 };
 
@@ -161,9 +161,18 @@ void tg_sim_destroy(struct tg_sim *sim);
 
 /* Advance ncycles clock cycles.  Client rings are served every cycle.
  * Returns 0; in a distributed run -ETIMEDOUT (a peer went silent),
- * -EPIPE (a peer stopped), -EBADMSG or -EPROTO (a bad message), with
- * the reason in tg_sim_error(); the error is sticky. */
+ * -EPIPE (a peer stopped), -EINTR (the connection's stop flag was set
+ * while waiting), -EBADMSG, -EPROTO or -EIO (a bad message, an MPI
+ * error), with the reason in tg_sim_error(); the error is sticky. */
 int tg_sim_step(struct tg_sim *sim, uint64_t ncycles);
+
+/* Distributed: end this rank's run where it is (every rank calls it):
+ * tell the peers, take what they still send, and with a pcap_path merge
+ * every rank's frames into that file on rank 0, in the order one process
+ * writes them.  tg_sim_destroy calls it if the program did not.  0, or
+ * -errno with the reason in tg_sim_error() (then the MPI job cannot end
+ * in step: abort it).  0 at once in one process. */
+int tg_sim_end(struct tg_sim *sim);
 
 /* Cycles simulated since creation (reset included). */
 uint64_t tg_sim_cycles(const struct tg_sim *sim);

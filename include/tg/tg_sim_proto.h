@@ -143,6 +143,27 @@ struct tg_simp_stats {
 	_Atomic uint64_t v[TG_SIMP_STATS_WORDS];
 };
 
+/*
+ * A cluster split over the ranks of an MPI job (docs/distributed.md):
+ * rank R serves its nodes under the name "NAME@R" (its control region
+ * "/tg-sim.NAME@R", its nodes' memories "/tg-sim.NAME@R.N"), and the
+ * lowest rank on each machine writes this directory as "/tg-sim.NAME",
+ * so that "sim:NAME:N" finds the rank of node N, or names its machine.
+ */
+#define TG_SIMP_DIR_MAGIC      0x544753494d444952ULL /* "TGSIMDIR" */
+#define TG_SIMP_DIR_MAX        256u  /* ranks and nodes */
+#define TG_SIMP_HOST_MAX       64u
+
+struct tg_simp_dir {
+	uint64_t magic;              /* TG_SIMP_DIR_MAGIC, written last */
+	uint32_t version;            /* TG_SIMP_VERSION */
+	uint32_t nodes;
+	uint32_t ranks;
+	int32_t  pid;                /* the rank that wrote it */
+	uint8_t  owner[TG_SIMP_DIR_MAX];              /* owner[node]: its rank */
+	char     host[TG_SIMP_DIR_MAX][TG_SIMP_HOST_MAX]; /* host[rank]: its machine */
+};
+
 /* Slot of (node, index) inside a control region. */
 static inline struct tg_simp_slot *tg_simp_slot(struct tg_simp_ctl *ctl,
 						unsigned node, unsigned idx)

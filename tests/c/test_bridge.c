@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "tg_test.h"
+#include "tg_test_child.h"
 
 #define LEN 64u
 
@@ -21,8 +21,9 @@ struct seen {
 	int ok;
 };
 
-/* Read frames from fd until one matches (src, dst, op), or
- * the simulator has run `cycles` more cycles.  Returns 1 if found. */
+/* Read frames from fd until one matches (src, dst, op), or the
+ * simulator has run `cycles` more cycles (sim NULL: a tg-sim runs on its
+ * own; a wait of 10 us per cycle of 64).  Returns 1 if found. */
 static int wait_frame(int fd, struct tg_sim *sim, unsigned src, unsigned dst, unsigned op,
 		      uint64_t cycles, struct seen *out, unsigned *frames)
 {
@@ -46,9 +47,115 @@ static int wait_frame(int fd, struct tg_sim *sim, unsigned src, unsigned dst, un
 			out->ok = 1;
 			return 1;
 		}
-		tg_sim_step(sim, 64);
+		if (sim)
+			tg_sim_step(sim, 64);
+		else
+			usleep(640);
 	}
 	return 0;
+}
+
+#ifndef TG_MPIRUN
+#define TG_MPIRUN "mpirun"
+#endif
+
+/* What a job wrote to fd so far, as a string. */
+static void read_out(int fd, char *buf, size_t n)
+{
+	ssize_t k;
+
+	lseek(fd, 0, SEEK_SET);
+	k = read(fd, buf, n - 1);
+	buf[k > 0 ? k : 0] = 0;
+}
+
+/*
+ * tg-sim under mpirun, 4 nodes over 2 ranks, rank 1 bridged: a write and
+ * a read from outside the cluster, sent into the veth for node 3 (rank
+ * 1), are executed, and the read's answer comes back out.  h: a WRITE
+ * header seen before; fd: the far end.
+ */
+static void test_split(int fd, struct tg_frame_hdr h, const uint8_t *data)
+{
+	char name[32], out[] = "/tmp/test_bridge_XXXXXX", buf[8192];
+	char *argv[] = { TG_MPIRUN, "--oversubscribe", "-np", "2", TG_SIM_BIN, "--nodes", "4",
+			 "--mem-mib", "1", "--bridge", "tgbr0", "--bridge-rank", "1", "--name",
+			 name, NULL };
+	uint8_t frame[TG_MAX_FRAME_BYTES];
+	struct seen ack = { 0 };
+	unsigned frames = 0;
+	size_t flen;
+	double t0;
+	pid_t pid, w;
+	int ofd, st;
+
+	/* a time out of the test kills the job's process group */
+	signal(SIGALRM, t_on_alarm_child);
+	/* Open MPI refuses root unless told; CI runs as root */
+	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+	/* on SIGINT the ranks end the run (goodbyes, the capture, the
+	 * counters) before mpirun kills them: 10 s, not its default 1 s */
+	setenv("OMPI_MCA_odls_base_sigkill_timeout", "10", 1);
+	snprintf(buf, sizeof(buf), "command -v %s >/dev/null 2>&1 && ip link set lo up", TG_MPIRUN);
+	if (system(buf)) {
+		printf("tg-sim over 2 ranks: skipped (no %s)\n", TG_MPIRUN);
+		return;
+	}
+	snprintf(name, sizeof(name), "tbr%d", (int)getpid());
+	ofd = mkstemp(out);
+	REQUIRE(ofd >= 0, "mkstemp: %s", strerror(errno));
+	pid = fork();
+	REQUIRE(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		setpgid(0, 0);   /* mpirun leads a group: its ranks can be killed with it */
+		dup2(ofd, 1);
+		dup2(ofd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	t_child_pgid = pid;
+	t0 = t_now_s();
+	do {
+		usleep(50000);
+		read_out(ofd, buf, sizeof(buf));
+	} while (!strstr(buf, "tg-sim: ready") && t_now_s() - t0 < 30);
+	CHECK(strstr(buf, "tg-sim: ready") != NULL, "tg-sim over 2 ranks not ready: %s", buf);
+	h.dst = 3;
+	h.src = 7;
+	h.addr = 0x10000;
+	flen = tg_frame_encode(frame, &h, data);
+	CHECK(send(fd, frame, flen, 0) == (ssize_t)flen, "send: %s", strerror(errno));
+	h.op = TG_OP_READ_REQ;
+	h.tag = 0x66;
+	flen = tg_frame_encode(frame, &h, NULL);
+	usleep(100000);
+	CHECK(send(fd, frame, flen, 0) == (ssize_t)flen, "send: %s", strerror(errno));
+	CHECK(wait_frame(fd, NULL, 3, 7, TG_OP_READ_RESP, 1000000, &ack, &frames),
+	      "tg-sim over 2 ranks: no READ_RESP from node 3 (rank 1) through its bridge");
+	if (ack.ok)
+		CHECK(ack.h.tag == 0x66 && ack.h.status == 0 && !memcmp(ack.payload, data, LEN),
+		      "READ_RESP from rank 1: tag %#x status %u, or other data", ack.h.tag,
+		      ack.h.status);
+	kill(pid, SIGINT);
+	for (t0 = t_now_s(), w = 0; w != pid && t_now_s() - t0 < 30;) {
+		usleep(20000);
+		w = waitpid(pid, &st, WNOHANG);
+	}
+	if (w != pid) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	kill(-pid, SIGKILL);   /* anything it left behind */
+	t_child_pgid = 0;
+	read_out(ofd, buf, sizeof(buf));
+	CHECK(w == pid, "tg-sim over 2 ranks did not stop within 30 s of SIGINT: %s", buf);
+	CHECK(strstr(buf, "tg-sim[1]: bridge tgbr0: sent") && strstr(buf, "received 2"),
+	      "tg-sim over 2 ranks: rank 1's bridge counters: %s", buf);
+	printf("tg-sim over 2 ranks, rank 1 bridged: a write and a read from outside answered\n");
+	close(ofd);
+	unlink(out);
 }
 
 /* tcpdump on ifname writing a capture of two Telegraphos frames to a
@@ -246,6 +353,8 @@ int main(void)
 	tg_close(d0);
 	tg_close(d1);
 	tg_sim_destroy(sim);
+	if (w.ok)
+		test_split(fd, w.h, data2);
 	close(fd);
 	return t_done("test_bridge");
 }

@@ -35,8 +35,31 @@ $(BUILD)/tests/test_tgsim: $(BUILD)/bin/tg-sim
 $(BUILD)/tests/test_enq_sleep $(BUILD)/asan/tests/test_enq_sleep: $(BUILD)/bin/tg-sim
 # test_eth starts tg-board-sim
 $(BUILD)/tests/test_eth $(BUILD)/asan/tests/test_eth: $(BOARDSIM_BIN)
-$(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim
-$(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim
+# test_dist runs tg_dist_worker (an MPI program, one per rank) and tg-sim
+# under mpirun
+DIST_WORKER  := $(BUILD)/tests/tg_dist_worker
+DIST_AWORKER := $(BUILD)/asan/tests/tg_dist_worker
+$(BUILD)/tests/test_dist: $(BUILD)/bin/tg-sim $(DIST_WORKER) $(TGCTL)
+$(BUILD)/tests/test_dist: CTEST_DEFS += -DTG_DIST_WORKER='"$(abspath $(DIST_WORKER))"' \
+	-DTG_MPIRUN='"$(MPIRUN)"'
+# test_bridge also bridges a tg-sim under mpirun
+$(BUILD)/tests/test_bridge $(BUILD)/asan/tests/test_bridge: $(BUILD)/bin/tg-sim
+$(BUILD)/tests/test_bridge $(BUILD)/asan/tests/test_bridge: CTEST_DEFS += -DTG_MPIRUN='"$(MPIRUN)"'
+$(BUILD)/asan/tests/test_dist: $(BUILD)/bin/tg-sim $(DIST_AWORKER) $(TGCTL)
+$(BUILD)/asan/tests/test_dist: CTEST_DEFS += -DTG_DIST_WORKER='"$(abspath $(DIST_AWORKER))"' \
+	-DTG_MPIRUN='"$(MPIRUN)"'
+
+$(DIST_WORKER): tests/c/tg_dist_worker.c $(CTEST_DEPS) $(LIBTG) $(SIM_MPI_LIB) $(SIM_LIB)
+	@mkdir -p $(@D) $(BUILD)/obj/tests
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) -MF $(BUILD)/obj/tests/tg_dist_worker.d -MT $@ $(CSTD) \
+		$(WARN) $(CFLAGS) -o $@ $< $(LIBTG) $(SIM_MPI_LIB) $(SIM_LIB) $(SIM_LDLIBS) \
+		$(LIBTG_LDLIBS) $(MPI_LIBS)
+
+$(DIST_AWORKER): tests/c/tg_dist_worker.c $(CTEST_DEPS) $(LIBTG_ASAN) $(SIM_MPI_ALIB) $(SIM_ALIB)
+	@mkdir -p $(@D) $(BUILD)/asan/obj/tests
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) -MF $(BUILD)/asan/obj/tests/tg_dist_worker.d -MT $@ \
+		$(CSTD) $(WARN) $(CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIBTG_ASAN) $(SIM_MPI_ALIB) \
+		$(SIM_ALIB) $(SIM_LDLIBS) $(LIBTG_LDLIBS) $(MPI_LIBS)
 
 $(BUILD)/tests/%: tests/c/%.c $(CTEST_DEPS) $(LIBTG) $(SIM_LIB)
 	@mkdir -p $(@D) $(BUILD)/obj/tests

@@ -13,6 +13,9 @@
 /* A simulator the test started in a child process: killed with the test
  * when it times out (SIGALRM handler t_on_alarm_child). */
 static pid_t t_child_pid;
+/* ... or a job (mpirun) leading a process group of its own: the group is
+ * killed with the test, mpirun and its ranks */
+static pid_t t_child_pgid;
 
 static inline void t_on_alarm_child(int sig)
 {
@@ -21,6 +24,8 @@ static inline void t_on_alarm_child(int sig)
 	(void)sig;
 	if (t_child_pid > 0)
 		kill(t_child_pid, SIGKILL);
+	if (t_child_pgid > 0)
+		kill(-t_child_pgid, SIGKILL);
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		_exit(T_FAIL);
 	_exit(T_FAIL);
