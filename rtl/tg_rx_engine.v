@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Receive engine: executes accepted frames against host memory, one frame
-// at a time: writes (under the byte mask), read requests (answered with a
+// at a time: writes (of their run of bytes), read requests (answered with a
 // READ_RESP), read responses (to the host port or, for a fetch, into local
 // memory followed by its completion word), atomics (read the word, write
 // the new value, answer the old one; nothing else reaches memory in
@@ -300,7 +300,7 @@ end
 // into writing, and a blocking read's answer, take first. Words past the
 // frame's length read as zero; words past the block (a narrower node)
 // are never stored, and a frame that would use them is refused as too
-// long (a fetch's answer is cut by its mask).
+// long (a fetch's answer is cut to the bytes it asked for).
 wire [3:0]  pay_word = (state_reg == S_WRITE) ? idx_reg : (state_reg == S_AWAIT) ? 4'd1 : 4'd0;
 wire [63:0] pay_data = (pay_word < words) ? s_pay_rd_data : 64'd0;
 

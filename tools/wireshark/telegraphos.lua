@@ -72,6 +72,9 @@ local FLAGS = {
 
 local tg = Proto("telegraphos", "Telegraphos NIC")
 
+-- bit operations: Lua 5.2's bit32, or the bit library Wireshark ships
+local bit32 = bit32 or bit
+
 local OFF, SIZE, MASK, SHIFT = {}, {}, {}, {}
 for _, f in ipairs(FIELDS) do
     local name, mask = f[1], f[4]

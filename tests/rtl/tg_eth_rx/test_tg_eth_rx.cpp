@@ -186,7 +186,8 @@ struct Tb {
                  (unsigned long long)cyc, r.m_rxd_seq, h.seq, r.m_rxd_ack, h.ack);
         TB_CHECK(r.m_rxd_addr == h.addr, "cycle %llu: addr %08x, encoded %08x", (unsigned long long)cyc,
                  r.m_rxd_addr, h.addr);
-        TB_CHECK(r.m_rxd_off == h.off && r.m_rxd_cnt == h.cnt && r.m_rxd_len == h.len && r.m_rxd_ctx == h.ctx &&
+        // (an empty run at byte 64 covers nothing, and is passed on at 0)
+        TB_CHECK(r.m_rxd_off == (h.off & 63) && r.m_rxd_cnt == h.cnt && r.m_rxd_len == h.len && r.m_rxd_ctx == h.ctx &&
                      r.m_rxd_tag == h.tag,
                  "cycle %llu: off %u/%u cnt %u/%u len %u/%u ctx %u/%u tag %04x/%04x", (unsigned long long)cyc,
                  r.m_rxd_off, h.off, r.m_rxd_cnt, h.cnt, r.m_rxd_len, h.len, r.m_rxd_ctx, h.ctx, r.m_rxd_tag,
@@ -342,6 +343,14 @@ static void good_frames(Tb &tb)
     for (int rep = 0; rep < 3; rep++)
         for (uint8_t op : GOOD_OPS)
             for (unsigned len = 0; len <= TG_MAX_PAYLOAD; len += 8) tb.good(op, (uint8_t)len);
+    // an empty run may start anywhere up to byte 64
+    for (unsigned off = 60; off <= 64; off++) {
+        tg_frame_hdr h = tb.good_hdr(GOOD_OPS[off % NGOOD_OPS], (uint8_t)(8 * tb.rng.below(9)));
+        h.off = (uint8_t)off;
+        h.cnt = 0;
+        uint8_t p[TG_MAX_PAYLOAD] = {};
+        tb.send(encode(h, p), ACCEPT, "good frame, empty run", &h, p);
+    }
     // every flags value (4 bits) gets through unchanged, with every op
     for (unsigned f = 0; f < 16 * NGOOD_OPS; f++) {
         tg_frame_hdr h = tb.good_hdr(GOOD_OPS[f % NGOOD_OPS], (uint8_t)(8 * tb.rng.below(9)));
