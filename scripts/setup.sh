@@ -10,7 +10,7 @@ set -euo pipefail
 # and the capture readers (tshark runs the project's Wireshark
 # dissector), and clang 14 with its libFuzzer runtime for the fuzzing
 # harnesses (tests/fuzz), and iproute2, whose `ip netns` and veth pairs
-# the distributed-simulation tests make, and ccache, which the build uses
+# the bridge tests make, and ccache, which the build uses
 # when it is there (compiled objects kept between builds), and pkgconf,
 # which finds libpci and Open MPI and which the install test builds a
 # program with, and Open MPI, on which a cluster split over several
