@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tg/tg_barrier.h"
+#include "tg/tg_frame.h"
 #include "tg_bench.h"
 
 #define POLL_LIMIT     1000000u  /* cycles a benchmark waits for one event */
@@ -76,11 +77,7 @@ double ns_of(const struct bench_opts *o, double cycles)
 
 unsigned frame_bytes(unsigned payload)
 {
-	unsigned n = (unsigned)TG_PAYLOAD_OFF + payload;
-
-	if (n < TG_MIN_FRAME_BYTES)
-		n = TG_MIN_FRAME_BYTES;
-	return n + TG_FCS_BYTES;
+	return tg_frame_bytes(TG_OP_WRITE, (uint8_t)payload) + (unsigned)TG_FCS_BYTES;
 }
 
 /* A cluster of `nodes`, fast-forward on or off (ff). */

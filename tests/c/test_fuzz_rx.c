@@ -155,7 +155,7 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 {
 	uint8_t mac[6];
 	unsigned op, len, want, words;
-	uint64_t addr, a32;
+	uint64_t addr;
 	int bad_range;
 
 	*resp = 0;
@@ -173,24 +173,21 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 	op = H_OP(b, n);
 	len = (unsigned)hfield(b, n, TG_H_LEN, 1);
 	/* header and payload, zero-padded to the minimum frame */
-	want = (op == TG_OP_READ_REQ || op_link(op) ? 0u : len) + TG_PAYLOAD_OFF;
-	if (want < TG_MIN_FRAME_BYTES)
-		want = TG_MIN_FRAME_BYTES;
-	if (len % 8 || len > 64 || n != want + TG_FCS_BYTES || (!op_known(op) && !op_link(op)) ||
+	want = tg_frame_bytes((uint8_t)op, (uint8_t)len) + TG_FCS_BYTES;
+	if (len % 8 || len > 64 || n != want || (!op_known(op) && !op_link(op)) ||
 	    (op_link(op) && len) || hfield(b, n, TG_H_OFF, 1) + hfield(b, n, TG_H_CNT, 1) > 64)
 		return C_DROP_MAL;
 	if (op_link(op))   /* the link layer is off: taken and ignored */
 		return C_LINK;
 
 	addr = hfield(b, n, TG_H_ADDR, 4);
-	a32 = addr;
 	words = len / 8;
-	bad_range = a32 + len > f->mem_size;
+	bad_range = addr + len > f->mem_size;
 	*self = H_SRC(b) == FUZZED;
 	switch (op) {
 	case TG_OP_WRITE:
 		*self = 0;
-		if (a32 % 8 || bad_range)
+		if (addr % 8 || bad_range)
 			return C_WRITE_REF;
 		/* refused too while a refusal of its source and context waits
 		 * for their fence */
@@ -199,19 +196,19 @@ static enum cls classify(const struct fz *f, const uint8_t *b, unsigned n, int *
 		return C_WRITE;
 	case TG_OP_READ_REQ:
 		*resp = 1;
-		if (a32 % 8 || (bad_range && words))
+		if (addr % 8 || (bad_range && words))
 			return C_READ_REF;
 		return C_READ;
 	case TG_OP_FAA:
 	case TG_OP_SWAP:
 	case TG_OP_CAS:
 		*resp = 1;
-		if (len != TG_ATOMIC_LEN || a32 % 8 || a32 + 8 > f->mem_size)
+		if (len != TG_ATOMIC_LEN || addr % 8 || addr + 8 > f->mem_size)
 			return C_ATOM_REF;
 		return C_ATOM;
 	case TG_OP_REQ:
 		*resp = 1;
-		if (a32 >= f->qbase && a32 < f->qbase + (1u << Q_LOG2))
+		if (addr >= f->qbase && addr < f->qbase + (1u << Q_LOG2))
 			return C_REQ_ANY;
 		return C_REQ_REF;
 	default:   /* READ_RESP, ATOMIC_RESP, REQ_RESP: node 1 asked nothing */
