@@ -290,8 +290,10 @@ int bench_compare(const struct bench_opts *o)
 			for (unsigned s = 0; s < S; s++) {
 				int st = tg_ctx_status(c.dev[s]);
 
+				if (!st)
+					st = tg_enq_wait(c.dev[s], NULL);
 				if (st)
-					die("%s: sender %u: %s", p.name, s, tg_strerror(st));
+					die("%s: sender %u: %s", p.name, s, tg_dev_error(c.dev[s]));
 			}
 			path_free(&p);
 		}

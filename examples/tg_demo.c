@@ -463,6 +463,13 @@ static int enqueues(struct demo *d)
 			goto out;
 		}
 	}
+	/* every REQ of the sender finished and none failed (a failure would
+	 * name the REQ by its ticket) */
+	err = tg_enq_wait(d->n0, NULL);
+	if (err) {
+		rc = fail("tg_enq_wait", err);
+		goto out;
+	}
 
 	/* the sleeping receiver: tg_deq_wait arms the NIC's notification and
 	 * sleeps until the driver wakes it (tg-sim: its interrupt handler,

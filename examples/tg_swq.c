@@ -303,8 +303,10 @@ int main(int argc, char **argv)
 	for (unsigned s = 0; s < SENDERS && !rc; s++) {
 		int st = tg_ctx_status(snd[s]);
 
+		if (!st)
+			st = tg_enq_wait(snd[s], NULL);
 		if (st)
-			error("sender %u: %s", s, tg_strerror(st));
+			error("sender %u: %s", s, tg_dev_error(snd[s]));
 		polls += sw.prod[s]->polls;
 	}
 	if (!rc) {

@@ -109,8 +109,10 @@ int tg__attach(struct tg_dev *dev, unsigned node, unsigned flags)
 		rc = tg__mmio_read(dev, tg_bar_csr_addr(TG_CSR_REG_CLOCK_KHZ), &khz);
 	if (!rc) {
 		dev->clock_khz = (unsigned)khz;
-		rc = tg__mem_alloc(dev, bounce_len, 0, &paddr);
+		rc = tg__enq_open(dev);
 	}
+	if (!rc)
+		rc = tg__mem_alloc(dev, bounce_len, 0, &paddr);
 	if (!rc) {
 		dev->bounce = calloc(1, sizeof(*dev->bounce));
 		if (!dev->bounce || tg__mem_expose(dev, paddr, bounce_len)) {
@@ -287,6 +289,8 @@ static struct tg_dev *open_local(const char *devstr, unsigned flags)
 	/* a key a former user of the context left must not travel with ours */
 	if (!rc)
 		rc = tg__ctx_reg_set(dev, TG__CREG_KEY, 0);
+	if (!rc)
+		rc = tg__enq_open(dev);
 	if (rc) {
 		tg_close(dev);
 		tg__open_fail("%s: %s", devstr, msg[0] ? msg : tg_strerror(rc));

@@ -62,6 +62,9 @@ struct tg_prov {
 
 extern const struct tg_prov tg__prov_sim, tg__prov_pci, tg__prov_eth;
 
+/* REQs whose target a device remembers, for tg_enq_wait's error text */
+#define TG__ENQ_RECENT 64u
+
 struct tg_dev {
 	const struct tg_prov *prov;
 	struct tg_simp_ctl *ctl;
@@ -100,6 +103,12 @@ struct tg_dev {
 	struct tg_pcidev *pci;
 	/* Ethernet provider (tg_prov_eth.c): the board's bridge; NULL otherwise */
 	struct tg_ethdev *eth;
+	/* REQs this device issued (tg_enq_ticket), the NIC's number of the
+	 * context's last REQ when it opened (REQ_STATE [15:0]), and the
+	 * targets of the latest ones, by ticket, for naming a failed one */
+	uint64_t enq_issued;
+	uint16_t enq_base;
+	struct tg__enq_target { uint32_t qpaddr; uint16_t node; } enq_recent[TG__ENQ_RECENT];
 	/* the last failure of a call on this device, in words (tg_dev_error) */
 	_Atomic int err_lock;
 	char err_msg[320];
@@ -119,6 +128,10 @@ int tg__leave(const struct tg_dev *parent, const struct tg_dev *dev, const char 
 void *tg__leave_ptr(const struct tg_dev *parent, const struct tg_dev *dev, const char *call,
 		    void *r);
 void tg__why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Start counting the context's REQs at open: take the NIC's number of its
+ * last REQ, and clear failures a former owner of the context left. */
+int tg__enq_open(struct tg_dev *dev);
 
 /* Context registers tg__ctx_reg_set caches. */
 enum { TG__CREG_LADDR, TG__CREG_CPL, TG__CREG_OPERAND, TG__CREG_COMPARE, TG__CREG_KEY };

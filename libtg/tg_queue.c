@@ -586,8 +586,112 @@ static int tg_enq_store_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
 	if (rc)
 		return rc;
 	/* one burst to consecutive words from the queue's base: one REQ */
-	return tg__mmio_write(dev, tg_bar_data_addr(TG_WIN_REQ, dev->ctx, node, qpaddr), words,
-			      NULL, n);
+	rc = tg__mmio_write(dev, tg_bar_data_addr(TG_WIN_REQ, dev->ctx, node, qpaddr), words, NULL,
+			    n);
+	if (rc)
+		return rc;
+	/* the NIC numbers it as the context's next REQ */
+	dev->enq_issued++;
+	dev->enq_recent[dev->enq_issued % TG__ENQ_RECENT] =
+		(struct tg__enq_target){ (uint32_t)qpaddr, (uint16_t)node };
+	return 0;
+}
+
+/* ---- outcomes of REQs ---- */
+
+int tg__enq_open(struct tg_dev *dev)
+{
+	uint64_t v, zero = 0;
+	int rc = tg__mmio_read(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_REQ_STATE), &v);
+
+	if (rc)
+		return rc;
+	dev->enq_base = (uint16_t)(v >> TG_REQST_ISSUED_LSB);
+	dev->enq_issued = 0;
+	/* any write clears the failure fields */
+	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_REQ_STATE), &zero, NULL, 1);
+}
+
+uint64_t tg_enq_ticket(const struct tg_dev *dev)
+{
+	return dev ? dev->enq_issued : 0;
+}
+
+/* Between two reads of REQ_STATE: the simulator's pace, then naps up to a
+ * millisecond (REQs can wait that long for a stopped consumer). */
+static int enq_nap(struct tg_dev *dev, unsigned round)
+{
+	struct timespec ts = { 0, 0 };
+
+	if (dev->step || round < 64)
+		return tg__wait(dev);
+	ts.tv_nsec = (long)(round < 74 ? 1000ull << (round - 64) : NAP_NS);
+	nanosleep(&ts, NULL);
+	return dev->prov->local ? 0 : tg__wait(dev);
+}
+
+static int tg_enq_wait_body(struct tg_dev *dev, uint64_t *failed)
+{
+	const uint64_t reg = tg_bar_ctx_addr(dev ? dev->ctx : 0, TG_CTX_REG_REQ_STATE);
+	uint64_t v, zero = 0, ticket, back;
+	uint16_t issued, num;
+	unsigned st, count, round;
+	int rc;
+
+	if (failed)
+		*failed = 0;
+	if (!dev)
+		return -EINVAL;
+	for (round = 0;; round++) {
+		rc = tg__mmio_read(dev, reg, &v);
+		if (rc)
+			return rc;
+		issued = (uint16_t)(v >> TG_REQST_ISSUED_LSB);
+		if (issued == (uint16_t)(v >> TG_REQST_DONE_LSB))
+			break;
+		rc = enq_nap(dev, round);
+		if (rc)
+			return rc;
+	}
+	st = (unsigned)(v >> TG_REQST_FAIL_ST_LSB) & 0xffu;
+	if (!st)
+		return 0;
+	num = (uint16_t)(v >> TG_REQST_FAIL_NUM_LSB);
+	count = (unsigned)(v >> TG_REQST_FAIL_CNT_LSB) & 0xffu;
+	/* nothing is in flight: no failure can come between the read and this */
+	rc = tg__mmio_write(dev, reg, &zero, NULL, 1);
+	if (rc)
+		return rc;
+	rc = tg_status_errno(st);
+	/* the NIC numbers the context's REQs modulo 2^16 from enq_base */
+	back = (uint16_t)(issued - num);
+	if (issued != (uint16_t)(dev->enq_base + dev->enq_issued) || back >= dev->enq_issued) {
+		tg__why("a REQ this device did not issue through libtg (NIC number %u) failed for "
+			"good: %s%s", num, tg_strerror(rc), count > 1 ? "; later REQs failed too" : "");
+		return rc;
+	}
+	ticket = dev->enq_issued - back;
+	if (failed)
+		*failed = ticket;
+	if (back < TG__ENQ_RECENT) {
+		const struct tg__enq_target *t = &dev->enq_recent[ticket % TG__ENQ_RECENT];
+
+		tg__why("REQ %" PRIu64 " (to node %u, queue %#" PRIx32 ") failed for good: %s; "
+			"%u%s REQ%s failed since the last tg_enq_wait", ticket, t->node, t->qpaddr,
+			tg_strerror(rc), count, count == 255 ? " or more" : "", count == 1 ? "" : "s");
+	} else {
+		tg__why("REQ %" PRIu64 " failed for good: %s; %u%s REQ%s failed since the last "
+			"tg_enq_wait", ticket, tg_strerror(rc), count, count == 255 ? " or more" : "",
+			count == 1 ? "" : "s");
+	}
+	return rc;
+}
+
+int tg_enq_wait(struct tg_dev *dev, uint64_t *failed)
+{
+	const struct tg_dev *p = tg__enter(dev);
+
+	return tg__leave(p, dev, "tg_enq_wait", tg_enq_wait_body(dev, failed), 1);
 }
 
 int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,

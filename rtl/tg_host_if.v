@@ -75,10 +75,12 @@ module tg_host_if #(
     input  wire [7:0]   s_hrd_status,
     input  wire [63:0]  s_hrd_data,
 
-    // a request that failed after it left (sets its context's STATUS)
-    input  wire         s_err_valid,
-    input  wire [3:0]   s_err_ctx,
-    input  wire [7:0]   s_err_status,
+    // a REQ finished for good: its context, its number (the tag it left
+    // with) and its outcome (counted in its context's REQ_STATE)
+    input  wire         s_reqdone_valid,
+    input  wire [3:0]   s_reqdone_ctx,
+    input  wire [15:0]  s_reqdone_num,
+    input  wire [7:0]   s_reqdone_status,
 
     // fetch table, looked up and freed by the receive engine
     input  wire [3:0]   fetch_lookup_idx,
@@ -220,15 +222,26 @@ reg [63:0]  resp_data_reg,  resp_data_next;
 
 // per-context registers
 // The status arrays have NUM_CTX rows (a context past them reads as zero
-// and is never written). They are written by index through three ports,
-// one per source, in this order (a later one wins on the same row): a
-// REQ refused for good (e), the blocking read's answer or timeout (r),
-// the host request of the cycle (h).
+// and is never written). They are written by index through two ports,
+// one per source, in this order (a later one wins on the same row): the
+// blocking read's answer or timeout (r), the host request of the cycle (h).
 reg [7:0]   ctx_status_reg [0:NUM_CTX-1];
 reg [7:0]   ctx_last_reg   [0:NUM_CTX-1];   // status of the context's last blocking load
-reg         ste_we, str_we, sth_we;  // STATUS written ...
-reg [3:0]   ste_idx, str_idx, sth_idx;
-reg [7:0]   ste_val, str_val, sth_val;
+reg         str_we, sth_we;          // STATUS written ...
+reg [3:0]   str_idx, sth_idx;
+reg [7:0]   str_val, sth_val;
+// REQ outcomes (REQ_STATE), NUM_CTX rows each: the number of the last REQ
+// issued (written by the host port as a REQ leaves), the REQs finished
+// (by a REQ's end, port e), and the first failure since cleared with the
+// count of failures, {count, status, number} (port h clears it, then
+// port e records a failure on it).
+reg [15:0]  ctx_reqn_reg   [0:NUM_CTX-1];
+reg [15:0]  ctx_reqd_reg   [0:NUM_CTX-1];
+reg [31:0]  ctx_reqf_reg   [0:NUM_CTX-1];
+reg         rqn_we;                  // a REQ of context rqn_idx leaves
+reg [3:0]   rqn_idx;
+reg [15:0]  rqn_val;
+reg         rqf_clr;                 // REQ_STATE of context pg_ctx written
 reg         lsr_we, lsh_we;          // LAST_STATUS written (ports r and h)
 reg [3:0]   lsr_idx, lsh_idx;
 reg [7:0]   lsr_val, lsh_val;
@@ -421,6 +434,20 @@ wire bst_continues = bst_active_reg && is_burst && (is_reqwin == bst_req_reg) &&
 `endif
                      (req_paddr[31:BLK_LOG2] == bst_addr_reg[31:BLK_LOG2]) &&
                      ({1'b0, req_paddr[5:3]} == {1'b0, bst_addr_reg[5:3]} + bst_cnt_reg);
+wire        rd_ok      = ({1'b0, s_reqdone_ctx} < NUM_CTX[4:0]);
+wire [15:0] reqd_cur   = rd_ok ? ctx_reqd_reg[s_reqdone_ctx[CW-1:0]] : 16'd0;
+wire [31:0] reqf_cur   = rd_ok ? ctx_reqf_reg[s_reqdone_ctx[CW-1:0]] : 32'd0;
+// a failure recorded on the failure word (cleared first if the host
+// port clears it in the same cycle): the first one's number and status
+// stay, the count goes up to 255
+wire [31:0] reqf_base  = (rqf_clr && pg_ctx == s_reqdone_ctx) ? 32'd0 : reqf_cur;
+wire [31:0] reqf_failed = {(reqf_base[31:24] == 8'hFF) ? 8'hFF : reqf_base[31:24] + 8'd1,
+                           (reqf_base[23:16] == `TG_ST_OK) ? {s_reqdone_status, s_reqdone_num} : reqf_base[23:0]};
+wire [63:0] reqst_pg   = pg_ok ? {ctx_reqf_reg[pg_row], ctx_reqd_reg[pg_row], ctx_reqn_reg[pg_row]} : 64'd0;
+// the number the next REQ of the burst's context, or of the context at
+// the port, leaves with
+wire [15:0] reqn_bst   = ({1'b0, bst_ctx_reg} < NUM_CTX[4:0]) ? ctx_reqn_reg[bst_ctx_reg[CW-1:0]] + 16'd1 : 16'd0;
+wire [15:0] reqn_req   = req_ctx_ok ? ctx_reqn_reg[req_row] + 16'd1 : 16'd0;
 wire [7:0] st_peer_gone = `TG_ST_PEER_GONE;
 wire txd_free  = !txd_valid_reg;
 wire resp_free = !resp_valid_reg;
@@ -459,14 +486,36 @@ task send_txd;
     end
 endtask
 
+// Offer a burst's WRITE, or its REQ, which takes the next number of its
+// context's REQs (num) as its tag.
+task send_data;
+    input         req;
+    input [7:0]   node;
+    input [31:0]  addr;
+    input [5:0]   off;
+    input [6:0]   cnt;
+    input [3:0]   words;
+    input [3:0]   ctx;
+    input [15:0]  num;
+    input [PAY_SLOT_W-1:0] slot;
+    begin
+        send_txd(req ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, node}, addr, off, cnt, {1'b0, words, 3'd0},
+                 {4'd0, ctx}, req ? num : 16'd0, `TG_PAY_REQ, slot);
+        if (req) begin
+            rqn_we  = 1'b1;
+            rqn_idx = ctx;
+            rqn_val = num;
+        end
+    end
+endtask
+
 // Send the burst being assembled (a refused one is dropped: its failure
 // was noted as its bad beat came).
 task send_burst;
     begin
         if (!bst_bad_reg) begin
-            send_txd(bst_req_reg ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, bst_node_reg}, bst_addr_reg,
-                     bst_boff_reg, bst_bcnt_reg, {1'b0, bst_cnt_reg, 3'd0}, {4'd0, bst_ctx_reg}, 16'd0,
-                     `TG_PAY_REQ, bst_slot_reg);
+            send_data(bst_req_reg, bst_node_reg, bst_addr_reg, bst_boff_reg, bst_bcnt_reg, bst_cnt_reg,
+                      bst_ctx_reg, reqn_bst, bst_slot_reg);
         end
         bst_active_next = 1'b0;
     end
@@ -517,7 +566,6 @@ endtask
 // The status words the next state reads, each at the one context it
 // reads them for (read here, outside the block, so that an event-driven
 // simulator sees the block depend on the arrays)
-wire [7:0] st_err_cur  = ({1'b0, s_err_ctx}  < NUM_CTX[4:0]) ? ctx_status_reg[s_err_ctx[CW-1:0]]  : 8'd0;
 wire [7:0] st_rd_cur   = ({1'b0, rd_ctx_reg} < NUM_CTX[4:0]) ? ctx_status_reg[rd_ctx_reg[CW-1:0]] : 8'd0;
 wire [7:0] st_req_cur  = req_ctx_ok ? ctx_status_reg[req_row] : 8'd0;
 wire [7:0] st_pg_cur   = pg_ok      ? ctx_status_reg[pg_row]  : 8'd0;
@@ -617,9 +665,10 @@ always @* begin
     resp_valid_next = resp_valid_reg;
     resp_data_next  = resp_data_reg;
 
-    ste_we  = s_err_valid && st_err_cur == `TG_ST_OK;
-    ste_idx = s_err_ctx;
-    ste_val = s_err_status;
+    rqn_we  = 1'b0;
+    rqn_idx = req_ctx;
+    rqn_val = reqn_req;
+    rqf_clr = 1'b0;
     str_we  = 1'b0;
     str_idx = rd_ctx_reg;
     str_val = s_hrd_status;
@@ -663,7 +712,7 @@ always @* begin
         ft_late_next[fetch_free_idx]  = 1'b0;
     end
 
-    // a REQ refused for good: port e, above
+    // a REQ finished for good: REQ_STATE, below
     // answer to the blocking read in flight
     if (s_hrd_valid) begin
         if (rd_wait_reg && (s_hrd_tag == {1'b0, rd_seq_reg}) && (s_hrd_src == rd_node_reg)) begin
@@ -770,9 +819,7 @@ always @* begin
                         if (run[0]) begin
                             bst_active_next = 1'b0;
                         end else if (txd_free) begin
-                            send_txd(is_reqwin ? `TG_OP_REQ : `TG_OP_WRITE, {8'd0, req_node}, first, boff,
-                                     bcnt, {1'b0, cnt[3:0], 3'd0}, {4'd0, req_ctx}, 16'd0, `TG_PAY_REQ,
-                                     slot);
+                            send_data(is_reqwin, req_node, first, boff, bcnt, cnt, req_ctx, reqn_req, slot);
                             bst_active_next = 1'b0;
                         end else begin
                             // block full but the transmitter is busy: keep it
@@ -899,6 +946,7 @@ always @* begin
                         `TG_CTX_REG_OPERAND / 8:     ctxw_operand = 1'b1;
                         `TG_CTX_REG_COMPARE / 8:     ctxw_compare = 1'b1;
                         `TG_CTX_REG_KEY / 8:         ctxw_key     = 1'b1;
+                        `TG_CTX_REG_REQ_STATE / 8:   rqf_clr      = pg_ok;
                         default:                     ev_host_error = 1'b1;
                     endcase
                 end
@@ -913,6 +961,7 @@ always @* begin
                     `TG_CTX_REG_COMPARE / 8:     resp_data_next = pg_compare;
                     `TG_CTX_REG_LAST_STATUS / 8: resp_data_next = {56'd0, last_pg_cur};
                     `TG_CTX_REG_KEY / 8:         resp_data_next = pg_key;
+                    `TG_CTX_REG_REQ_STATE / 8:   resp_data_next = reqst_pg;
                     default:                     resp_data_next = 64'd0;
                 endcase
             end
@@ -998,9 +1047,6 @@ always @(posedge clk) begin
 
     // contexts past NUM_CTX are never written: constant, so synthesis
     // keeps no state or logic for them
-    if (ste_we && {1'b0, ste_idx} < NUM_CTX[4:0]) begin
-        ctx_status_reg[ste_idx[CW-1:0]] <= ste_val;
-    end
     if (str_we && {1'b0, str_idx} < NUM_CTX[4:0]) begin
         ctx_status_reg[str_idx[CW-1:0]] <= str_val;
     end
@@ -1012,6 +1058,18 @@ always @(posedge clk) begin
     end
     if (lsh_we && {1'b0, lsh_idx} < NUM_CTX[4:0]) begin
         ctx_last_reg[lsh_idx[CW-1:0]] <= lsh_val;
+    end
+    if (rqn_we && {1'b0, rqn_idx} < NUM_CTX[4:0]) begin
+        ctx_reqn_reg[rqn_idx[CW-1:0]] <= rqn_val;
+    end
+    if (rqf_clr) begin
+        ctx_reqf_reg[pg_row] <= 32'd0;
+    end
+    if (s_reqdone_valid && rd_ok) begin
+        ctx_reqd_reg[s_reqdone_ctx[CW-1:0]] <= reqd_cur + 16'd1;
+        if (s_reqdone_status != `TG_ST_OK) begin
+            ctx_reqf_reg[s_reqdone_ctx[CW-1:0]] <= reqf_failed;
+        end
     end
     ft_valid_reg <= ft_valid_next;
     ft_late_reg  <= ft_late_next;
@@ -1029,6 +1087,9 @@ always @(posedge clk) begin
         for (c = 0; c < NUM_CTX; c = c + 1) begin
             ctx_status_reg[c] <= 8'd0;
             ctx_last_reg[c]   <= 8'd0;
+            ctx_reqn_reg[c]   <= 16'd0;
+            ctx_reqd_reg[c]   <= 16'd0;
+            ctx_reqf_reg[c]   <= 32'd0;
         end
     end
 end

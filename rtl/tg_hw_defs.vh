@@ -138,6 +138,12 @@
 `define TG_CTX_REG_LAST_STATUS          56  // RO status of this context's last blocking load (read, fence, atomic)
 `define TG_CTX_REG_KEY                  64  // RW protection key carried by every later request of this context
 `define TG_CTX_REG_WCHECK               72  // WO send a write of no bytes, checked by the target like a write: [31:0] remote paddr, [47:32] node, [55:48] length (one 64-byte block)
+`define TG_CTX_REG_REQ_STATE            80  // RW REQ outcomes of this context (REQST_*); any write clears the failure fields
+`define TG_REQST_ISSUED_LSB             0  // [15:0] number of the last REQ issued (REQs issued, modulo 2^16)
+`define TG_REQST_DONE_LSB               16  // [31:16] REQs finished: delivered, failed, or given up (modulo 2^16)
+`define TG_REQST_FAIL_NUM_LSB           32  // [47:32] number of the first REQ that failed since cleared
+`define TG_REQST_FAIL_ST_LSB            48  // [55:48] its status; 0: none failed
+`define TG_REQST_FAIL_CNT_LSB           56  // [63:56] REQs failed since cleared, saturating at 255
 `define TG_FETCH_CPL_DONE               1  // completion word bit 0; status in [15:8]
 `define TG_AOP_FAA                      0  // ATOMIC_GO function: fetch-and-add
 `define TG_AOP_SWAP                     1  // ATOMIC_GO function: swap

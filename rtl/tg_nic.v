@@ -397,9 +397,10 @@ wire [15:0]  hrd_src, hrd_tag;
 wire [7:0]   hrd_status;
 wire [63:0]  hrd_data;
 
-wire         err_valid;
-wire [3:0]   err_ctx;
-wire [7:0]   err_status;
+wire         reqdone_valid;
+wire [3:0]   reqdone_ctx;
+wire [15:0]  reqdone_num;
+wire [7:0]   reqdone_status;
 
 wire [3:0]   fetch_lookup_idx;
 wire         fetch_lookup_valid;
@@ -463,9 +464,10 @@ tg_host_if #(
     .s_hrd_tag          (hrd_tag),
     .s_hrd_status       (hrd_status),
     .s_hrd_data         (hrd_data),
-    .s_err_valid        (err_valid),
-    .s_err_ctx          (err_ctx),
-    .s_err_status       (err_status),
+    .s_reqdone_valid    (reqdone_valid),
+    .s_reqdone_ctx      (reqdone_ctx),
+    .s_reqdone_num      (reqdone_num),
+    .s_reqdone_status   (reqdone_status),
     .fetch_lookup_idx   (fetch_lookup_idx),
     .fetch_lookup_valid (fetch_lookup_valid),
     .fetch_lookup_node  (fetch_lookup_node),
@@ -1245,9 +1247,10 @@ tg_req_tx #(
     .s_qresp_src    (qresp_src),
     .s_qresp_tag    (qresp_tag),
     .s_qresp_status (qresp_status),
-    .m_err_valid    (err_valid),
-    .m_err_ctx      (err_ctx),
-    .m_err_status   (err_status),
+    .m_done_valid   (reqdone_valid),
+    .m_done_ctx     (reqdone_ctx),
+    .m_done_tag     (reqdone_num),
+    .m_done_status  (reqdone_status),
     .st_slot_free   (req_slot_free),
     .st_idle        (rqt_idle),
     .ev_req_retry   (ev_req_retry),

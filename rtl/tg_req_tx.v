@@ -66,10 +66,13 @@ module tg_req_tx #(
     input  wire [15:0]  s_qresp_tag,
     input  wire [7:0]   s_qresp_status,
 
-    // a REQ that failed for good: its context and the reason
-    output reg          m_err_valid,
-    output reg  [3:0]   m_err_ctx,
-    output reg  [7:0]   m_err_status,
+    // a REQ finished for good (answered, refused for good, or given up):
+    // its context, the tag it came in with (its number in the context's
+    // sequence of REQs), and its outcome (TG_ST_OK, or why it failed)
+    output reg          m_done_valid,
+    output reg  [3:0]   m_done_ctx,
+    output reg  [15:0]  m_done_tag,
+    output reg  [7:0]   m_done_status,
 
     output wire         st_slot_free,    // a new REQ would find a free slot
     output wire         st_idle,         // every slot free, nothing on offer or waited for
@@ -120,6 +123,7 @@ reg [5:0]   off_mem   [0:MAX_REQS-1];
 reg [6:0]   cnt_mem   [0:MAX_REQS-1];
 reg [7:0]   len_mem   [0:MAX_REQS-1];
 reg [7:0]   ctx_mem   [0:MAX_REQS-1];
+reg [15:0]  tag_mem   [0:MAX_REQS-1];   // the tag it came in with
 reg [63:0]  key_mem   [0:MAX_REQS-1];
 reg [1:0]   psrc_mem  [0:MAX_REQS-1];   // payload buffer and slot
 reg [PAY_SLOT_W-1:0] pslot_mem [0:MAX_REQS-1];
@@ -321,6 +325,8 @@ wire [SW-1:0] keep_idx = keep_sent ? lock_idx_next[SW-1:0] : free_idx[SW-1:0];
 wire [3:0] resp_idx   = s_qresp_tag[3:0];
 wire [3:0] resp_ctx   = ctx_mem[resp_idx[SW-1:0]][3:0];
 wire [3:0] to_ctx     = ctx_mem[to_idx[SW-1:0]][3:0];
+wire [15:0] resp_tag_in = tag_mem[resp_idx[SW-1:0]];
+wire [15:0] to_tag_in   = tag_mem[to_idx[SW-1:0]];
 wire       resp_match = s_qresp_valid && ((s_qresp_tag & `TG_TAG_REQ) != 16'd0) &&
                         ({1'b0, resp_idx} < MAX_REQS[4:0]) &&
                         (st_reg[resp_idx[SW-1:0]] == E_SENT) && (dst_reg[resp_idx[SW-1:0]] == s_qresp_src) &&
@@ -334,9 +340,10 @@ always @* begin
     lock_rs_next    = use_rs;
     lock_idx_next   = use_rs ? rs_idx : (lock_reg ? lock_idx_reg : free_idx);
     flags_lock_next = lock_reg ? flags_lock_reg : (m_txd_flags != 8'd0);
-    m_err_valid     = 1'b0;
-    m_err_ctx       = 4'd0;
-    m_err_status    = 8'd0;
+    m_done_valid    = 1'b0;
+    m_done_ctx      = resp_ctx;
+    m_done_tag      = resp_tag_in;
+    m_done_status   = s_qresp_status;
     ev_req_retry    = 1'b0;
     ev_req_stray    = 1'b0;
     ownw_next       = ownw_reg;
@@ -391,11 +398,7 @@ always @* begin
             stb_we  = 1'b1;
             stb_gen = 1'b1;
             m_pay_rel_valid    = (psrc_mem[resp_idx[SW-1:0]] != `TG_PAY_NONE);
-            if (s_qresp_status != `TG_ST_OK) begin
-                m_err_valid  = 1'b1;
-                m_err_ctx    = resp_ctx;
-                m_err_status = s_qresp_status;
-            end
+            m_done_valid       = 1'b1;
         end
     end else if (to_found) begin
         // no answer in time: give up on one such REQ a cycle
@@ -405,9 +408,10 @@ always @* begin
         m_pay_rel_valid  = (psrc_mem[to_idx[SW-1:0]] != `TG_PAY_NONE);
         m_pay_rel_src    = psrc_mem[to_idx[SW-1:0]];
         m_pay_rel_slot   = pslot_mem[to_idx[SW-1:0]];
-        m_err_valid      = 1'b1;
-        m_err_ctx        = to_ctx;
-        m_err_status     = `TG_ST_PEER_GONE;
+        m_done_valid     = 1'b1;
+        m_done_ctx       = to_ctx;
+        m_done_tag       = to_tag_in;
+        m_done_status    = `TG_ST_PEER_GONE;
     end
 
     // a new round of resends starts once the backoff has passed, with the
@@ -512,6 +516,7 @@ always @(posedge clk) begin
         cnt_mem[keep_idx]  <= s_txd_cnt;
         len_mem[keep_idx]  <= s_txd_len;
         ctx_mem[keep_idx]  <= s_txd_ctx;
+        tag_mem[keep_idx]  <= s_txd_tag;
         key_mem[keep_idx]  <= s_txd_key;
         psrc_mem[keep_idx]  <= s_txd_pay_src;
         pslot_mem[keep_idx] <= s_txd_pay_slot;

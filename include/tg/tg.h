@@ -158,9 +158,10 @@ int tg_csr_write(struct tg_dev *dev, uint64_t reg, uint64_t val);
 
 /* Read and clear this context's sticky STATUS.  Returns 0 when no request
  * failed since the last call, else the first failure as -errno (see
- * tg_status_errno): posted requests, and blocking calls that have already
- * returned their own error.  Blocking, ordered after every earlier
- * request. */
+ * tg_status_errno): requests the NIC refused at its host port, reads and
+ * fetches that failed, and blocking calls that have already returned
+ * their own error.  Not REQs: tg_enq_wait reports each of theirs, with
+ * the REQ's ticket.  Blocking, ordered after every earlier request. */
 int tg_ctx_status(struct tg_dev *dev);
 
 /* ---- Registered memory -------------------------------------------------- */
@@ -502,11 +503,13 @@ static inline int __tg_enq_addr_ok(uint64_t qpaddr)
  * one store to the REQ window (on hardware a single volatile store at
  * the window's base + the address; in the simulator one host-port beat
  * through the request ring).  Posted: returns once handed to the NIC,
- * which retries a refused REQ itself.  Returns 0, -EINVAL (NULL dev,
- * node out of range, qpaddr no queue address) before anything is sent,
- * or the error of an earlier posted request.  A REQ to an address where
- * no queue is fails at the receiver: tg_ctx_status() gives -ENOENT.
- * REQs of one device to one queue land in call order. */
+ * which resends a REQ the target refuses while its queue is full.  The
+ * REQ's ticket is then tg_enq_ticket(dev); whether it was delivered,
+ * tg_enq_wait says (a REQ to an address where no queue is fails there
+ * with -ENOENT).  Returns 0, -EINVAL (NULL dev, node out of range, qpaddr
+ * no queue address) before anything is sent, or the error of an earlier
+ * request the simulator's host port refused.  REQs of one device to one
+ * queue land in call order. */
 static inline int tg_enq(struct tg_dev *dev, unsigned node, uint64_t qpaddr, uint64_t data)
 {
 	if (!dev || !__tg_enq_addr_ok(qpaddr))
@@ -520,6 +523,35 @@ static inline int tg_enq(struct tg_dev *dev, unsigned node, uint64_t qpaddr, uin
  * NULL or n out of range: -EINVAL. */
 int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,
 		 unsigned n);
+
+/* ---- Outcome of REQs ----------------------------------------------------
+ * Every REQ a device issues (tg_enq, tg_enq_multi returning 0) gets a
+ * ticket: 1 for the device's first, then counting up.  The sender's NIC
+ * keeps the REQ until it is finished: delivered (the entry is in the
+ * queue), or failed for good, at the target (-ENOENT no queue at the
+ * address; -EINVAL an entry longer than the queue's; with protection
+ * -EACCES, -EPERM, -EFAULT as for writes) or for want of an answer
+ * within the NIC's READ_TIMEOUT (-EHOSTUNREACH).  A queue that is full
+ * is no failure: the NIC resends until it takes the entry.
+ * A REQ's failure is reported by tg_enq_wait only, with its ticket, and
+ * by no other call: not tg_enq, tg_fence or tg_ctx_status. */
+
+/* The ticket of the last REQ this device issued; 0 before the first, or
+ * for NULL. */
+uint64_t tg_enq_ticket(const struct tg_dev *dev);
+
+/* Wait until every REQ this device has issued, to any node, is finished.
+ * Returns 0 if every REQ that finished since the last tg_enq_wait was
+ * delivered.  Else the first of them that failed, in the order they
+ * finished: its reason as -errno (above), its ticket in *failed (when
+ * failed is not NULL; 0 otherwise), and tg_dev_error names it, its node
+ * and queue, and how many failed; those failures are then reported.
+ * Also -EINVAL (NULL dev), -ENOTCONN (the simulator stopped), or the
+ * bridge's error.  Blocks as long as a REQ waits: for a consumer to make
+ * room in a full queue, or for ever for a REQ to a node that never
+ * answers when READ_TIMEOUT is 0.  The NIC numbers the context's REQs
+ * modulo 2^16: keep fewer than 65 536 in flight between two calls. */
+int tg_enq_wait(struct tg_dev *dev, uint64_t *failed);
 
 /* ---- Remote memory by mapped pointer ------------------------------------
  * A window is node `node`'s memory seen through the remote window: a store

@@ -138,6 +138,12 @@
 #define TG_CTX_REG_LAST_STATUS          0x38ULL  /* RO status of this context's last blocking load (read, fence, atomic) */
 #define TG_CTX_REG_KEY                  0x40ULL  /* RW protection key carried by every later request of this context */
 #define TG_CTX_REG_WCHECK               0x48ULL  /* WO send a write of no bytes, checked by the target like a write: [31:0] remote paddr, [47:32] node, [55:48] length (one 64-byte block) */
+#define TG_CTX_REG_REQ_STATE            0x50ULL  /* RW REQ outcomes of this context (REQST_*); any write clears the failure fields */
+#define TG_REQST_ISSUED_LSB             0x0ULL  /* [15:0] number of the last REQ issued (REQs issued, modulo 2^16) */
+#define TG_REQST_DONE_LSB               0x10ULL  /* [31:16] REQs finished: delivered, failed, or given up (modulo 2^16) */
+#define TG_REQST_FAIL_NUM_LSB           0x20ULL  /* [47:32] number of the first REQ that failed since cleared */
+#define TG_REQST_FAIL_ST_LSB            0x30ULL  /* [55:48] its status; 0: none failed */
+#define TG_REQST_FAIL_CNT_LSB           0x38ULL  /* [63:56] REQs failed since cleared, saturating at 255 */
 #define TG_FETCH_CPL_DONE               0x1ULL  /* completion word bit 0; status in [15:8] */
 #define TG_AOP_FAA                      0x0ULL  /* ATOMIC_GO function: fetch-and-add */
 #define TG_AOP_SWAP                     0x1ULL  /* ATOMIC_GO function: swap */

@@ -53,15 +53,16 @@ static void semantics(struct tg_dev *dev[], uint64_t pa)
 	CHECK(old == 14, "faa after cached operand old %" PRIu64, old);
 	CHECK(rd64(dev[2], 0, pa) == 15, "word %#" PRIx64 ", want 15", rd64(dev[2], 0, pa));
 	/* a word holding all ones after an earlier request of the device
-	 * failed (a REQ to no queue leaves STATUS set): the atomic still
-	 * succeeds and returns the value */
+	 * failed (a REQ to no queue): the atomic still succeeds and returns
+	 * the value, and the REQ's failure is tg_enq_wait's alone */
 	want = ~0ULL;
 	CHECK_RC(tg_write(dev[3], 0, pa, &want, 8), 0);
 	CHECK_RC(tg_enq(dev[3], 0, 1ULL << 20, 1), 0);
 	CHECK_RC(tg_fence(dev[3], 0), 0);
 	CHECK_RC(tg_swap(dev[3], 0, pa, 15, &old), 0);
 	CHECK(old == ~0ULL, "swap of all ones after a failed REQ old %#" PRIx64, old);
-	CHECK_RC(tg_ctx_status(dev[3]), -ENOENT);
+	CHECK_RC(tg_ctx_status(dev[3]), 0);
+	CHECK_RC(tg_enq_wait(dev[3], NULL), -ENOENT);
 	/* writes before an atomic of the same device land before it */
 	want = 100;
 	CHECK_RC(tg_write(dev[3], 0, pa, &want, 8), 0);

@@ -25,7 +25,8 @@ int main(void)
 	struct tg_dev *snd = t_open(sim, 0, 0), *rcv = t_open(sim, 1, TG_OPEN_DRIVER);
 	struct tg_queue *q8, *q64;
 	struct tg_mr *mr, *mr2;
-	uint64_t e[8], w[8], pa, before[64], v = 0;
+	uint64_t e[8], w[8], pa, before[64], v = 0, t0, failed, w2[2];
+	char want[512];
 	uint8_t *mem1 = tg_sim_mem(sim, 1);
 	struct tg_sim_stats st0, st1;
 
@@ -113,17 +114,60 @@ int main(void)
 		}
 	}
 
-	/* REQ to memory that is no queue: NO_QUEUE at the sender, memory unchanged */
+	/* every REQ so far delivered: nothing to report */
+	t0 = tg_enq_ticket(snd);
+	CHECK(t0 > 8, "tickets: %" PRIu64 " after the REQs above", t0);
+	failed = 99;
+	CHECK_RC(tg_enq_wait(snd, &failed), 0);
+	CHECK(failed == 0, "ticket %" PRIu64 " of a failure reported with none", failed);
+
+	/* REQ to memory that is no queue: NO_QUEUE at the sender, memory
+	 * unchanged; reported by tg_enq_wait with its ticket, and by nothing
+	 * else (not tg_ctx_status, not tg_fence, not a later tg_enq) */
 	mr = tg_mr_alloc(rcv, 4096, TG_ACCESS_ALL);
 	REQUIRE(mr, "tg_mr_alloc");
 	memset(tg_mr_ptr(mr), 0x3c, 4096);
 	memcpy(before, mem1 + tg_mr_paddr(mr), sizeof(before));
 	CHECK_RC(tg_ctx_status(snd), 0);
 	CHECK_RC(tg_enq(snd, 1, tg_mr_paddr(mr), 0x1234), 0);
+	CHECK(tg_enq_ticket(snd) == t0 + 1, "ticket %" PRIu64 ", want %" PRIu64, tg_enq_ticket(snd), t0 + 1);
 	CHECK_RC(tg_fence(snd, 1), 0);
 	tg_sim_step(sim, 2000);
-	CHECK_RC(tg_ctx_status(snd), -ENOENT);
+	CHECK_RC(tg_ctx_status(snd), 0);
+	CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 5), 0);
+	CHECK_RC(tg_enq_wait(snd, &failed), -ENOENT);
+	CHECK(failed == t0 + 1, "failed ticket %" PRIu64 ", want %" PRIu64, failed, t0 + 1);
+	snprintf(want, sizeof(want), "tg_enq_wait: REQ %" PRIu64 " (to node 1, queue %#" PRIx64 ") failed for "
+		 "good: %s; 1 REQ failed since the last tg_enq_wait (ENOENT)", t0 + 1, tg_mr_paddr(mr),
+		 tg_strerror(-ENOENT));
+	CHECK(!strcmp(tg_dev_error(snd), want), "tg_dev_error: \"%s\", want \"%s\"", tg_dev_error(snd), want);
+	CHECK_RC(tg_enq_wait(snd, &failed), 0);   /* reported once */
+	CHECK(failed == 0, "ticket %" PRIu64 " reported twice", failed);
 	CHECK(memcmp(before, mem1 + tg_mr_paddr(mr), sizeof(before)) == 0, "memory changed");
+	CHECK_RC(deq_step(sim, q8, e, 8), 0);
+	CHECK(e[0] == 5, "entry %#" PRIx64 " behind the failed REQ, want 5", e[0]);
+
+	/* several failures among delivered REQs: the first one's ticket and
+	 * reason, and their count; a wrong argument takes no ticket */
+	t0 = tg_enq_ticket(snd);
+	CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 6), 0);
+	CHECK_RC(tg_enq(snd, 1, tg_mr_paddr(mr), 7), 0);            /* t0 + 2: no queue */
+	CHECK_RC(tg_enq(snd, 1, tg_mr_paddr(mr) + 8, 8), -EINVAL);    /* no queue address: no ticket */
+	w2[0] = 1, w2[1] = 2;
+	CHECK_RC(tg_enq_multi(snd, 1, tg_queue_paddr(q8), w2, 2), 0); /* t0 + 3: longer than an entry */
+	CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 9), 0);
+	CHECK(tg_enq_ticket(snd) == t0 + 4, "ticket %" PRIu64 ", want %" PRIu64, tg_enq_ticket(snd), t0 + 4);
+	CHECK_RC(tg_enq_wait(snd, NULL), -ENOENT);
+	CHECK(strstr(tg_dev_error(snd), "2 REQs failed"), "tg_dev_error: \"%s\"", tg_dev_error(snd));
+	snprintf(want, sizeof(want), "REQ %" PRIu64 " (to node 1", t0 + 2);
+	CHECK(strstr(tg_dev_error(snd), want), "tg_dev_error: \"%s\", want \"%s...\"", tg_dev_error(snd), want);
+	CHECK_RC(tg_enq_wait(snd, &failed), 0);
+	CHECK_RC(deq_step(sim, q8, e, 8), 0);
+	CHECK(e[0] == 6, "entry %#" PRIx64 ", want 6", e[0]);
+	CHECK_RC(deq_step(sim, q8, e, 8), 0);
+	CHECK(e[0] == 9, "entry %#" PRIx64 ", want 9", e[0]);
+	CHECK_RC(tg_enq_wait(NULL, &failed), -EINVAL);
+	CHECK(tg_enq_ticket(NULL) == 0, "ticket of NULL");
 	CHECK(tg_cycles(snd) == tg_sim_cycles(sim), "tg_cycles %" PRIu64 " vs %" PRIu64,
 	      tg_cycles(snd), tg_sim_cycles(sim));
 
@@ -140,9 +184,9 @@ int main(void)
 	/* after closing, the address is no queue any more */
 	tg_queue_close(q8);
 	CHECK_RC(tg_enq(snd, 1, pa, 7), 0);
-	CHECK_RC(tg_fence(snd, 1), 0);
-	tg_sim_step(sim, 2000);
-	CHECK_RC(tg_ctx_status(snd), -ENOENT);
+	CHECK_RC(tg_enq_wait(snd, &failed), -ENOENT);
+	CHECK(failed == tg_enq_ticket(snd), "failed ticket %" PRIu64 ", want %" PRIu64, failed,
+	      tg_enq_ticket(snd));
 
 	tg_queue_close(q64);
 	tg_queue_close(NULL);

@@ -102,14 +102,20 @@ int main(void)
 	check_has(a, "tg_fence", "node 1 refused a write this context posted to it since the last "
 		  "fence: ", "(EFAULT)");
 	CHECK_RC(tg_ctx_status(a), -EFAULT);     /* the same refusal, still in the status */
-	/* ... and a REQ's, through the context's status */
+	snprintf(want, sizeof(want), "tg_ctx_status: a request of context %d failed since the "
+		 "last check: %s (EFAULT)", tg_context(a), tg_strerror(-EFAULT));
+	CHECK_TEXT(a, want);
+	/* a REQ's failure: tg_enq_wait names the REQ by its ticket, its node
+	 * and its queue, and no other call reports it */
 	CHECK_RC(tg_enq(a, 1, tg_queue_paddr(q) + 0x100000, 42), 0);
 	CHECK_RC(tg_fence(a, 1), 0);
-	CHECK_RC(tg_ctx_status(a), -ENOENT);
-	snprintf(want, sizeof(want), "tg_ctx_status: a request of context %d failed since the "
-		 "last check: %s (ENOENT)", tg_context(a), tg_strerror(-ENOENT));
-	CHECK_TEXT(a, want);
 	CHECK_RC(tg_ctx_status(a), 0);
+	CHECK_RC(tg_enq_wait(a, NULL), -ENOENT);
+	snprintf(want, sizeof(want), "tg_enq_wait: REQ %" PRIu64 " (to node 1, queue %#" PRIx64 ") failed "
+		 "for good: %s; 1 REQ failed since the last tg_enq_wait (ENOENT)", tg_enq_ticket(a),
+		 tg_queue_paddr(q) + 0x100000, tg_strerror(-ENOENT));
+	CHECK_TEXT(a, want);
+	CHECK_RC(tg_enq_wait(a, NULL), 0);
 	CHECK_TEXT(a, want);
 
 	/* freeing a region never exported is no failure of its own */

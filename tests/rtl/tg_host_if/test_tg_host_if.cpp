@@ -76,6 +76,8 @@ struct Cov {
     uint64_t opnd_set = 0, opnd_bad = 0, finc_store = 0, mis_status = 0, unknown_reg = 0;
     uint64_t wcheck_sent = 0, wcheck_bad = 0;
     uint64_t run_bad = 0;                 // bursts refused: byte enables with holes
+    uint64_t reqst_clear = 0;             // REQ_STATE writes
+    uint64_t reqst_clear_fail = 0;        // ... in the cycle a REQ of that context failed
     uint64_t last_ok = 0, last_err = 0;   // LAST_STATUS reads: OK, or a failure
     uint64_t ago_go[3] = {}, ago_ref_st[3] = {}, ago_why[WHY_N] = {}, ago_fn_and_more = 0, ago_range_and_mis = 0;
     uint64_t ago_hits = 0, ago_stall_full = 0, fto = 0, fto_atomic = 0;
@@ -173,6 +175,9 @@ struct Model {
     // contexts
     uint64_t status[16] = {};
     uint64_t last[16] = {};  // LAST_STATUS: the status of the context's last blocking load
+    // REQ_STATE: the last REQ's number, REQs finished, {failures, first failure's status and number}
+    uint16_t reqn[16] = {}, reqd[16] = {};
+    uint32_t reqf[16] = {};
     bool known[16][9] = {};
     uint64_t val[16][9] = {};
     // blocking read, fence or atomic
@@ -214,6 +219,23 @@ struct Model {
     {
         if (c < NUM_CTX && status[c] == TG_ST_OK) status[c] = st;
     }
+    uint64_t req_state(unsigned c) const
+    {
+        return c < NUM_CTX ? (uint64_t)reqf[c] << 32 | (uint64_t)reqd[c] << 16 | reqn[c] : 0;
+    }
+    // A REQ of context c finished: counted, and a failure recorded (the
+    // first one's number and status kept). Returns whether it was the first.
+    bool req_done(unsigned c, uint16_t num, uint8_t st)
+    {
+        if (c >= NUM_CTX) return false;
+        reqd[c]++;
+        if (st == TG_ST_OK) return false;
+        uint32_t f = reqf[c];
+        bool first = ((f >> 16) & 0xFF) == 0;
+        uint32_t n = f >> 24;
+        reqf[c] = (n == 255 ? 255u : n + 1) << 24 | (first ? (uint32_t)st << 16 | num : f & 0xFFFFFF);
+        return first;
+    }
 
     bool continues(const Beat &b, const Dec &d) const
     {
@@ -246,6 +268,8 @@ struct Model {
         std::memcpy(t.words, b_data, sizeof t.words);
         t.key = val[t.ctx & 15][8];
         t.kknown = known[t.ctx & 15][8];
+        // a REQ leaves with the next number of its context's REQs
+        if (b_req) t.tag = b_ctx < NUM_CTX ? ++reqn[b_ctx] : 0;
         txd.push_back(t);
         descs++;
     }
@@ -408,6 +432,7 @@ struct Model {
                 uint64_t v = 0;   // FETCH_GO, ATOMIC_GO and offsets that map nothing read as zero
                 if (d.reg == TG_CTX_REG_STATUS) v = status[c];
                 else if (d.reg == TG_CTX_REG_LAST_STATUS) v = last[c];
+                else if (d.reg == TG_CTX_REG_REQ_STATE) v = req_state(c);
                 else if (value_reg(d.reg)) v = val[c][r];
                 if (d.reg == TG_CTX_REG_LAST_STATUS) (last[c] ? cov.last_err : cov.last_ok)++;
                 resp.push_back(v);   // checked against `known` when it comes out
@@ -516,6 +541,9 @@ struct Model {
             }
             if (d.reg == TG_CTX_REG_STATUS) {
                 status[c] = TG_ST_OK;
+            } else if (d.reg == TG_CTX_REG_REQ_STATE) {
+                if (c < NUM_CTX) reqf[c] = 0;   // the failure fields
+                cov.reqst_clear++;
             } else if (!value_reg(d.reg)) {
                 errors++;   // a register that cannot be written
                 cov.unknown_reg++;
@@ -734,8 +762,8 @@ struct Tb {
         if (w.kknown)
             TB_CHECK(h.m_txd_key == w.key, "cycle %llu: descriptor key %016llx, want %016llx",
                      (unsigned long long)cyc, (unsigned long long)h.m_txd_key, (unsigned long long)w.key);
-        // (a burst's tag is not part of the contract: the REQ sender sets it)
-        if (!w.burst)
+        // (a write burst's tag is not part of the contract; a REQ's is its number)
+        if (!w.burst || w.op == TG_OP_REQ)
             TB_CHECK(h.m_txd_tag == w.tag, "cycle %llu: descriptor tag %04x, want %04x", (unsigned long long)cyc,
                      h.m_txd_tag, w.tag);
         if (!w.sync)
@@ -961,17 +989,19 @@ struct Tb {
         // more than read_timeout cycles ago and nothing arrives now
         bool tmo = !rst && ref.waiting && read_timeout != 0 && !h.s_hrd_valid &&
                    cyc >= ref.wait_start + 1 + read_timeout;
-        // a request that failed after it left: never in the same cycle as a
-        // write (a STATUS write clears what it would set)
-        bool fail = false;
-        h.s_err_valid = 0;
-        h.s_err_ctx = (uint8_t)rng.below(16);
-        h.s_err_status = (uint8_t)rng.next();
-        if (!rst && rng.chance(fail_pct) && (!h.s_host_req_valid || !hq.front().write)) {
+        // a REQ that finished for good, delivered or failed (in any cycle:
+        // a REQ_STATE write in the same one clears first, then it counts)
+        bool done = false;
+        h.s_reqdone_valid = 0;
+        h.s_reqdone_ctx = (uint8_t)rng.below(16);
+        h.s_reqdone_num = (uint16_t)rng.next();
+        h.s_reqdone_status = (uint8_t)rng.next();
+        if (!rst && rng.chance(fail_pct)) {
             const uint8_t codes[] = {TG_ST_NO_QUEUE, TG_ST_MALFORMED, TG_ST_PEER_GONE};
-            fail = true;
-            h.s_err_valid = 1;
-            h.s_err_status = rng.chance(75) ? codes[rng.below(3)] : (uint8_t)(1 + rng.below(8));
+            done = true;
+            h.s_reqdone_valid = 1;
+            h.s_reqdone_status = rng.chance(40) ? (uint8_t)TG_ST_OK
+                                 : rng.chance(75) ? codes[rng.below(3)] : (uint8_t)(1 + rng.below(8));
         }
         h.m_host_resp_ready = !rng.chance(resp_stall_pct);
         h.m_txd_ready = !rng.chance(txd_stall_pct);
@@ -1142,6 +1172,7 @@ struct Tb {
                     ans_active = false;
                 }
             }
+            int clr_ctx = -1;   // the context whose REQ_STATE this cycle's request clears
             if (h.s_host_req_valid && h.s_host_req_ready) {
                 const Beat b = hq.front();
                 hq.pop_front();
@@ -1154,6 +1185,7 @@ struct Tb {
                     cov.tmo_clear++;
                 }
                 ref.accept(b);
+                if (b.write && !bd.mis && bd.ctxpg && bd.reg == TG_CTX_REG_REQ_STATE) clr_ctx = (int)bd.page;
                 if (ref.resp.size() > before) {
                     RespInfo ri;
                     Dec d = decode(b.addr);
@@ -1172,10 +1204,10 @@ struct Tb {
             if (tmo_status) ref.set_status(tmo_ctx, TG_ST_PEER_GONE);
             // a failure report marks its context after this cycle's request
             // (a read of STATUS in this cycle still sees the old value)
-            if (fail) {
-                n_fail++;
-                n_fail_kept += ref.status[h.s_err_ctx] == TG_ST_OK;
-                ref.set_status(h.s_err_ctx, h.s_err_status);
+            if (done) {
+                n_fail += h.s_reqdone_status != TG_ST_OK;
+                cov.reqst_clear_fail += clr_ctx == (int)h.s_reqdone_ctx && h.s_reqdone_status != TG_ST_OK;
+                n_fail_kept += ref.req_done(h.s_reqdone_ctx, h.s_reqdone_num, h.s_reqdone_status);
             }
             // CSR writes pass through in the cycle they are accepted
             if (h.csr_wr_en) {
@@ -1253,11 +1285,15 @@ struct Tb {
         for (unsigned c = 0; c < NUM_CTX; c++) {
             rd(ctxreg(c, TG_CTX_REG_STATUS));
             rd(ctxreg(c, TG_CTX_REG_LAST_STATUS));
+            rd(ctxreg(c, TG_CTX_REG_REQ_STATE));
         }
     }
     void clear_statuses()
     {
-        for (unsigned c = 0; c < NUM_CTX; c++) wr(ctxreg(c, TG_CTX_REG_STATUS), rng.next());
+        for (unsigned c = 0; c < NUM_CTX; c++) {
+            wr(ctxreg(c, TG_CTX_REG_STATUS), rng.next());
+            wr(ctxreg(c, TG_CTX_REG_REQ_STATE), rng.next());
+        }
     }
 };
 
@@ -1622,8 +1658,9 @@ static void window_switch_phase(Tb &tb, unsigned n)
     }
 }
 
-// Failures reported after a request left set the context's STATUS, the
-// first one since it was cleared kept, among REQ bursts, reads and clears.
+// REQs finishing for good are counted in their context's REQ_STATE, the
+// first failure since it was cleared kept with its number, among REQ
+// bursts, reads and clears of STATUS and REQ_STATE.
 static void failure_phase(Tb &tb, unsigned n)
 {
     unsigned saved = tb.fail_pct;
@@ -1633,8 +1670,8 @@ static void failure_phase(Tb &tb, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         unsigned ctx = tb.rng.below(NUM_CTX);
         switch (tb.rng.below(6)) {
-        case 0: tb.rd(ctxreg(ctx, tb.rng.below(2) ? TG_CTX_REG_STATUS : TG_CTX_REG_LAST_STATUS)); break;
-        case 1: tb.wr(ctxreg(ctx, TG_CTX_REG_STATUS), tb.rng.next()); break;
+        case 0: tb.rd(ctxreg(ctx, tb.rng.below(2) ? TG_CTX_REG_STATUS : TG_CTX_REG_REQ_STATE)); break;
+        case 1: tb.wr(ctxreg(ctx, tb.rng.below(2) ? TG_CTX_REG_STATUS : TG_CTX_REG_REQ_STATE), tb.rng.next()); break;
         case 2: tb.rd(bar(TG_WIN_REQ, ctx, tb.rng.below(256), 0)); break;   // refused: BAD_OP may come first
         case 3: tb.read_statuses(); break;
         default: {
@@ -1983,7 +2020,7 @@ int main(int argc, char **argv)
     TB_CHECK(waits > 100, "only %llu reads answered after writes overtook them", (unsigned long long)waits);
     TB_CHECK(hits > 1000, "only %llu lookups of live entries", (unsigned long long)hits);
     TB_CHECK(reqs > 1000, "only %llu REQ descriptors", (unsigned long long)reqs);
-    TB_CHECK(kept > 500 && fails > kept + 500, "failure reports: %llu, %llu of them set a clear STATUS",
+    TB_CHECK(kept > 500 && fails > kept + 500, "REQ failures: %llu, %llu of them the first since a clear",
              (unsigned long long)fails, (unsigned long long)kept);
 
     // atomics
@@ -2014,6 +2051,10 @@ int main(int argc, char **argv)
              "operand stores %llu, partial %llu, FINC stores %llu, misaligned STATUS %llu, unmapped writes %llu",
              (unsigned long long)cov.opnd_set, (unsigned long long)cov.opnd_bad, (unsigned long long)cov.finc_store,
              (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
+    std::printf("REQ_STATE: %llu clears, %llu of them in the cycle a REQ of that context failed\n",
+                (unsigned long long)cov.reqst_clear, (unsigned long long)cov.reqst_clear_fail);
+    TB_CHECK(cov.reqst_clear > 500 && cov.reqst_clear_fail > 5, "REQ_STATE clears %llu, with a failure %llu",
+             (unsigned long long)cov.reqst_clear, (unsigned long long)cov.reqst_clear_fail);
     std::printf("bursts refused for byte enables with holes: %llu\n", (unsigned long long)cov.run_bad);
     TB_CHECK(cov.run_bad > 100, "bursts with holes refused: %llu", (unsigned long long)cov.run_bad);
     std::printf("write checks: %llu sent, %llu refused (no length, or crossing a block)\n",

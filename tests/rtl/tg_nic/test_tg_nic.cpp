@@ -814,6 +814,7 @@ static void req_phase(Tb &tb)
     tb.write(csr(TG_CSR_REG_REQ_BACKOFF), 64);
     uint64_t acc0 = tb.read(csr(TG_CSR_REG_REQ_ACCEPTED));
     uint64_t retry0 = tb.read(csr(TG_CSR_REG_REQ_RETRIES));
+    uint64_t rs0 = tb.read(ctxreg(1, TG_CTX_REG_REQ_STATE));
     std::vector<std::vector<uint64_t>> sent[2], got[2];
     unsigned seq = 0;
 
@@ -864,8 +865,16 @@ static void req_phase(Tb &tb)
     TB_CHECK(acc == sent[0].size() + sent[1].size(), "REQ_ACCEPTED %llu", (unsigned long long)acc);
     TB_CHECK(retries > 0, "no retries");
     std::printf("REQ: %zu entries, %llu retries\n", sent[0].size() + sent[1].size(), (unsigned long long)retries);
+    // every REQ numbered and finished, none failed (refusals of full
+    // queues are retried, not failures)
+    uint64_t rs = tb.read(ctxreg(1, TG_CTX_REG_REQ_STATE));
+    TB_CHECK((uint16_t)(rs - rs0) == (uint16_t)(sent[0].size() + sent[1].size()) &&
+                 (uint16_t)(rs >> TG_REQST_DONE_LSB) == (uint16_t)rs && (rs >> TG_REQST_FAIL_NUM_LSB) == 0,
+             "REQ_STATE %016llx after %zu REQs (before: %016llx)", (unsigned long long)rs,
+             sent[0].size() + sent[1].size(), (unsigned long long)rs0);
 
-    // a REQ to an address that is no queue: refused, nothing written
+    // a REQ to an address that is no queue: refused, nothing written; its
+    // number and reason in REQ_STATE, STATUS untouched
     Ref before;
     std::memcpy(before.mem.data(), tb.mem.mem.data(), MEM_BYTES);
     tb.write(ctxreg(1, TG_CTX_REG_STATUS), 0);
@@ -873,13 +882,35 @@ static void req_phase(Tb &tb)
     tb.hq.back().addr += 0x100;   // not the base of any queue
     tb.run_until_idle();
     check_mem(tb, before, "after a REQ to no queue");
-    TB_CHECK(tb.read(ctxreg(1, TG_CTX_REG_STATUS)) == TG_ST_NO_QUEUE, "status after a REQ to no queue");
-    // an entry longer than the queue's entry size: refused
-    tb.write(ctxreg(1, TG_CTX_REG_STATUS), 0);
+    TB_CHECK(tb.read(ctxreg(1, TG_CTX_REG_STATUS)) == TG_ST_OK, "STATUS after a REQ to no queue");
+    uint64_t want = (uint64_t)1 << TG_REQST_FAIL_CNT_LSB | (uint64_t)TG_ST_NO_QUEUE << TG_REQST_FAIL_ST_LSB |
+                    (uint64_t)(uint16_t)(rs + 1) << TG_REQST_FAIL_NUM_LSB |
+                    (uint64_t)(uint16_t)(rs + 1) << TG_REQST_DONE_LSB | (uint16_t)(rs + 1);
+    uint64_t got_rs = tb.read(ctxreg(1, TG_CTX_REG_REQ_STATE));
+    TB_CHECK(got_rs == want, "REQ_STATE after a REQ to no queue: %016llx, want %016llx",
+             (unsigned long long)got_rs, (unsigned long long)want);
+    // an entry longer than the queue's entry size: refused; the first
+    // failure stays, the count goes up, until REQ_STATE is written
     enq(tb, qs[0], {1, 2});
     tb.run_until_idle();
     check_mem(tb, before, "after an oversized entry");
-    TB_CHECK(tb.read(ctxreg(1, TG_CTX_REG_STATUS)) == TG_ST_MALFORMED, "status after an oversized entry");
+    want = (want & ~((uint64_t)0xFF << TG_REQST_FAIL_CNT_LSB) & ~(uint64_t)0xFFFFFFFF) |
+           (uint64_t)2 << TG_REQST_FAIL_CNT_LSB | (uint64_t)(uint16_t)(rs + 2) << TG_REQST_DONE_LSB |
+           (uint16_t)(rs + 2);
+    got_rs = tb.read(ctxreg(1, TG_CTX_REG_REQ_STATE));
+    TB_CHECK(got_rs == want, "REQ_STATE after an oversized entry: %016llx, want %016llx",
+             (unsigned long long)got_rs, (unsigned long long)want);
+    tb.write(ctxreg(1, TG_CTX_REG_REQ_STATE), 0);
+    enq(tb, qs[0], {1, 2});
+    tb.run_until_idle();
+    want = (uint64_t)1 << TG_REQST_FAIL_CNT_LSB | (uint64_t)TG_ST_MALFORMED << TG_REQST_FAIL_ST_LSB |
+           (uint64_t)(uint16_t)(rs + 3) << TG_REQST_FAIL_NUM_LSB |
+           (uint64_t)(uint16_t)(rs + 3) << TG_REQST_DONE_LSB | (uint16_t)(rs + 3);
+    got_rs = tb.read(ctxreg(1, TG_CTX_REG_REQ_STATE));
+    TB_CHECK(got_rs == want, "REQ_STATE after a clear and an oversized entry: %016llx, want %016llx",
+             (unsigned long long)got_rs, (unsigned long long)want);
+    TB_CHECK(tb.read(ctxreg(1, TG_CTX_REG_STATUS)) == TG_ST_OK, "STATUS after oversized entries");
+    tb.write(ctxreg(1, TG_CTX_REG_REQ_STATE), 0);
 
     // latency of one REQ into an empty queue
     queue_drain(tb, qs[0], got[0]);

@@ -916,7 +916,7 @@ struct Tb {
              t.ev_req_stray, is_stray ? "a stray" : matched ? "a matching answer" : resp.id != ~0ull ?
              "a late answer to a REQ given up" : "no answer");
         bool err_exp = false;
-        uint8_t err_ctx = 0, err_st = 0;
+        uint8_t err_st = 0;
         Prop err_kind = P_ERR_EXTRA;
         Req *gone = nullptr;
         if (matched) {
@@ -933,7 +933,6 @@ struct Tb {
                     n_accepted++;
                 } else {
                     err_exp = true;
-                    err_ctx = r.d.ctx & 15;
                     err_st = resp.status;
                     err_kind = P_ERR;
                     if (resp.status == TG_ST_NO_QUEUE) n_noq++;
@@ -948,15 +947,19 @@ struct Tb {
             }
             if (gone) {
                 err_exp = true;
-                err_ctx = gone->d.ctx & 15;
                 err_st = TG_ST_PEER_GONE;
                 err_kind = P_TIMEOUT;
             }
         }
-        PROP(err_kind, t.m_err_valid == err_exp && (!err_exp || (t.m_err_ctx == err_ctx && t.m_err_status == err_st)),
-             "cycle %llu: failure report valid %u ctx %u status %u; want %s ctx %u status %u%s", c, t.m_err_valid,
-             t.m_err_ctx, t.m_err_status, err_exp ? "one," : "none", err_ctx, err_st,
-             gone ? " (a timeout)" : "");
+        // every REQ finished for good is reported once, with its context,
+        // the tag it came in with, and its outcome
+        const Req *end = gone ? gone : matched && resp.status != TG_ST_NOT_READY ? &all[resp.id] : nullptr;
+        PROP(err_kind, t.m_done_valid == (end != nullptr) &&
+                 (!end || (t.m_done_ctx == (end->d.ctx & 15) && t.m_done_tag == end->d.tag &&
+                           t.m_done_status == (err_exp ? err_st : (uint8_t)TG_ST_OK))),
+             "cycle %llu: end report valid %u ctx %u tag %04x status %u; want %s ctx %u tag %04x status %u%s", c,
+             t.m_done_valid, t.m_done_ctx, t.m_done_tag, t.m_done_status, end ? "one," : "none",
+             end ? end->d.ctx & 15 : 0, end ? end->d.tag : 0, err_exp ? err_st : 0, gone ? " (a timeout)" : "");
         if (gone) {
             PROP(P_ERR_EXTRA, gone->dead, "cycle %llu: REQ #%llu to a live node timed out", c,
                  (unsigned long long)gone->d.id);
@@ -1009,15 +1012,15 @@ struct Tb {
             wait_m = 0;
         }
 
-        if (trace && (t.m_txd_valid || t.s_qresp_valid || in_fire || t.m_err_valid))
+        if (trace && (t.m_txd_valid || t.s_qresp_valid || in_fire || t.m_done_valid))
             std::fprintf(stderr, "%llu: out %u/%u #%llu op %u flags %u dst %04x addr %08x tag %04x | in %u/%u #%lld | "
                          "resp %u #%lld st %u src %04x tag %04x%s | err %u ctx %u st %u | waiting %u eligible %zu "
                          "round %zu wait %u\n",
                          c, t.m_txd_valid, t.m_txd_ready, (unsigned long long)oid, t.m_txd_op, t.m_txd_flags,
                          t.m_txd_dst, t.m_txd_addr, t.m_txd_tag, t.s_txd_valid, t.s_txd_ready, in_id,
                          t.s_qresp_valid, resp.id == ~0ull ? -1LL : (long long)resp.id, t.s_qresp_status,
-                         t.s_qresp_src, t.s_qresp_tag, is_stray ? " stray" : "", t.m_err_valid, t.m_err_ctx,
-                         t.m_err_status, waiting, elig.size(), round_list.size(), wait_m);
+                         t.s_qresp_src, t.s_qresp_tag, is_stray ? " stray" : "", t.m_done_valid, t.m_done_ctx,
+                         t.m_done_status, waiting, elig.size(), round_list.size(), wait_m);
         prev_stalled = t.m_txd_valid && !t.m_txd_ready;
         prev_resend = t.m_txd_valid && resend;
         prev_oid = oid;
