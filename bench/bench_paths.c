@@ -11,6 +11,10 @@
 #include "tg_bench.h"
 #include "tg_swq.h"
 
+/* how long the senders' REQs may take to finish at the end: far past any
+ * answer, short of a hang */
+#define ENQ_WAIT_NS 10000000000ull
+
 #define WORDS        2u        /* entry: sender << 32 | index, cycle it was issued */
 #define HWQ_LOG2     20u       /* remote-enqueue buffer: 1 MiB, never fills here */
 #define HWQ_ENTRY    (8u * WORDS)
@@ -291,7 +295,7 @@ int bench_compare(const struct bench_opts *o)
 				int st = tg_ctx_status(c.dev[s]);
 
 				if (!st)
-					st = tg_enq_wait(c.dev[s], NULL);
+					st = tg_enq_wait(c.dev[s], ENQ_WAIT_NS, NULL);
 				if (st)
 					die("%s: sender %u: %s", p.name, s, tg_dev_error(c.dev[s]));
 			}

@@ -11,6 +11,10 @@
 
 #include "tg/tg.h"
 
+/* how long the senders' REQs may take to finish at the end: far past any
+ * answer, short of a hang */
+#define ENQ_WAIT_NS 10000000000ull
+
 #define DEFAULT_REPS   1000u
 #define SIMBOARD_REPS  50u     /* simulated boards run about 150 times slower than boards */
 #define POLL_TIMEOUT_S 10.0
@@ -465,7 +469,7 @@ static int enqueues(struct demo *d)
 	}
 	/* every REQ of the sender finished and none failed (a failure would
 	 * name the REQ by its ticket) */
-	err = tg_enq_wait(d->n0, NULL);
+	err = tg_enq_wait(d->n0, ENQ_WAIT_NS, NULL);
 	if (err) {
 		rc = fail("tg_enq_wait", err);
 		goto out;

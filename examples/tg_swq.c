@@ -15,6 +15,10 @@
 #include "tg/tg.h"
 #include "tg_swq.h"
 
+/* how long the senders' REQs may take to finish at the end: far past any
+ * answer, short of a hang */
+#define ENQ_WAIT_NS 10000000000ull
+
 #define SENDERS      3u          /* nodes 0..2 */
 #define RCV          3u
 #define NODES        4u
@@ -304,7 +308,7 @@ int main(int argc, char **argv)
 		int st = tg_ctx_status(snd[s]);
 
 		if (!st)
-			st = tg_enq_wait(snd[s], NULL);
+			st = tg_enq_wait(snd[s], ENQ_WAIT_NS, NULL);
 		if (st)
 			error("sender %u: %s", s, tg_dev_error(snd[s]));
 		polls += sw.prod[s]->polls;

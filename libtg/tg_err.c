@@ -194,7 +194,7 @@ const char *tg_strerror(int err)
 	case EPERM:        return "not permitted: the target's region does not grant this access, or the device was not opened with the rights the call needs";
 	case ENXIO:        return "no simulator running under that name";
 	case ENODEV:       return "no such node";
-	case EBUSY:        return "every context of the node is taken";
+	case EBUSY:        return "every context of the node is taken, or busy with its former owner's REQs";
 	case ENOTCONN:     return "the simulator stopped";
 	case ETIMEDOUT:    return "no answer in time (the simulator, or the board's bridge)";
 	case ENOMEM:       return "out of memory (host, or the node's exported memory)";

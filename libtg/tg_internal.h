@@ -107,6 +107,7 @@ struct tg_dev {
 	 * context's last REQ when it opened (REQ_STATE [15:0]), and the
 	 * targets of the latest ones, by ticket, for naming a failed one */
 	uint64_t enq_issued;
+	uint64_t enq_mark;           /* enq_issued when tg_enq_wait last returned */
 	uint16_t enq_base;
 	struct tg__enq_target { uint32_t qpaddr; uint16_t node; } enq_recent[TG__ENQ_RECENT];
 	/* the last failure of a call on this device, in words (tg_dev_error) */

@@ -599,17 +599,67 @@ static int tg_enq_store_body(struct tg_dev *dev, unsigned node, uint64_t qpaddr,
 
 /* ---- outcomes of REQs ---- */
 
+#define ENQ_OPEN_WAIT_NS  1000000000ull   /* a former owner's REQs: how long open waits */
+#define ENQ_OPEN_CYCLES   (1ull << 22)    /* ... in-process, in cycles */
+#define ENQ_NUM_SPAN      65536ull        /* the NIC numbers REQs modulo 2^16 */
+
+static uint64_t enq_reg(const struct tg_dev *dev)
+{
+	return tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_REQ_STATE);
+}
+
+/* Read REQ_STATE until every REQ of the context is finished or `limit`
+ * (cycles in-process, else ns) has passed: 0 and *v, or -ETIMEDOUT, or
+ * the read's error.  Between reads: the simulator's pace, then naps of up
+ * to a millisecond (REQs can wait that long for a stopped consumer). */
+static int enq_settle(struct tg_dev *dev, uint64_t limit, uint64_t *v)
+{
+	uint64_t t0 = dev->step ? tg_cycles(dev) : mono_ns();
+	int rc;
+
+	for (unsigned round = 0;; round++) {
+		struct timespec ts = { 0, 0 };
+		uint64_t now;
+
+		rc = tg__mmio_read(dev, enq_reg(dev), v);
+		if (rc)
+			return rc;
+		if ((uint16_t)(*v >> TG_REQST_ISSUED_LSB) == (uint16_t)(*v >> TG_REQST_DONE_LSB))
+			return 0;
+		now = dev->step ? tg_cycles(dev) : mono_ns();
+		if (now - t0 >= limit)
+			return -ETIMEDOUT;
+		if (dev->step || round < 64) {
+			rc = tg__wait(dev);
+		} else {
+			ts.tv_nsec = (long)(round < 74 ? 1000ull << (round - 64) : NAP_NS);
+			nanosleep(&ts, NULL);
+			rc = dev->prov->local ? 0 : tg__wait(dev);
+		}
+		if (rc)
+			return rc;
+	}
+}
+
 int tg__enq_open(struct tg_dev *dev)
 {
 	uint64_t v, zero = 0;
-	int rc = tg__mmio_read(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_REQ_STATE), &v);
+	int rc;
 
+	/* REQs a former owner of the context left in flight finish first, so
+	 * that their counts and failures are not taken for ours */
+	rc = enq_settle(dev, dev->step ? ENQ_OPEN_CYCLES : ENQ_OPEN_WAIT_NS, &v);
+	if (rc == -ETIMEDOUT) {
+		tg__why("context %u still has REQs of its former owner in flight", dev->ctx);
+		return -EBUSY;
+	}
 	if (rc)
 		return rc;
 	dev->enq_base = (uint16_t)(v >> TG_REQST_ISSUED_LSB);
 	dev->enq_issued = 0;
+	dev->enq_mark = 0;
 	/* any write clears the failure fields */
-	return tg__mmio_write(dev, tg_bar_ctx_addr(dev->ctx, TG_CTX_REG_REQ_STATE), &zero, NULL, 1);
+	return tg__mmio_write(dev, enq_reg(dev), &zero, NULL, 1);
 }
 
 uint64_t tg_enq_ticket(const struct tg_dev *dev)
@@ -617,81 +667,84 @@ uint64_t tg_enq_ticket(const struct tg_dev *dev)
 	return dev ? dev->enq_issued : 0;
 }
 
-/* Between two reads of REQ_STATE: the simulator's pace, then naps up to a
- * millisecond (REQs can wait that long for a stopped consumer). */
-static int enq_nap(struct tg_dev *dev, unsigned round)
+/* tg_dev_error's text for the first failure since the last wait: REQ
+ * `ticket` (0: not known), failed with rc; count failures in all. */
+static void enq_why(const struct tg_dev *dev, uint64_t ticket, int rc, unsigned count)
 {
-	struct timespec ts = { 0, 0 };
+	char who[96] = "a REQ of this context (its number not known to this device)";
+	char what[256];
 
-	if (dev->step || round < 64)
-		return tg__wait(dev);
-	ts.tv_nsec = (long)(round < 74 ? 1000ull << (round - 64) : NAP_NS);
-	nanosleep(&ts, NULL);
-	return dev->prov->local ? 0 : tg__wait(dev);
+	if (ticket && dev->enq_issued - ticket < TG__ENQ_RECENT) {
+		const struct tg__enq_target *t = &dev->enq_recent[ticket % TG__ENQ_RECENT];
+
+		snprintf(who, sizeof(who), "REQ %" PRIu64 " (to node %u, queue %#" PRIx32 ")", ticket,
+			 t->node, t->qpaddr);
+	} else if (ticket) {
+		snprintf(who, sizeof(who), "REQ %" PRIu64, ticket);
+	}
+	if (rc == -EHOSTUNREACH)
+		snprintf(what, sizeof(what), "got no answer within READ_TIMEOUT: its entry may or may "
+			 "not be in the queue");
+	else
+		snprintf(what, sizeof(what), "failed for good: %s", tg_strerror(rc));
+	tg__why("%s %s; %u%s REQ%s failed since the last tg_enq_wait", who, what, count,
+		count == 255 ? " or more" : "", count == 1 ? "" : "s");
 }
 
-static int tg_enq_wait_body(struct tg_dev *dev, uint64_t *failed)
+static int tg_enq_wait_body(struct tg_dev *dev, uint64_t timeout_ns, uint64_t *failed)
 {
-	const uint64_t reg = tg_bar_ctx_addr(dev ? dev->ctx : 0, TG_CTX_REG_REQ_STATE);
-	uint64_t v, zero = 0, ticket, back;
+	uint64_t v, zero = 0, ticket = 0, back, limit, since;
 	uint16_t issued, num;
-	unsigned st, count, round;
+	unsigned st, count;
 	int rc;
 
 	if (failed)
 		*failed = 0;
 	if (!dev)
 		return -EINVAL;
-	for (round = 0;; round++) {
-		rc = tg__mmio_read(dev, reg, &v);
-		if (rc)
-			return rc;
-		issued = (uint16_t)(v >> TG_REQST_ISSUED_LSB);
-		if (issued == (uint16_t)(v >> TG_REQST_DONE_LSB))
-			break;
-		rc = enq_nap(dev, round);
-		if (rc)
-			return rc;
-	}
+	/* in-process: simulated time; tg-sim and boards: wall-clock time */
+	limit = timeout_ns;
+	if (dev->step)
+		limit = timeout_ns > UINT64_MAX / 1000u ? UINT64_MAX :
+			timeout_ns * 1000u / (dev->ctl->ps_per_cycle ? dev->ctl->ps_per_cycle : 1);
+	rc = enq_settle(dev, limit, &v);
+	if (rc)
+		return rc;
+	since = dev->enq_issued - dev->enq_mark;
+	dev->enq_mark = dev->enq_issued;
 	st = (unsigned)(v >> TG_REQST_FAIL_ST_LSB) & 0xffu;
 	if (!st)
 		return 0;
+	issued = (uint16_t)(v >> TG_REQST_ISSUED_LSB);
 	num = (uint16_t)(v >> TG_REQST_FAIL_NUM_LSB);
 	count = (unsigned)(v >> TG_REQST_FAIL_CNT_LSB) & 0xffu;
 	/* nothing is in flight: no failure can come between the read and this */
-	rc = tg__mmio_write(dev, reg, &zero, NULL, 1);
+	rc = tg__mmio_write(dev, enq_reg(dev), &zero, NULL, 1);
 	if (rc)
 		return rc;
 	rc = tg_status_errno(st);
-	/* the NIC numbers the context's REQs modulo 2^16 from enq_base */
+	/* the failed REQ is one of the `since` issued after the last wait,
+	 * numbered modulo 2^16 from enq_base */
 	back = (uint16_t)(issued - num);
-	if (issued != (uint16_t)(dev->enq_base + dev->enq_issued) || back >= dev->enq_issued) {
-		tg__why("a REQ this device did not issue through libtg (NIC number %u) failed for "
-			"good: %s%s", num, tg_strerror(rc), count > 1 ? "; later REQs failed too" : "");
-		return rc;
+	if (issued != (uint16_t)(dev->enq_base + dev->enq_issued)) {
+		/* a REQ store the library took for lost reached the NIC, or a
+		 * REQ went out on the context without libtg: count on from the
+		 * NIC's number */
+		dev->enq_base = (uint16_t)(issued - dev->enq_issued);
+	} else if (back < since && since < ENQ_NUM_SPAN) {
+		ticket = dev->enq_issued - back;
 	}
-	ticket = dev->enq_issued - back;
 	if (failed)
 		*failed = ticket;
-	if (back < TG__ENQ_RECENT) {
-		const struct tg__enq_target *t = &dev->enq_recent[ticket % TG__ENQ_RECENT];
-
-		tg__why("REQ %" PRIu64 " (to node %u, queue %#" PRIx32 ") failed for good: %s; "
-			"%u%s REQ%s failed since the last tg_enq_wait", ticket, t->node, t->qpaddr,
-			tg_strerror(rc), count, count == 255 ? " or more" : "", count == 1 ? "" : "s");
-	} else {
-		tg__why("REQ %" PRIu64 " failed for good: %s; %u%s REQ%s failed since the last "
-			"tg_enq_wait", ticket, tg_strerror(rc), count, count == 255 ? " or more" : "",
-			count == 1 ? "" : "s");
-	}
+	enq_why(dev, ticket, rc, count);
 	return rc;
 }
 
-int tg_enq_wait(struct tg_dev *dev, uint64_t *failed)
+int tg_enq_wait(struct tg_dev *dev, uint64_t timeout_ns, uint64_t *failed)
 {
 	const struct tg_dev *p = tg__enter(dev);
 
-	return tg__leave(p, dev, "tg_enq_wait", tg_enq_wait_body(dev, failed), 1);
+	return tg__leave(p, dev, "tg_enq_wait", tg_enq_wait_body(dev, timeout_ns, failed), 1);
 }
 
 int __tg_enq_store(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint64_t *words,

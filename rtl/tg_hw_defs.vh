@@ -7,7 +7,7 @@
 
 // Identity
 `define TG_ID_MAGIC                     1413959235  // 'TGNC': upper 32 bits of CSR ID
-`define TG_VERSION_MAJOR                1  // incompatible changes bump this
+`define TG_VERSION_MAJOR                2  // incompatible changes bump this
 `define TG_VERSION_MINOR                0  // compatible additions bump this
 `define TG_PROTO_VERSION                2  // value of the ver field of every frame
 `define TG_ETHERTYPE                    34997  // local experimental EtherType

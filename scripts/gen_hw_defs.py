@@ -14,7 +14,7 @@ import sys
 GROUPS = [
     ("Identity", [
         ("ID_MAGIC", 0x54474E43, "'TGNC': upper 32 bits of CSR ID"),
-        ("VERSION_MAJOR", 1, "incompatible changes bump this"),
+        ("VERSION_MAJOR", 2, "incompatible changes bump this"),
         ("VERSION_MINOR", 0, "compatible additions bump this"),
         ("PROTO_VERSION", 2, "value of the ver field of every frame"),
         ("ETHERTYPE", 0x88B5, "local experimental EtherType"),

@@ -211,7 +211,7 @@ void tg_mr_free(struct tg_mr *mr);
  * before memory is touched, counted (CSR PROT_REFUSED), and reported to
  * the sender: blocking calls and completion words return the reason;
  * posted writes return it at the sender context's next tg_fence to that
- * node (and then in tg_ctx_status).  Reasons: -EACCES no region with this
+ * node (and then in tg_ctx_status), REQs at tg_enq_wait.  Reasons: -EACCES no region with this
  * key (wrong, guessed or revoked), -EPERM the region does not grant the
  * access, -EFAULT outside the region.  Without protection keys are
  * carried but not checked. */
@@ -528,30 +528,40 @@ int tg_enq_multi(struct tg_dev *dev, unsigned node, uint64_t qpaddr, const uint6
  * Every REQ a device issues (tg_enq, tg_enq_multi returning 0) gets a
  * ticket: 1 for the device's first, then counting up.  The sender's NIC
  * keeps the REQ until it is finished: delivered (the entry is in the
- * queue), or failed for good, at the target (-ENOENT no queue at the
- * address; -EINVAL an entry longer than the queue's; with protection
- * -EACCES, -EPERM, -EFAULT as for writes) or for want of an answer
- * within the NIC's READ_TIMEOUT (-EHOSTUNREACH).  A queue that is full
- * is no failure: the NIC resends until it takes the entry.
+ * queue), refused for good by the target, which then wrote nothing
+ * (-ENOENT no queue at the address; -EINVAL an entry longer than the
+ * queue's; with protection -EACCES, -EPERM, -EFAULT as for writes), or
+ * given up for want of an answer within the NIC's READ_TIMEOUT
+ * (-EHOSTUNREACH: the entry may or may not be in the queue, as for a
+ * blocking call that times out).  A queue that is full is no failure: the
+ * NIC resends until it takes the entry.
  * A REQ's failure is reported by tg_enq_wait only, with its ticket, and
- * by no other call: not tg_enq, tg_fence or tg_ctx_status. */
+ * by no other call: not tg_enq, tg_fence or tg_ctx_status.  Opening a
+ * device waits (up to a second) for REQs its context's former owner left
+ * in flight, so that their outcomes are not taken for the new owner's. */
 
 /* The ticket of the last REQ this device issued; 0 before the first, or
  * for NULL. */
 uint64_t tg_enq_ticket(const struct tg_dev *dev);
 
-/* Wait until every REQ this device has issued, to any node, is finished.
- * Returns 0 if every REQ that finished since the last tg_enq_wait was
- * delivered.  Else the first of them that failed, in the order they
- * finished: its reason as -errno (above), its ticket in *failed (when
- * failed is not NULL; 0 otherwise), and tg_dev_error names it, its node
- * and queue, and how many failed; those failures are then reported.
- * Also -EINVAL (NULL dev), -ENOTCONN (the simulator stopped), or the
- * bridge's error.  Blocks as long as a REQ waits: for a consumer to make
- * room in a full queue, or for ever for a REQ to a node that never
- * answers when READ_TIMEOUT is 0.  The NIC numbers the context's REQs
- * modulo 2^16: keep fewer than 65 536 in flight between two calls. */
-int tg_enq_wait(struct tg_dev *dev, uint64_t *failed);
+/* Wait until every REQ this device has issued, to any node, is finished,
+ * or timeout_ns passes (-ETIMEDOUT; nothing is reported then, and a later
+ * call reports it all).  With tg-sim and on boards the timeout is
+ * wall-clock time; in-process it is simulated time (the call advances
+ * the clock).  Returns 0 if every REQ that finished since the last
+ * tg_enq_wait was delivered.  Else the first of them that failed, in the
+ * order they finished: its reason as -errno (above) and its ticket in
+ * *failed (when failed is not NULL).  The NIC keeps the first failure's
+ * number and a count of the others, not their tickets: tg_dev_error
+ * gives the ticket (with its node and queue if it is one of the device's
+ * last 64 REQs) and how many failed.  Those failures are then reported.
+ * *failed is 0 when the ticket cannot be known: 65 536 or more REQs
+ * issued since the last call (the NIC numbers REQs modulo 2^16), or a REQ
+ * that reached the NIC though its call failed.  Also -EINVAL (NULL dev),
+ * -ENOTCONN (the simulator stopped), or the bridge's error.  A REQ can
+ * wait as long as a consumer leaves its queue full, or for ever for a
+ * node that never answers when READ_TIMEOUT is 0: choose the timeout. */
+int tg_enq_wait(struct tg_dev *dev, uint64_t timeout_ns, uint64_t *failed);
 
 /* ---- Remote memory by mapped pointer ------------------------------------
  * A window is node `node`'s memory seen through the remote window: a store

@@ -7,7 +7,7 @@
 
 /* Identity */
 #define TG_ID_MAGIC                     0x54474E43ULL  /* 'TGNC': upper 32 bits of CSR ID */
-#define TG_VERSION_MAJOR                0x1ULL  /* incompatible changes bump this */
+#define TG_VERSION_MAJOR                0x2ULL  /* incompatible changes bump this */
 #define TG_VERSION_MINOR                0x0ULL  /* compatible additions bump this */
 #define TG_PROTO_VERSION                0x2ULL  /* value of the ver field of every frame */
 #define TG_ETHERTYPE                    0x88B5ULL  /* local experimental EtherType */

@@ -62,7 +62,7 @@ static void semantics(struct tg_dev *dev[], uint64_t pa)
 	CHECK_RC(tg_swap(dev[3], 0, pa, 15, &old), 0);
 	CHECK(old == ~0ULL, "swap of all ones after a failed REQ old %#" PRIx64, old);
 	CHECK_RC(tg_ctx_status(dev[3]), 0);
-	CHECK_RC(tg_enq_wait(dev[3], NULL), -ENOENT);
+	CHECK_RC(tg_enq_wait(dev[3], T_ENQ_NS, NULL), -ENOENT);
 	/* writes before an atomic of the same device land before it */
 	want = 100;
 	CHECK_RC(tg_write(dev[3], 0, pa, &want, 8), 0);

@@ -118,7 +118,7 @@ int main(void)
 	t0 = tg_enq_ticket(snd);
 	CHECK(t0 > 8, "tickets: %" PRIu64 " after the REQs above", t0);
 	failed = 99;
-	CHECK_RC(tg_enq_wait(snd, &failed), 0);
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), 0);
 	CHECK(failed == 0, "ticket %" PRIu64 " of a failure reported with none", failed);
 
 	/* REQ to memory that is no queue: NO_QUEUE at the sender, memory
@@ -135,13 +135,13 @@ int main(void)
 	tg_sim_step(sim, 2000);
 	CHECK_RC(tg_ctx_status(snd), 0);
 	CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 5), 0);
-	CHECK_RC(tg_enq_wait(snd, &failed), -ENOENT);
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), -ENOENT);
 	CHECK(failed == t0 + 1, "failed ticket %" PRIu64 ", want %" PRIu64, failed, t0 + 1);
 	snprintf(want, sizeof(want), "tg_enq_wait: REQ %" PRIu64 " (to node 1, queue %#" PRIx64 ") failed for "
 		 "good: %s; 1 REQ failed since the last tg_enq_wait (ENOENT)", t0 + 1, tg_mr_paddr(mr),
 		 tg_strerror(-ENOENT));
 	CHECK(!strcmp(tg_dev_error(snd), want), "tg_dev_error: \"%s\", want \"%s\"", tg_dev_error(snd), want);
-	CHECK_RC(tg_enq_wait(snd, &failed), 0);   /* reported once */
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), 0);   /* reported once */
 	CHECK(failed == 0, "ticket %" PRIu64 " reported twice", failed);
 	CHECK(memcmp(before, mem1 + tg_mr_paddr(mr), sizeof(before)) == 0, "memory changed");
 	CHECK_RC(deq_step(sim, q8, e, 8), 0);
@@ -157,19 +157,67 @@ int main(void)
 	CHECK_RC(tg_enq_multi(snd, 1, tg_queue_paddr(q8), w2, 2), 0); /* t0 + 3: longer than an entry */
 	CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 9), 0);
 	CHECK(tg_enq_ticket(snd) == t0 + 4, "ticket %" PRIu64 ", want %" PRIu64, tg_enq_ticket(snd), t0 + 4);
-	CHECK_RC(tg_enq_wait(snd, NULL), -ENOENT);
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, NULL), -ENOENT);
 	CHECK(strstr(tg_dev_error(snd), "2 REQs failed"), "tg_dev_error: \"%s\"", tg_dev_error(snd));
 	snprintf(want, sizeof(want), "REQ %" PRIu64 " (to node 1", t0 + 2);
 	CHECK(strstr(tg_dev_error(snd), want), "tg_dev_error: \"%s\", want \"%s...\"", tg_dev_error(snd), want);
-	CHECK_RC(tg_enq_wait(snd, &failed), 0);
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), 0);
 	CHECK_RC(deq_step(sim, q8, e, 8), 0);
 	CHECK(e[0] == 6, "entry %#" PRIx64 ", want 6", e[0]);
 	CHECK_RC(deq_step(sim, q8, e, 8), 0);
 	CHECK(e[0] == 9, "entry %#" PRIx64 ", want 9", e[0]);
-	CHECK_RC(tg_enq_wait(NULL, &failed), -EINVAL);
+	CHECK_RC(tg_enq_wait(NULL, T_ENQ_NS, &failed), -EINVAL);
 	CHECK(tg_enq_ticket(NULL) == 0, "ticket of NULL");
 	CHECK(tg_cycles(snd) == tg_sim_cycles(sim), "tg_cycles %" PRIu64 " vs %" PRIu64,
 	      tg_cycles(snd), tg_sim_cycles(sim));
+
+	/* a context's former owner leaves a failing REQ in flight: the next
+	 * owner's open waits for it, and neither its failure nor its number
+	 * is the new owner's */
+	{
+		struct tg_dev *tmp = t_open(sim, 0, 0), *tmp2;
+		int c = tg_context(tmp);
+
+		CHECK_RC(tg_enq(tmp, 1, tg_mr_paddr(mr), 1), 0);
+		tg_close(tmp);
+		tmp2 = t_open(sim, 0, 0);
+		CHECK(tg_context(tmp2) == c, "context %d reopened as %d", c, tg_context(tmp2));
+		CHECK(tg_enq_ticket(tmp2) == 0, "a new device starts with ticket %" PRIu64, tg_enq_ticket(tmp2));
+		CHECK_RC(tg_enq_wait(tmp2, T_ENQ_NS, &failed), 0);
+		CHECK_RC(tg_enq(tmp2, 1, tg_queue_paddr(q8), 10), 0);
+		CHECK_RC(tg_enq(tmp2, 1, tg_mr_paddr(mr), 11), 0);
+		CHECK_RC(tg_enq_wait(tmp2, T_ENQ_NS, &failed), -ENOENT);
+		CHECK(failed == 2, "the new owner's failed REQ: ticket %" PRIu64 ", want 2", failed);
+		tg_close(tmp2);
+		CHECK_RC(deq_step(sim, q8, e, 8), 0);
+		CHECK(e[0] == 10, "entry %#" PRIx64 ", want 10", e[0]);
+	}
+
+	/* a REQ whose answer is slower than the timeout: -ETIMEDOUT, nothing
+	 * reported; then slower than READ_TIMEOUT: given up, -EHOSTUNREACH,
+	 * though the entry may arrive (here it does) */
+	{
+		struct tg_dev *drv0 = t_open(sim, 0, TG_OPEN_DRIVER);
+		uint64_t rdto = t_csr(drv0, TG_CSR_REG_READ_TIMEOUT);
+
+		REQUIRE(tg_sim_set_link(sim, 1, 3000, 1) == 0, "link");
+		CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 12), 0);
+		CHECK_RC(tg_enq_wait(snd, 8000, &failed), -ETIMEDOUT);   /* 1000 cycles */
+		CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), 0);
+		CHECK_RC(deq_step(sim, q8, e, 8), 0);
+		CHECK(e[0] == 12, "entry %#" PRIx64 ", want 12", e[0]);
+		CHECK_RC(tg_csr_write(drv0, TG_CSR_REG_READ_TIMEOUT, 2000), 0);
+		CHECK_RC(tg_enq(snd, 1, tg_queue_paddr(q8), 13), 0);
+		CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), -EHOSTUNREACH);
+		CHECK(failed == tg_enq_ticket(snd), "ticket %" PRIu64 ", want %" PRIu64, failed, tg_enq_ticket(snd));
+		CHECK(strstr(tg_dev_error(snd), "may or may not be in the queue"), "tg_dev_error: \"%s\"",
+		      tg_dev_error(snd));
+		CHECK_RC(deq_step(sim, q8, e, 8), 0);
+		CHECK(e[0] == 13, "entry %#" PRIx64 " given up, want 13 delivered", e[0]);
+		CHECK_RC(tg_csr_write(drv0, TG_CSR_REG_READ_TIMEOUT, rdto), 0);
+		REQUIRE(tg_sim_set_link(sim, 1, 10, 1) == 0, "link");
+		tg_close(drv0);
+	}
 
 	/* a queue's buffers are the driver's: a client freeing one as its own
 	 * memory, or as another queue's unlinked buffer, is refused, so the
@@ -184,7 +232,7 @@ int main(void)
 	/* after closing, the address is no queue any more */
 	tg_queue_close(q8);
 	CHECK_RC(tg_enq(snd, 1, pa, 7), 0);
-	CHECK_RC(tg_enq_wait(snd, &failed), -ENOENT);
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, &failed), -ENOENT);
 	CHECK(failed == tg_enq_ticket(snd), "failed ticket %" PRIu64 ", want %" PRIu64, failed,
 	      tg_enq_ticket(snd));
 

@@ -112,7 +112,7 @@ int main(void)
 	}
 	CHECK(next == h.sent_a, "A: %" PRIu64 " of %u entries", next, h.sent_a);
 	CHECK_RC(tg_ctx_status(snd), 0);
-	CHECK_RC(tg_enq_wait(snd, NULL), 0);
+	CHECK_RC(tg_enq_wait(snd, T_ENQ_NS, NULL), 0);
 	t_check_sim(sim);
 	tg_queue_close(h.qc);
 	tg_queue_close(h.qb);

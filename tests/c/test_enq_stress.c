@@ -100,7 +100,7 @@ int main(void)
 		CHECK_RC(tg_csr_read(snd[s], TG_CSR_REG_SPILL_CFG, &v), 0);
 		CHECK(v >> 32 == 0, "sender %u: %" PRIu64 " REQs left in its spill ring", s, v >> 32);
 		CHECK_RC(tg_ctx_status(snd[s]), 0);
-		CHECK_RC(tg_enq_wait(snd[s], NULL), 0);
+		CHECK_RC(tg_enq_wait(snd[s], T_ENQ_NS, NULL), 0);
 	}
 	CHECK_RC(tg_csr_read(rcv, TG_CSR_REG_REQ_REFUSED, &refused), 0);
 	CHECK_RC(tg_csr_read(rcv, TG_CSR_REG_REQ_ACCEPTED, &accepted), 0);

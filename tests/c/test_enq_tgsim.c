@@ -48,7 +48,7 @@ static void *sender(void *arg)
 		CHECK_RC(tg_enq(d, RCV, qpa, (uint64_t)s << 32 | i), 0);
 	CHECK_RC(tg_fence(d, RCV), 0);
 	CHECK_RC(tg_ctx_status(d), 0);
-	CHECK_RC(tg_enq_wait(d, NULL), 0);
+	CHECK_RC(tg_enq_wait(d, T_ENQ_NS, NULL), 0);
 	CHECK(tg_enq_ticket(d) == M, "%" PRIu64 " tickets for %u REQs", tg_enq_ticket(d), M);
 	tg_close(d);
 	return NULL;

@@ -110,12 +110,12 @@ int main(void)
 	CHECK_RC(tg_enq(a, 1, tg_queue_paddr(q) + 0x100000, 42), 0);
 	CHECK_RC(tg_fence(a, 1), 0);
 	CHECK_RC(tg_ctx_status(a), 0);
-	CHECK_RC(tg_enq_wait(a, NULL), -ENOENT);
+	CHECK_RC(tg_enq_wait(a, T_ENQ_NS, NULL), -ENOENT);
 	snprintf(want, sizeof(want), "tg_enq_wait: REQ %" PRIu64 " (to node 1, queue %#" PRIx64 ") failed "
 		 "for good: %s; 1 REQ failed since the last tg_enq_wait (ENOENT)", tg_enq_ticket(a),
 		 tg_queue_paddr(q) + 0x100000, tg_strerror(-ENOENT));
 	CHECK_TEXT(a, want);
-	CHECK_RC(tg_enq_wait(a, NULL), 0);
+	CHECK_RC(tg_enq_wait(a, T_ENQ_NS, NULL), 0);
 	CHECK_TEXT(a, want);
 
 	/* freeing a region never exported is no failure of its own */

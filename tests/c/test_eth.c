@@ -278,6 +278,18 @@ static void check_multi(struct tg_dev *d0, struct tg_dev *d1, unsigned rounds)
 		}
 	}
 	CHECK_RC(tg_deq(q, e, eb), -EAGAIN);
+	/* the outcome of REQs over the bridge: all delivered, then one to an
+	 * address inside the queue's buffer (no queue's base) refused */
+	CHECK_RC(tg_enq_wait(d0, 20000000000ull, NULL), 0);
+	{
+		uint64_t failed = 0;
+
+		CHECK_RC(tg_enq(d0, 1, tg_queue_paddr(q) + 256, 1), 0);
+		CHECK_RC(tg_enq_wait(d0, 20000000000ull, &failed), -ENOENT);
+		CHECK(failed && failed == tg_enq_ticket(d0), "failed ticket %" PRIu64 " of %" PRIu64, failed,
+		      tg_enq_ticket(d0));
+	}
+	CHECK_RC(tg_deq(q, e, eb), -EAGAIN);
 	tg_queue_close(q);
 }
 

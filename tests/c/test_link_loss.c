@@ -138,7 +138,7 @@ static void reqs(struct tg_sim *sim, struct tg_queue *q, uint64_t pa, unsigned s
 		CHECK(next[s] == NREQ, "sender %u: %" PRIu64 " of %u entries in order", s, next[s], NREQ);
 	for (unsigned s = 1; s < NODES; s++) {
 		CHECK_RC(tg_ctx_status(dev[s]), 0);
-		CHECK_RC(tg_enq_wait(dev[s], NULL), 0);
+		CHECK_RC(tg_enq_wait(dev[s], T_ENQ_NS, NULL), 0);
 	}
 }
 

@@ -158,7 +158,7 @@ int main(void)
 	CHECK_RC(tg_queue_set_deq_hook(NULL, hook, NULL), -EINVAL);
 	CHECK_RC(tg_queue_grow(NULL), -EINVAL);
 	CHECK_RC(tg_enq(NULL, 1, 0x10000, 1), -EINVAL);
-	CHECK_RC(tg_enq_wait(NULL, NULL), -EINVAL);
+	CHECK_RC(tg_enq_wait(NULL, T_ENQ_NS, NULL), -EINVAL);
 	CHECK(tg_enq_ticket(NULL) == 0, "tg_enq_ticket(NULL)");
 	CHECK_RC(__tg_enq_store(NULL, 1, 0x10000, &w, 1), -EINVAL);
 	CHECK_RC(tg_enq_multi(NULL, 1, 0x10000, &w, 1), -EINVAL);

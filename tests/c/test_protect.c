@@ -229,9 +229,9 @@ int main(void)
 	CHECK_RC(tg_key_set(x, ka), 0);
 	CHECK_RC(tg_ctx_status(x), -EFAULT);            /* first failure since the last call */
 	CHECK_RC(tg_enq(x, T, tg_mr_paddr(a), 7), 0);
-	CHECK_RC(tg_enq_wait(x, NULL), -EPERM);
+	CHECK_RC(tg_enq_wait(x, T_ENQ_NS, NULL), -EPERM);
 	CHECK_RC(tg_enq(x, T, tg_queue_paddr(q), 7), 0);
-	CHECK_RC(tg_enq_wait(x, NULL), -EPERM);         /* rights are checked before bounds */
+	CHECK_RC(tg_enq_wait(x, T_ENQ_NS, NULL), -EPERM);         /* rights are checked before bounds */
 	CHECK_RC(tg_ctx_status(x), 0);                  /* REQs are not in STATUS */
 	/* the queue's key: only enqueue */
 	CHECK_RC(tg_key_set(x, kq), 0);
@@ -324,7 +324,7 @@ int main(void)
 	for (unsigned i = 0; i < 4; i++)
 		CHECK_RC(tg_enq(g, T, tg_queue_paddr(q), 20 + i), 0);
 	CHECK_RC(tg_queue_revoke(q), 0);
-	CHECK_RC(tg_enq_wait(g, &failed), -EACCES);
+	CHECK_RC(tg_enq_wait(g, T_ENQ_NS, &failed), -EACCES);
 	CHECK(failed == tg_enq_ticket(g) - 3, "first REQ refused: ticket %" PRIu64 " of %" PRIu64, failed,
 	      tg_enq_ticket(g));
 	CHECK(strstr(tg_dev_error(g), "; 4 REQs failed"), "tg_dev_error: \"%s\"", tg_dev_error(g));
@@ -333,7 +333,7 @@ int main(void)
 	CHECK(refused(drv) - ref0 == 4, "REQs in flight refused: %" PRIu64, refused(drv) - ref0);
 	CHECK_RC(tg_sim_set_link(sim, G, cfg.link_latency, cfg.link_bytes_per_cycle), 0);
 	CHECK_RC(tg_enq(g, T, tg_queue_paddr(q), 9), 0);
-	CHECK_RC(tg_enq_wait(g, &failed), -EACCES);
+	CHECK_RC(tg_enq_wait(g, T_ENQ_NS, &failed), -EACCES);
 	CHECK(failed == tg_enq_ticket(g), "REQ refused: ticket %" PRIu64 " of %" PRIu64, failed, tg_enq_ticket(g));
 	CHECK_RC(tg_deq(q, &v, 8), -EAGAIN);
 

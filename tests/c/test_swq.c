@@ -271,7 +271,7 @@ int main(void)
 
 	for (unsigned s = 0; s < SENDERS; s++) {
 		CHECK_RC(tg_ctx_status(snd[s]), 0);
-		CHECK_RC(tg_enq_wait(snd[s], NULL), 0);
+		CHECK_RC(tg_enq_wait(snd[s], T_ENQ_NS, NULL), 0);
 		tg_close(snd[s]);
 	}
 	tg_close(rcv);

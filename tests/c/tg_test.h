@@ -55,6 +55,9 @@ static int t_failed;
 		      tg_strerror(rc_), (want), tg_strerror(want));             \
 	} while (0)
 
+/* tg_enq_wait's timeout in the tests: far past any REQ's answer (simulated
+ * time in-process, wall-clock time with tg-sim) */
+#define T_ENQ_NS 10000000000ull
 #define T_TIMEOUT_S 240u   /* a lost frame would make a blocking call wait forever */
 
 static inline void t_on_alarm(int sig)

@@ -994,6 +994,11 @@ struct Tb {
         bool done = false;
         h.s_reqdone_valid = 0;
         h.s_reqdone_ctx = (uint8_t)rng.below(16);
+        if (h.s_host_req_valid && rng.chance(50)) {
+            // often the context whose REQ_STATE the request at the port writes
+            const Dec pd = decode(hq.front().addr);
+            if (hq.front().write && pd.ctxpg && pd.reg == TG_CTX_REG_REQ_STATE) h.s_reqdone_ctx = (uint8_t)pd.page;
+        }
         h.s_reqdone_num = (uint16_t)rng.next();
         h.s_reqdone_status = (uint8_t)rng.next();
         if (!rst && rng.chance(fail_pct)) {
@@ -2053,7 +2058,7 @@ int main(int argc, char **argv)
              (unsigned long long)cov.mis_status, (unsigned long long)cov.unknown_reg);
     std::printf("REQ_STATE: %llu clears, %llu of them in the cycle a REQ of that context failed\n",
                 (unsigned long long)cov.reqst_clear, (unsigned long long)cov.reqst_clear_fail);
-    TB_CHECK(cov.reqst_clear > 500 && cov.reqst_clear_fail > 5, "REQ_STATE clears %llu, with a failure %llu",
+    TB_CHECK(cov.reqst_clear > 500 && cov.reqst_clear_fail > 30, "REQ_STATE clears %llu, with a failure %llu",
              (unsigned long long)cov.reqst_clear, (unsigned long long)cov.reqst_clear_fail);
     std::printf("bursts refused for byte enables with holes: %llu\n", (unsigned long long)cov.run_bad);
     TB_CHECK(cov.run_bad > 100, "bursts with holes refused: %llu", (unsigned long long)cov.run_bad);
