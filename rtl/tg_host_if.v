@@ -174,6 +174,7 @@ reg [7:0]   bst_node_reg,   bst_node_next;
 reg [31:0]  bst_addr_reg,   bst_addr_next;   // address of the first word
 reg [3:0]   bst_cnt_reg,    bst_cnt_next;    // words so far
 reg [PAY_SLOT_W-1:0] bst_slot_reg, bst_slot_next; // request-buffer slot of its words
+reg [15:0]  bst_num_reg,    bst_num_next;    // ... a REQ's number, taken at its first beat
 reg [5:0]   bst_boff_reg,   bst_boff_next;   // its bytes: bcnt from boff
 reg [6:0]   bst_bcnt_reg,   bst_bcnt_next;
 // the burst's byte enables must be one run (the wire carries a first byte
@@ -444,9 +445,9 @@ wire [31:0] reqf_base  = (rqf_clr && pg_ctx == s_reqdone_ctx) ? 32'd0 : reqf_cur
 wire [31:0] reqf_failed = {(reqf_base[31:24] == 8'hFF) ? 8'hFF : reqf_base[31:24] + 8'd1,
                            (reqf_base[23:16] == `TG_ST_OK) ? {s_reqdone_status, s_reqdone_num} : reqf_base[23:0]};
 wire [63:0] reqst_pg   = pg_ok ? {ctx_reqf_reg[pg_row], ctx_reqd_reg[pg_row], ctx_reqn_reg[pg_row]} : 64'd0;
-// the number the next REQ of the burst's context, or of the context at
-// the port, leaves with
-wire [15:0] reqn_bst   = ({1'b0, bst_ctx_reg} < NUM_CTX[4:0]) ? ctx_reqn_reg[bst_ctx_reg[CW-1:0]] + 16'd1 : 16'd0;
+// the number the next REQ of the context at the port leaves with (a
+// burst keeps the one of its first beat: no other REQ of its context
+// leaves before it)
 wire [15:0] reqn_req   = req_ctx_ok ? ctx_reqn_reg[req_row] + 16'd1 : 16'd0;
 wire [7:0] st_peer_gone = `TG_ST_PEER_GONE;
 wire txd_free  = !txd_valid_reg;
@@ -515,7 +516,7 @@ task send_burst;
     begin
         if (!bst_bad_reg) begin
             send_data(bst_req_reg, bst_node_reg, bst_addr_reg, bst_boff_reg, bst_bcnt_reg, bst_cnt_reg,
-                      bst_ctx_reg, reqn_bst, bst_slot_reg);
+                      bst_ctx_reg, bst_num_reg, bst_slot_reg);
         end
         bst_active_next = 1'b0;
     end
@@ -622,6 +623,7 @@ always @* begin
     bst_node_next   = bst_node_reg;
     bst_addr_next   = bst_addr_reg;
     bst_cnt_next    = bst_cnt_reg;
+    bst_num_next    = bst_num_reg;
     bst_slot_next   = bst_slot_reg;
     bst_boff_next   = bst_boff_reg;
     bst_bcnt_next   = bst_bcnt_reg;
@@ -782,6 +784,7 @@ always @* begin
                     reg [3:0]   cnt;
                     reg [31:0]  first;
                     reg [PAY_SLOT_W-1:0] slot;
+                    reg [15:0]  num;
                     reg [2:0]   run;
                     if (bst_active_reg) begin
                         boff  = bst_boff_reg;
@@ -789,6 +792,7 @@ always @* begin
                         cnt   = bst_cnt_reg;
                         first = bst_addr_reg;
                         slot  = bst_slot_reg;
+                        num   = bst_num_reg;
                         run   = run_step(bst_on_reg, bst_off_reg, bst_bad_reg, s_host_req_wstrb);
                     end else begin
                         boff  = 6'd0;
@@ -796,6 +800,7 @@ always @* begin
                         cnt   = 4'd0;
                         first = req_paddr;
                         slot  = s_pay_alloc_slot;
+                        num   = reqn_req;
                         run   = run_step(1'b0, 1'b0, 1'b0, s_host_req_wstrb);
                     end
                     // the beat that breaks the run refuses the burst
@@ -819,7 +824,7 @@ always @* begin
                         if (run[0]) begin
                             bst_active_next = 1'b0;
                         end else if (txd_free) begin
-                            send_data(is_reqwin, req_node, first, boff, bcnt, cnt, req_ctx, reqn_req, slot);
+                            send_data(is_reqwin, req_node, first, boff, bcnt, cnt, req_ctx, num, slot);
                             bst_active_next = 1'b0;
                         end else begin
                             // block full but the transmitter is busy: keep it
@@ -834,6 +839,7 @@ always @* begin
                     bst_addr_next = first;
                     bst_cnt_next  = cnt;
                     bst_slot_next = slot;
+                    bst_num_next  = num;
                     bst_boff_next = boff;
                     bst_bcnt_next = bcnt;
                     bst_on_next   = run[2];
@@ -1011,6 +1017,7 @@ always @(posedge clk) begin
     bst_addr_reg   <= bst_addr_next;
     bst_cnt_reg    <= bst_cnt_next;
     bst_slot_reg   <= bst_slot_next;
+    bst_num_reg    <= bst_num_next;
     aw2_reg        <= aw2_next;
     gchk_reg       <= gchk_next;
     go_st_reg      <= go_st;

@@ -66,13 +66,14 @@ module tg_req_tx #(
     input  wire [15:0]  s_qresp_tag,
     input  wire [7:0]   s_qresp_status,
 
-    // a REQ finished for good (answered, refused for good, or given up):
-    // its context, the tag it came in with (its number in the context's
-    // sequence of REQs), and its outcome (TG_ST_OK, or why it failed)
-    output reg          m_done_valid,
-    output reg  [3:0]   m_done_ctx,
-    output reg  [15:0]  m_done_tag,
-    output reg  [7:0]   m_done_status,
+    // a REQ finished for good (answered, refused for good, or given up),
+    // reported from registers the cycle after: its context, the tag it
+    // came in with (its number in the context's sequence of REQs), and its
+    // outcome (TG_ST_OK, or why it failed)
+    output wire         m_done_valid,
+    output wire [3:0]   m_done_ctx,
+    output wire [15:0]  m_done_tag,
+    output wire [7:0]   m_done_status,
 
     output wire         st_slot_free,    // a new REQ would find a free slot
     output wire         st_idle,         // every slot free, nothing on offer or waited for
@@ -139,6 +140,15 @@ reg         lock_reg,    lock_next;       // an offer is on the output, not yet 
 reg         lock_rs_reg, lock_rs_next;    // ... and it is a resend
 reg [3:0]   lock_idx_reg, lock_idx_next;
 reg         flags_lock_reg, flags_lock_next;
+reg         done_valid_reg, done_valid_next;  // the end report (m_done_*)
+reg [3:0]   done_ctx_reg,   done_ctx_next;
+reg [15:0]  done_tag_reg,   done_tag_next;
+reg [7:0]   done_st_reg,    done_st_next;
+
+assign m_done_valid  = done_valid_reg;
+assign m_done_ctx    = done_ctx_reg;
+assign m_done_tag    = done_tag_reg;
+assign m_done_status = done_st_reg;
 
 // ---------------------------------------------------------------- bookkeeping
 reg         free_found;
@@ -235,7 +245,7 @@ end
 wire is_req     = (s_txd_op == `TG_OP_REQ);
 assign st_slot_free = free_found;
 assign st_idle      = (sent_vec == {M{1'b0}}) && (refused_vec == {M{1'b0}}) && !lock_reg &&
-                      (phase_reg == 16'd0) && (wait_reg == 32'd0);
+                      (phase_reg == 16'd0) && (wait_reg == 32'd0) && !done_valid_reg;
 
 // ---------------------------------------------------------------- output selection
 reg       use_rs;     // output a resend this cycle
@@ -340,10 +350,10 @@ always @* begin
     lock_rs_next    = use_rs;
     lock_idx_next   = use_rs ? rs_idx : (lock_reg ? lock_idx_reg : free_idx);
     flags_lock_next = lock_reg ? flags_lock_reg : (m_txd_flags != 8'd0);
-    m_done_valid    = 1'b0;
-    m_done_ctx      = resp_ctx;
-    m_done_tag      = resp_tag_in;
-    m_done_status   = s_qresp_status;
+    done_valid_next = 1'b0;
+    done_ctx_next   = resp_ctx;
+    done_tag_next   = resp_tag_in;
+    done_st_next    = s_qresp_status;
     ev_req_retry    = 1'b0;
     ev_req_stray    = 1'b0;
     ownw_next       = ownw_reg;
@@ -398,7 +408,7 @@ always @* begin
             stb_we  = 1'b1;
             stb_gen = 1'b1;
             m_pay_rel_valid    = (psrc_mem[resp_idx[SW-1:0]] != `TG_PAY_NONE);
-            m_done_valid       = 1'b1;
+            done_valid_next    = 1'b1;
         end
     end else if (to_found) begin
         // no answer in time: give up on one such REQ a cycle
@@ -408,10 +418,10 @@ always @* begin
         m_pay_rel_valid  = (psrc_mem[to_idx[SW-1:0]] != `TG_PAY_NONE);
         m_pay_rel_src    = psrc_mem[to_idx[SW-1:0]];
         m_pay_rel_slot   = pslot_mem[to_idx[SW-1:0]];
-        m_done_valid     = 1'b1;
-        m_done_ctx       = to_ctx;
-        m_done_tag       = to_tag_in;
-        m_done_status    = `TG_ST_PEER_GONE;
+        done_valid_next  = 1'b1;
+        done_ctx_next    = to_ctx;
+        done_tag_next    = to_tag_in;
+        done_st_next     = `TG_ST_PEER_GONE;
     end
 
     // a new round of resends starts once the backoff has passed, with the
@@ -471,6 +481,10 @@ always @(posedge clk) begin
     lock_rs_reg    <= lock_rs_next;
     lock_idx_reg   <= lock_idx_next;
     flags_lock_reg <= flags_lock_next;
+    done_valid_reg <= done_valid_next;
+    done_ctx_reg   <= done_ctx_next;
+    done_tag_reg   <= done_tag_next;
+    done_st_reg    <= done_st_next;
     ownw_reg       <= ownw_next;
     if (sta_we) begin
         st_reg[sta_idx] <= sta_val;
@@ -487,6 +501,7 @@ always @(posedge clk) begin
         wait_reg    <= 32'd0;
         lock_reg    <= 1'b0;
         ownw_reg    <= 16'd0;
+        done_valid_reg <= 1'b0;
         for (e = 0; e < MAX_REQS; e = e + 1) begin
             st_reg[e]  <= E_FREE;
             gen_reg[e] <= 8'd0;

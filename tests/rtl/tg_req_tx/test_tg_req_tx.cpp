@@ -205,6 +205,11 @@ struct Tb {
     int slot_owner[16];                 // REQ held in each slot (parked, sent or refused), or -1
     uint8_t slot_gen[16];               // tag generation of each slot
     std::deque<uint64_t> round_list;    // this round's REQs not yet resent, oldest first
+    // the end report due in the next cycle (the REQ that finished in this one)
+    bool done_v = false, done_tmo = false;
+    uint8_t done_ctx = 0, done_st = 0;
+    uint16_t done_tag = 0;
+    Prop done_kind = P_ERR_EXTRA;
     std::map<QKey, std::vector<uint64_t>> round_qs;   // queues resent to in this round, and the REQs resent
     unsigned round_flagged = 0;         // resends with the retry flag in this round
     uint32_t wait_m = 0;                // backoff cycles waited
@@ -636,6 +641,7 @@ struct Tb {
         if (!rst) check(resp, is_stray);
         t.clk = 1;
         t.eval();
+        if (rst) done_v = false;   // reset clears the report register
         cyc++;
     }
 
@@ -951,15 +957,21 @@ struct Tb {
                 err_kind = P_TIMEOUT;
             }
         }
-        // every REQ finished for good is reported once, with its context,
-        // the tag it came in with, and its outcome
-        const Req *end = gone ? gone : matched && resp.status != TG_ST_NOT_READY ? &all[resp.id] : nullptr;
-        PROP(err_kind, t.m_done_valid == (end != nullptr) &&
-                 (!end || (t.m_done_ctx == (end->d.ctx & 15) && t.m_done_tag == end->d.tag &&
-                           t.m_done_status == (err_exp ? err_st : (uint8_t)TG_ST_OK))),
+        // every REQ finished for good is reported once, a cycle later (from
+        // registers), with its context, the tag it came in with, and its
+        // outcome
+        PROP(done_kind, t.m_done_valid == done_v &&
+                 (!done_v || (t.m_done_ctx == done_ctx && t.m_done_tag == done_tag && t.m_done_status == done_st)),
              "cycle %llu: end report valid %u ctx %u tag %04x status %u; want %s ctx %u tag %04x status %u%s", c,
-             t.m_done_valid, t.m_done_ctx, t.m_done_tag, t.m_done_status, end ? "one," : "none",
-             end ? end->d.ctx & 15 : 0, end ? end->d.tag : 0, err_exp ? err_st : 0, gone ? " (a timeout)" : "");
+             t.m_done_valid, t.m_done_ctx, t.m_done_tag, t.m_done_status, done_v ? "one," : "none", done_ctx,
+             done_tag, done_st, done_tmo ? " (a timeout)" : "");
+        const Req *end = gone ? gone : matched && resp.status != TG_ST_NOT_READY ? &all[resp.id] : nullptr;
+        done_v = end != nullptr;
+        done_ctx = end ? end->d.ctx & 15 : 0;
+        done_tag = end ? end->d.tag : 0;
+        done_st = err_exp ? err_st : (uint8_t)TG_ST_OK;
+        done_kind = err_kind;
+        done_tmo = gone != nullptr;
         if (gone) {
             PROP(P_ERR_EXTRA, gone->dead, "cycle %llu: REQ #%llu to a live node timed out", c,
                  (unsigned long long)gone->d.id);
