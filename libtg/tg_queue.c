@@ -466,6 +466,22 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The clock a wait's timeout runs on: simulated cycles in-process (the
+ * waiting call advances them), else wall-clock ns. */
+static uint64_t wait_now(struct tg_dev *dev)
+{
+	return dev->step ? tg_cycles(dev) : mono_ns();
+}
+
+/* timeout_ns on wait_now's clock */
+static uint64_t wait_limit(const struct tg_dev *dev, uint64_t timeout_ns)
+{
+	if (!dev->step)
+		return timeout_ns;
+	return timeout_ns > UINT64_MAX / 1000u ? UINT64_MAX :
+	       timeout_ns * 1000u / (dev->ctl->ps_per_cycle ? dev->ctl->ps_per_cycle : 1);
+}
+
 /* PCI, Ethernet: the notification comes as the NIC's interrupt (or
  * IRQ_STATUS polled), which this process handles itself. */
 static int local_deq_wait(struct tg_queue *q, void *buf, size_t len, uint64_t timeout_ns)
@@ -513,11 +529,8 @@ static int tg_deq_wait_body(struct tg_queue *q, void *buf, size_t len, uint64_t 
 	if (dev->prov->local)
 		return local_deq_wait(q, buf, len, timeout_ns);
 	/* in-process: simulated time; tg-sim: wall-clock time */
-	t0 = dev->step ? tg_cycles(dev) : mono_ns();
-	limit = timeout_ns;
-	if (dev->step)
-		limit = timeout_ns > UINT64_MAX / 1000u ? UINT64_MAX :
-			timeout_ns * 1000u / (dev->ctl->ps_per_cycle ? dev->ctl->ps_per_cycle : 1);
+	t0 = wait_now(dev);
+	limit = wait_limit(dev, timeout_ns);
 	for (;;) {
 		uint32_t w = 0;
 		uint64_t now, left;
@@ -534,7 +547,7 @@ static int tg_deq_wait_body(struct tg_queue *q, void *buf, size_t len, uint64_t 
 		rc = tg_deq(q, buf, len);
 		if (rc != -EAGAIN)
 			return rc;
-		now = dev->step ? tg_cycles(dev) : mono_ns();
+		now = wait_now(dev);
 		if (now - t0 >= limit)
 			return -ETIMEDOUT;
 		left = limit - (now - t0);
@@ -614,7 +627,7 @@ static uint64_t enq_reg(const struct tg_dev *dev)
  * to a millisecond (REQs can wait that long for a stopped consumer). */
 static int enq_settle(struct tg_dev *dev, uint64_t limit, uint64_t *v)
 {
-	uint64_t t0 = dev->step ? tg_cycles(dev) : mono_ns();
+	uint64_t t0 = wait_now(dev);
 	int rc;
 
 	for (unsigned round = 0;; round++) {
@@ -626,7 +639,7 @@ static int enq_settle(struct tg_dev *dev, uint64_t limit, uint64_t *v)
 			return rc;
 		if ((uint16_t)(*v >> TG_REQST_ISSUED_LSB) == (uint16_t)(*v >> TG_REQST_DONE_LSB))
 			return 0;
-		now = dev->step ? tg_cycles(dev) : mono_ns();
+		now = wait_now(dev);
 		if (now - t0 >= limit)
 			return -ETIMEDOUT;
 		if (dev->step || round < 64) {
@@ -693,7 +706,7 @@ static void enq_why(const struct tg_dev *dev, uint64_t ticket, int rc, unsigned 
 
 static int tg_enq_wait_body(struct tg_dev *dev, uint64_t timeout_ns, uint64_t *failed)
 {
-	uint64_t v, zero = 0, ticket = 0, back, limit, since;
+	uint64_t v, zero = 0, ticket = 0, back, since;
 	uint16_t issued, num;
 	unsigned st, count;
 	int rc;
@@ -703,11 +716,7 @@ static int tg_enq_wait_body(struct tg_dev *dev, uint64_t timeout_ns, uint64_t *f
 	if (!dev)
 		return -EINVAL;
 	/* in-process: simulated time; tg-sim and boards: wall-clock time */
-	limit = timeout_ns;
-	if (dev->step)
-		limit = timeout_ns > UINT64_MAX / 1000u ? UINT64_MAX :
-			timeout_ns * 1000u / (dev->ctl->ps_per_cycle ? dev->ctl->ps_per_cycle : 1);
-	rc = enq_settle(dev, limit, &v);
+	rc = enq_settle(dev, wait_limit(dev, timeout_ns), &v);
 	if (rc)
 		return rc;
 	since = dev->enq_issued - dev->enq_mark;
