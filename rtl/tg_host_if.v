@@ -345,7 +345,9 @@ wire [3:0]  go_words     = go_span[6:3];
 // payload byte i of the response is wanted when lo <= i < lo + len
 wire [5:0]  go_lo        = {3'd0, go_paddr[2:0]};
 
-// the lowest-numbered overdue fetch
+// the lowest-numbered overdue fetch (each entry's age against
+// READ_TIMEOUT is compared a cycle ahead, into ft_over_reg)
+reg [MAX_READS-1:0] ft_over_reg;
 reg        fto_found;
 reg [3:0]  fto_idx;
 integer    ti;
@@ -353,8 +355,7 @@ always @* begin
     fto_found = 1'b0;
     fto_idx   = 4'd0;
     for (ti = MAX_READS - 1; ti >= 0; ti = ti - 1) begin
-        if (ft_valid_reg[ti] && !ft_late_reg[ti] && cfg_read_timeout != 32'd0 &&
-            ft_age_reg[ti] >= cfg_read_timeout) begin
+        if (ft_valid_reg[ti] && !ft_late_reg[ti] && ft_over_reg[ti]) begin
             fto_found = 1'b1;
             fto_idx   = ti[3:0];
         end
@@ -1107,7 +1108,8 @@ generate
     for (fa = 0; fa < MAX_READS; fa = fa + 1) begin : g_ft_age
         wire [31:0] age_next = (ft_valid_reg[fa] && !ft_late_reg[fa]) ? ft_age_reg[fa] + 32'd1 : 32'd0;
         always @(posedge clk) begin
-            ft_age_reg[fa] <= age_next;
+            ft_age_reg[fa]  <= age_next;
+            ft_over_reg[fa] <= (cfg_read_timeout != 32'd0) && (age_next >= cfg_read_timeout);
         end
     end
 endgenerate

@@ -23,7 +23,11 @@ RTL_PROT5_BIN := $(BUILD)/tests/rtl/tg_prot/test_tg_prot5
 RTL_REQ3_BIN  := $(BUILD)/tests/rtl/tg_req_tx/test_tg_req_tx3
 RTL_REQ16_BIN := $(BUILD)/tests/rtl/tg_req_tx/test_tg_req_tx16
 
-RTL_VARIANT_BINS := $(RTL_NARROW_BIN) $(RTL_PROT5_BIN) $(RTL_REQ3_BIN) $(RTL_REQ16_BIN)
+# the CSR page with 16-bit counters (they wrap within the bench) and no
+# link layer, as the Colorlight top builds it
+RTL_CSR16_BIN := $(BUILD)/tests/rtl/tg_csr/test_tg_csr16
+
+RTL_VARIANT_BINS := $(RTL_NARROW_BIN) $(RTL_PROT5_BIN) $(RTL_REQ3_BIN) $(RTL_REQ16_BIN) $(RTL_CSR16_BIN)
 TEST_PROGS     += $(RTL_TEST_BINS) $(RTL_VARIANT_BINS)
 TEST_RTL_PROGS += $(RTL_TEST_BINS) $(RTL_VARIANT_BINS)
 
@@ -53,6 +57,13 @@ $(BUILD)/tests/rtl/tg_req_tx/test_tg_req_tx%: tests/rtl/tg_req_tx/test_tg_req_tx
 		$(RTL_INCS) tests/rtl/common/tb.hpp include/tg/tg_hw.h tests/rtl/tests.mk
 	$(call verilate_bench,$(RTL_TB_FLAGS) -GMAX_REQS=$* -CFLAGS "-DTB_MAX_REQS=$*" \
 		--top-module tg_req_tx $(RTL_SRCS) $(abspath tests/rtl/tg_req_tx/test_tg_req_tx.cpp))
+
+# tg_csr's bench with CNT_W 16
+$(RTL_CSR16_BIN): tests/rtl/tg_csr/test_tg_csr.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \
+		include/tg/tg_hw.h tests/rtl/tests.mk
+	$(call verilate_bench,$(RTL_TB_FLAGS) -GCNT_W=16 -GLINK_LAYER=0 -CFLAGS "-DTB_CNT_W=16 -DTB_LINK=0" \
+		--top-module tg_csr \
+		$(RTL_SRCS) $(abspath tests/rtl/tg_csr/test_tg_csr.cpp))
 
 # tg_prot's bench with NUM_REGIONS 5
 $(RTL_PROT5_BIN): tests/rtl/tg_prot/test_tg_prot.cpp $(RTL_SRCS) $(RTL_INCS) tests/rtl/common/tb.hpp \

@@ -2,8 +2,13 @@
 // Copyright (c) 2026 The Telegraphos NIC authors
 // Unit test of the CSR page against a cycle-exact model: identity, node id,
 // MAC, CONFIG, the cycle counter, read/write registers, every event counter
-// and timestamp under random (also simultaneous) pulses, reads of the queue
-// table's registers passed through, unknown offsets and reset values.
+// and timestamp under random pulses, every event in the same cycle and in
+// back-to-back cycles (every register read in every cycle, so also while
+// the counter table's flush writes the row read, with counts pending),
+// counters wrapping at CNT_W, edges that stand for skipped cycles, reads of
+// the queue table's registers passed through, unknown offsets, reset values
+// and a reset with counts pending. Built twice: at the module's defaults,
+// and with 16-bit counters and no link layer (TB_CNT_W, TB_LINK).
 #include "Vtg_csr.h"
 #include "verilated.h"
 #include "tb.hpp"
@@ -15,8 +20,21 @@ static const unsigned NUM_CTX = 16;
 static const unsigned MAX_READS = 8;
 static const unsigned NUM_QUEUES = 16;
 static const unsigned BLOCK_BYTES = 64;
+#ifndef TB_CNT_W
+#define TB_CNT_W 64
+#endif
+static const uint64_t CNT_MASK = TB_CNT_W >= 64 ? ~0ull : (1ull << TB_CNT_W) - 1;
+// LINK_LAYER: without the link layer its counters (13..19) read 0
+#ifndef TB_LINK
+#define TB_LINK 1
+#endif
+static bool counted(unsigned i) { return TB_LINK || i < 13 || i > 19; }
 
 enum { NCNT = 21, NTS = 6, NEV = NCNT + NTS };
+// cycles of a quiet run or of a run of events: one per counter and
+// timestamp, more than the counter table's flush takes to visit every row
+static const unsigned RUN_CYCLES = NEV;
+static const unsigned ALL_EVENTS = (1u << NEV) - 1;
 
 // counter registers, in the order of the event inputs set by set_events()
 static const uint64_t CNT_REG[NCNT] = {
@@ -146,7 +164,7 @@ struct Model {
         case TG_CSR_REG_MAC: v = (TG_MAC_OUI << 24) | node; return true;
         case TG_CSR_REG_CONFIG:
             v = NUM_CTX | (MAX_READS << 8) | (NUM_QUEUES << 16) | ((uint64_t)BLOCK_BYTES << 24) |
-                TG_CONFIG_SPILL | TG_CONFIG_LINK;   // both built by default
+                TG_CONFIG_SPILL | (TB_LINK ? TG_CONFIG_LINK : 0);
             return true;
         case TG_CSR_REG_SCRATCH: v = scratch; return true;
         case TG_CSR_REG_READ_TIMEOUT: v = read_timeout; return true;
@@ -159,7 +177,7 @@ struct Model {
         case TG_CSR_REG_LINK_GONE: v = ((uint64_t)gone_any << 63) | gone_peer; return true;
         }
         for (unsigned i = 0; i < NCNT; i++)
-            if (off == CNT_REG[i]) { v = cnt[i]; return true; }
+            if (off == CNT_REG[i]) { v = counted(i) ? cnt[i] & CNT_MASK : 0; return true; }
         for (unsigned i = 0; i < NTS; i++)
             if (off == TS_REG[i]) { v = ts[i]; return true; }
         // not the page's own: the queue table's answer, if it claims the offset
@@ -167,7 +185,7 @@ struct Model {
         return is_qt_reg(off);
     }
 
-    void clock(bool rst, unsigned ev, bool wr, uint64_t off, uint64_t wdata)
+    void clock(bool rst, unsigned ev, bool wr, uint64_t off, uint64_t wdata, uint32_t skip)
     {
         if (rst) {
             reset();
@@ -185,7 +203,7 @@ struct Model {
         if (wr && off == TG_CSR_REG_LINK_CFG) link_cfg = wdata & 0xFFFFFF01ull;
         if (wr && off == TG_CSR_REG_LINK_RTO) link_rto = wdata & 0xFFFFFFFFull;
         if (wr && off == TG_CSR_REG_LINK_RX_WAIT) link_rx_wait = wdata & 0xFFFFFFFFull;
-        cycles++;
+        cycles += 1 + (uint64_t)skip;
     }
 };
 
@@ -213,8 +231,12 @@ struct Tb {
     unsigned ev_pct = 10;       // chance of each event in a cycle
     unsigned burst_pct = 2;     // chance that every event fires at once
     unsigned wr_pct = 5;
+    unsigned skip_pct = 0;      // chance of a skip on an edge that may have one
+    bool check_each = true;     // read every register before each edge
+    unsigned quiet_left = 0;    // cycles left of a quiet run
     uint64_t ev_seen[NEV] = {};
     uint64_t qt_reads = 0;
+    uint64_t skips = 0;
 
     explicit Tb(uint64_t seed) : m(new Vtg_csr), rng(seed) {}
 
@@ -301,16 +323,18 @@ struct Tb {
 
     // One clock: events, an optional write, and reads of every register
     // before the edge.
-    void tick(bool rst = false, unsigned ev = 0, bool wr = false, uint64_t off = 0, uint64_t wdata = 0)
+    void tick(bool rst = false, unsigned ev = 0, bool wr = false, uint64_t off = 0, uint64_t wdata = 0,
+              uint32_t skip = 0)
     {
         m->rst = rst;
+        m->in_skip = skip;
         m->cfg_node_id = ref.node;
         m->cfg_clock_khz = ref.clock_khz;
         set_events(*m, ev);
         m->csr_wr_en = 0;
         m->clk = 0;
         m->eval();
-        if (!rst) check_regs("traffic");
+        if (!rst && check_each) check_regs("traffic");
         m->csr_wr_en = wr;
         m->csr_addr = (uint16_t)off;
         m->csr_wdata = wdata;
@@ -321,15 +345,27 @@ struct Tb {
                  (unsigned long long)cyc, m->cfg_link_gone_clear);
         m->clk = 1;
         m->eval();
-        ref.clock(rst, ev, wr, off, wdata);
+        ref.clock(rst, ev, wr, off, wdata, skip);
         if (!rst)
             for (unsigned i = 0; i < NEV; i++) ev_seen[i] += (ev >> i) & 1;
+        skips += skip != 0;
         cyc++;
+    }
+
+    // an edge that may stand for more cycles: one with no event (tg_nic
+    // skips only while idle)
+    uint32_t pick_skip(unsigned ev)
+    {
+        if (ev || !rng.chance(skip_pct)) return 0;
+        return rng.chance(50) ? (uint32_t)rng.below(40) + 1 : (uint32_t)rng.next();
     }
 
     void random_tick()
     {
-        unsigned ev = pick_events();
+        // with skips on, now and then a quiet run
+        if (skip_pct && quiet_left == 0 && rng.chance(3)) quiet_left = (unsigned)rng.below(3 * RUN_CYCLES);
+        unsigned ev = quiet_left ? 0 : pick_events();
+        quiet_left -= quiet_left != 0;
         bool wr = rng.chance(wr_pct);
         uint64_t off, wdata = rng.next();
         if (rng.chance(5)) ref.spill_count = (uint32_t)rng.next();
@@ -350,7 +386,7 @@ struct Tb {
         case 2: off = ALL_REGS[rng.below(sizeof ALL_REGS / sizeof ALL_REGS[0])]; break;  // read-only ones ignore it
         default: off = rng.below(4096); break;
         }
-        tick(false, ev, wr, off, wdata);
+        tick(false, ev, wr, off, wdata, pick_skip(ev));
     }
 
     void reset()
@@ -369,6 +405,44 @@ static void single_events(Tb &tb)
         }
     }
     tb.sweep("after single events");
+}
+
+// Every event in every cycle, then each event alone back to back, every
+// register read in every cycle (pending counts grow to the most the flush
+// lets them); then a reset with counts pending.
+static void back_to_back(Tb &tb)
+{
+    for (unsigned k = 0; k < 4 * RUN_CYCLES + 5; k++) tb.tick(false, ALL_EVENTS);
+    for (unsigned k = 0; k < RUN_CYCLES; k++) tb.tick();
+    tb.sweep("after every event in every cycle");
+    for (unsigned e = 0; e < NEV; e++) {
+        for (unsigned k = 0; k < 2 * RUN_CYCLES + 3; k++) tb.tick(false, 1u << e);
+        tb.tick();
+    }
+    for (unsigned k = 0; k < RUN_CYCLES; k++) tb.tick();
+    tb.sweep("after each event back to back");
+    // a reset with counts pending clears every counter
+    for (unsigned k = 0; k < 10; k++) tb.tick(false, ALL_EVENTS);
+    tb.reset();
+    tb.sweep("reset with counts pending");
+    for (unsigned k = 0; k < RUN_CYCLES; k++) tb.tick();
+    tb.sweep("quiet cycles after that reset");
+}
+
+// Counters wrap at CNT_W bits: every event in every cycle until each
+// counter has passed 2^CNT_W (checked every 97 cycles and at the end).
+static void wrap(Tb &tb)
+{
+    if (TB_CNT_W > 20) return;
+    tb.check_each = false;
+    for (uint64_t k = 0; k < (1ull << TB_CNT_W) + 3 * RUN_CYCLES; k++) {
+        tb.check_each = k % 97 == 0;
+        tb.tick(false, ALL_EVENTS);
+    }
+    tb.check_each = true;
+    for (unsigned k = 0; k < RUN_CYCLES; k++) tb.tick();
+    TB_CHECK(tb.ref.cnt[0] > (1ull << TB_CNT_W), "wrap: only %llu events", (unsigned long long)tb.ref.cnt[0]);
+    tb.sweep("after the counters wrapped");
 }
 
 // Write and read back the read/write registers with edge values.
@@ -399,7 +473,7 @@ int main(int argc, char **argv)
     struct Cfg { unsigned ev_pct, burst_pct, wr_pct; };
     const Cfg cfgs[] = {{2, 0, 2}, {20, 5, 10}, {60, 20, 30}, {95, 50, 50}};
     uint64_t seed = 1;
-    uint64_t seen[NEV] = {}, qt_reads = 0;
+    uint64_t seen[NEV] = {}, qt_reads = 0, skips = 0;
     for (const Cfg &c : cfgs) {
         for (unsigned rep = 0; rep < 2; rep++) {
             Tb tb(seed++ * 0x9E3779B1u);
@@ -409,9 +483,11 @@ int main(int argc, char **argv)
             tb.ev_pct = c.ev_pct;
             tb.burst_pct = c.burst_pct;
             tb.wr_pct = c.wr_pct;
+            tb.skip_pct = rep ? 30 : 0;
             tb.reset();
             tb.sweep("reset values");
             single_events(tb);
+            back_to_back(tb);
             rw_regs(tb);
             for (int i = 0; i < 3000; i++) tb.random_tick();
             tb.sweep("after random traffic");
@@ -435,12 +511,19 @@ int main(int argc, char **argv)
             tb.sweep("after traffic following reset");
             for (unsigned i = 0; i < NEV; i++) seen[i] += tb.ev_seen[i];
             qt_reads += tb.qt_reads;
+            skips += tb.skips;
         }
+    }
+    {
+        Tb tb(0xC0FFEE);
+        tb.reset();
+        wrap(tb);
     }
     for (unsigned i = 0; i < NCNT; i++)
         TB_CHECK(seen[i] > 1000, "%s pulsed only %llu times", CNT_NAME[i], (unsigned long long)seen[i]);
     for (unsigned i = 0; i < NTS; i++)
         TB_CHECK(seen[NCNT + i] > 1000, "%s pulsed only %llu times", TS_NAME[i], (unsigned long long)seen[NCNT + i]);
+    TB_CHECK(skips > 100, "only %llu skipping edges", (unsigned long long)skips);
     TB_CHECK(qt_reads > 10000, "only %llu reads of queue-table registers", (unsigned long long)qt_reads);
     return tb_finish("tg_csr");
 }
