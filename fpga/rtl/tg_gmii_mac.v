@@ -108,7 +108,9 @@ reg        out_valid_reg;
 
 wire [RX_FIFO_LOG2:0] used = wr_ptr_reg - rd_ptr_reg;
 wire                  room = (used <= DEPTH - MAX_BEATS - 1);
-wire                  fifo_empty = (used == 0);
+// empty by equality, not by the difference: no carry chain in front of the
+// pop, which enables every bit of the output register
+wire                  fifo_empty = (wr_ptr_reg == rd_ptr_reg);
 wire                  pop = !fifo_empty && (!out_valid_reg || m_axis_rx_tready);
 
 function [7:0] keep_of;
