@@ -262,8 +262,8 @@ reg [63:0]  ctxw_data;
 reg         ctxw_laddr, ctxw_cpl, ctxw_operand, ctxw_compare, ctxw_key;
 
 // fetch table (entries past MAX_READS are never allocated and stay zero)
-reg [15:0]  ft_valid_reg, ft_valid_next;
-reg [15:0]  ft_late_reg,  ft_late_next;   // overdue: completed with PEER_GONE, answer ignored
+reg [15:0]  ft_valid_reg;
+reg [15:0]  ft_late_reg;    // overdue: completed with PEER_GONE, answer ignored
 reg [31:0]  ft_age_reg   [0:MAX_READS-1];   // cycles since the entry's request went out
 // An entry's request (node, local address, completion word, the bytes it asked for)
 // is an array of MAX_READS rows, written by index when the entry is
@@ -345,24 +345,27 @@ wire [3:0]  go_words     = go_span[6:3];
 // payload byte i of the response is wanted when lo <= i < lo + len
 wire [5:0]  go_lo        = {3'd0, go_paddr[2:0]};
 
-// the lowest-numbered overdue fetch (each entry's age against
-// READ_TIMEOUT is compared a cycle ahead, into ft_over_reg)
-reg [MAX_READS-1:0] ft_over_reg;
-reg        fto_found;
-reg [3:0]  fto_idx;
+// The lowest-numbered overdue fetch, offered from registers: the entries
+// that are valid, not late and overdue after this edge (each entry's next
+// age against READ_TIMEOUT), so
+// that the receive engine's decision does not start inside this block.
+wire [MAX_READS-1:0] ft_over_next;
+reg [15:0] ft_valid_next, ft_late_next;
+reg        fto_found_reg, fto_found_next;
+reg [3:0]  fto_idx_reg,   fto_idx_next;
 integer    ti;
 always @* begin
-    fto_found = 1'b0;
-    fto_idx   = 4'd0;
+    fto_found_next = 1'b0;
+    fto_idx_next   = 4'd0;
     for (ti = MAX_READS - 1; ti >= 0; ti = ti - 1) begin
-        if (ft_valid_reg[ti] && !ft_late_reg[ti] && ft_over_reg[ti]) begin
-            fto_found = 1'b1;
-            fto_idx   = ti[3:0];
+        if (ft_valid_next[ti] && !ft_late_next[ti] && ft_over_next[ti]) begin
+            fto_found_next = 1'b1;
+            fto_idx_next   = ti[3:0];
         end
     end
 end
-assign m_fto_valid = fto_found;
-assign m_fto_idx   = fto_idx;
+assign m_fto_valid = fto_found_reg;
+assign m_fto_idx   = fto_idx_reg;
 
 // ATOMIC_GO data: [31:0] remote paddr, [47:32] node, [57:56] function;
 // the old value goes to FETCH_LADDR (8 bytes), then the completion word
@@ -698,7 +701,7 @@ always @* begin
     ft_valid_next = ft_valid_reg;
     ft_late_next  = ft_late_reg;
     if (m_fto_valid && m_fto_ready) begin
-        ft_late_next[fto_idx] = 1'b1;
+        ft_late_next[fto_idx_reg] = 1'b1;
     end
 
     // transmitter took the descriptor
@@ -1081,6 +1084,8 @@ always @(posedge clk) begin
     end
     ft_valid_reg <= ft_valid_next;
     ft_late_reg  <= ft_late_next;
+    fto_found_reg <= fto_found_next;
+    fto_idx_reg   <= fto_idx_next;
 
     if (rst) begin
         bst_active_reg <= 1'b0;
@@ -1092,6 +1097,7 @@ always @(posedge clk) begin
         resp_valid_reg <= 1'b0;
         ft_valid_reg   <= 16'd0;
         ft_late_reg    <= 16'd0;
+        fto_found_reg  <= 1'b0;
         for (c = 0; c < NUM_CTX; c = c + 1) begin
             ctx_status_reg[c] <= 8'd0;
             ctx_last_reg[c]   <= 8'd0;
@@ -1109,8 +1115,8 @@ generate
         wire [31:0] age_next = (ft_valid_reg[fa] && !ft_late_reg[fa]) ? ft_age_reg[fa] + 32'd1 : 32'd0;
         always @(posedge clk) begin
             ft_age_reg[fa]  <= age_next;
-            ft_over_reg[fa] <= (cfg_read_timeout != 32'd0) && (age_next >= cfg_read_timeout);
         end
+        assign ft_over_next[fa] = (cfg_read_timeout != 32'd0) && (age_next >= cfg_read_timeout);
     end
 endgenerate
 

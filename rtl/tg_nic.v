@@ -757,6 +757,19 @@ wire [7:0]   rsp_txd_op, rsp_txd_flags, rsp_txd_status, rsp_txd_len, rsp_txd_ctx
 wire         qresp_valid;
 wire [15:0]  qresp_src, qresp_tag;
 wire [7:0]   qresp_status;
+// A REQ's answer goes from the receive engine to the REQ slots through a
+// register: the engine decides on a received frame in the same cycle as
+// the fetch table's overdue entry, and the slots' answer logic drives the
+// request buffer's holds, so a path through both would cross four blocks.
+reg          qresp_valid_reg;
+reg  [15:0]  qresp_src_reg, qresp_tag_reg;
+reg  [7:0]   qresp_status_reg;
+always @(posedge clk) begin
+    qresp_src_reg    <= qresp_src;
+    qresp_tag_reg    <= qresp_tag;
+    qresp_status_reg <= qresp_status;
+    qresp_valid_reg  <= qresp_valid && !rst;
+end
 wire [15:0]  rsp_txd_dst, rsp_txd_tag;
 wire [31:0]  rsp_txd_addr;
 wire [5:0]   rsp_txd_off;
@@ -1243,10 +1256,10 @@ tg_req_tx #(
     .m_pay_rel_valid  (rqt_pay_rel_valid),
     .m_pay_rel_src    (rqt_pay_rel_src),
     .m_pay_rel_slot   (rqt_pay_rel_slot),
-    .s_qresp_valid  (qresp_valid),
-    .s_qresp_src    (qresp_src),
-    .s_qresp_tag    (qresp_tag),
-    .s_qresp_status (qresp_status),
+    .s_qresp_valid  (qresp_valid_reg),
+    .s_qresp_src    (qresp_src_reg),
+    .s_qresp_tag    (qresp_tag_reg),
+    .s_qresp_status (qresp_status_reg),
     .m_done_valid   (reqdone_valid),
     .m_done_ctx     (reqdone_ctx),
     .m_done_tag     (reqdone_num),
@@ -1550,7 +1563,7 @@ tg_eth_tx #(
 // age, which is read only while a slot is claimed (not idle).
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
-assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg &&
+assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg && !qresp_valid_reg &&
                  hif_idle && prot_idle && rxe_idle && erx_idle && etx_idle && lrx_idle &&
                  ltx_idle && spl_idle && arb_idle && rqt_idle &&
                  (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
