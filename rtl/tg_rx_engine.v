@@ -187,18 +187,19 @@ reg [7:0]   rop_reg,    rop_next;        // opcode of the response
 reg [3:0]   nw_reg,     nw_next;         // words to write or read
 reg [3:0]   qidx_reg,   qidx_next;       // queue-table entry of a REQ
 reg [23:0]  qnext_reg,  qnext_next;      // tail after this entry
-// the REQ's queue as the table gave it when the REQ was decoded: what the
-// block-row state acts on, so that no table lookup and tail arithmetic
-// lies in front of its decision.  The engine alone changes an entry that
-// is in use; the driver rewrites one only while it is closed, and a REQ
-// decoded in the cycle the driver reopens it is refused and sent again,
-// as one decoded a cycle earlier would be
+// the REQ's queue as the table gave it when the REQ was decoded (the
+// entry's fields, registered as the lookup selects them): the block-row
+// state checks them and does the tail arithmetic, so that the table's
+// lookup and that arithmetic never lie on one path.  The engine alone
+// changes an entry that is in use; the driver rewrites one only while it
+// is closed, and a REQ decoded in the cycle the driver reopens it is
+// refused and sent again, as one decoded a cycle earlier would be
 reg [23:0]  qtail_reg,  qtail_next;      // slot the entry goes to
-reg [6:0]   qesize_reg, qesize_next;     // entry bytes
+reg [4:0]   qsl_reg,    qsl_next;        // log2 of the buffer's bytes
+reg [2:0]   qesl_reg,   qesl_next;       // log2 of an entry's bytes
 reg         qfull_reg,  qfull_next;      // the table holds the queue closed
-reg         qbad_reg,   qbad_next;       // the entry or the queue's description is malformed
 reg         qhv_reg,    qhv_next;        // the table remembers a head ...
-reg         qheq_reg,   qheq_next;       // ... and the next tail is that head
+reg [23:0]  qhead_reg,  qhead_next;      // ... this one
 reg [15:0]  brow_reg,   brow_next;       // block row of the REQ's source, as last written
 reg [BLK_SRC_BITS-1:0] bclr_reg, bclr_next; // next row to clear after reset
 reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
@@ -369,13 +370,14 @@ always @(posedge clk) begin
     blk_rdata_reg <= blk_mem[blk_src];
 end
 wire [15:0] qbit      = 16'd1 << qidx_reg;                       // the REQ's queue in a block row
-wire [6:0]  q_esize   = 7'd1 << q_lk_esize_log2;                 // entry bytes
-wire [24:0] q_size    = 25'd1 << q_lk_size_log2;                 // buffer bytes
-wire [24:0] q_tail_end = {1'b0, q_lk_tail} + {18'd0, q_esize};
-wire        q_cfg_bad = (q_lk_size_log2 < 5'd`TG_Q_MIN_LOG2) || (q_lk_size_log2 > 5'd`TG_Q_MAX_LOG2) ||
-                        (q_lk_esize_log2 < 3'd3) || (q_lk_esize_log2 > 3'd6) ||
-                        (q_lk_tail < 24'd`TG_Q_SLOTS) || (q_tail_end > q_size) ||
-                        ((q_lk_tail[5:0] & (q_esize[5:0] - 6'd1)) != 6'd0) ||
+// the REQ's entry, from the registered fields of its queue
+wire [6:0]  q_esize   = 7'd1 << qesl_reg;                        // entry bytes
+wire [24:0] q_size    = 25'd1 << qsl_reg;                        // buffer bytes
+wire [24:0] q_tail_end = {1'b0, qtail_reg} + {18'd0, q_esize};
+wire        q_cfg_bad = (qsl_reg < 5'd`TG_Q_MIN_LOG2) || (qsl_reg > 5'd`TG_Q_MAX_LOG2) ||
+                        (qesl_reg < 3'd3) || (qesl_reg > 3'd6) ||
+                        (qtail_reg < 24'd`TG_Q_SLOTS) || (q_tail_end > q_size) ||
+                        ((qtail_reg[5:0] & (q_esize[5:0] - 6'd1)) != 6'd0) ||
                         ((s_rxd_addr & ({7'd0, q_size} - 32'd1)) != 32'd0);
 wire        q_len_bad = (s_rxd_len == 8'd0) || ({1'b0, s_rxd_len[6:0]} > {1'b0, q_esize}) ||
                         too_long;
@@ -417,13 +419,13 @@ assign m_rsp_wr_data  = s_mem_resp_rdata;
 task start_entry;
     begin
 `ifdef TG_TESTBUG_004
-        base_next  = s_rxd_addr | {8'd0, qnext_reg};   // deliberate bug: the entry goes to the slot after the tail
+        base_next  = s_rxd_addr | {8'd0, q_next};      // deliberate bug: the entry goes to the slot after the tail
 `else
         base_next  = s_rxd_addr | {8'd0, qtail_reg};
 `endif
         wlo_next   = 7'd0;
-        whi_next   = qesize_reg;
-        nw_next    = qesize_reg[6:3];
+        whi_next   = q_esize;
+        nw_next    = q_esize[6:3];
         idx_next   = 4'd0;
         after_next = N_QTAIL;
         state_next = S_WRITE;
@@ -453,11 +455,11 @@ always @* begin
     qidx_next  = qidx_reg;
     qnext_next = qnext_reg;
     qtail_next  = qtail_reg;
-    qesize_next = qesize_reg;
+    qsl_next    = qsl_reg;
+    qesl_next   = qesl_reg;
     qfull_next  = qfull_reg;
-    qbad_next   = qbad_reg;
     qhv_next    = qhv_reg;
-    qheq_next   = qheq_reg;
+    qhead_next  = qhead_reg;
     brow_next  = brow_reg;
     bclr_next  = bclr_reg;
     blk_we     = 1'b0;
@@ -577,14 +579,13 @@ always @* begin
                     end
                     `TG_OP_REQ: begin
                         rop_next  = `TG_OP_REQ_RESP;
-                        qidx_next  = q_lk_idx;
-                        qnext_next = q_next;
+                        qidx_next   = q_lk_idx;
                         qtail_next  = q_lk_tail;
-                        qesize_next = q_esize;
+                        qsl_next    = q_lk_size_log2;
+                        qesl_next   = q_lk_esize_log2;
                         qfull_next  = q_lk_full;
-                        qbad_next   = q_cfg_bad || q_len_bad;
                         qhv_next    = q_lk_head_valid;
-                        qheq_next   = (q_next == q_lk_head);
+                        qhead_next  = q_lk_head;
                         if (pst_enq != `TG_ST_OK) begin
                             st_next         = pst_enq;
                             ev_req_refused  = 1'b1;
@@ -755,6 +756,7 @@ always @* begin
             // a retry reopens the queue for this source; a refusal closes
             // it again, so the source's later REQs to it cannot overtake
             reg [15:0] row;
+            qnext_next = q_next;
             row = req_retry ? (blk_rdata_reg & ~qbit) : blk_rdata_reg;
             if (((blk_rdata_reg & qbit) != 16'd0 && !req_retry) || qfull_reg) begin
                 row            = row | qbit;
@@ -765,14 +767,14 @@ always @* begin
 `else
                 state_next     = S_RESP;
 `endif
-            end else if (qbad_reg) begin
+            end else if (q_cfg_bad || q_len_bad) begin
                 st_next        = `TG_ST_MALFORMED;
                 ev_req_refused = 1'b1;
                 state_next     = S_RESP;
 `ifdef TG_TESTBUG_002
-            end else if (qhv_reg && qheq_reg) begin   // deliberate bug: writes when it looks full
+            end else if (qhv_reg && q_next == qhead_reg) begin   // deliberate bug: writes when it looks full
 `else
-            end else if (qhv_reg && !qheq_reg) begin
+            end else if (qhv_reg && q_next != qhead_reg) begin
 `endif
                 // the head read last time shows room: no need to read it
                 start_entry;
@@ -911,11 +913,11 @@ always @(posedge clk) begin
     qidx_reg  <= qidx_next;
     qnext_reg <= qnext_next;
     qtail_reg  <= qtail_next;
-    qesize_reg <= qesize_next;
+    qsl_reg    <= qsl_next;
+    qesl_reg   <= qesl_next;
     qfull_reg  <= qfull_next;
-    qbad_reg   <= qbad_next;
     qhv_reg    <= qhv_next;
-    qheq_reg   <= qheq_next;
+    qhead_reg  <= qhead_next;
     brow_reg  <= brow_next;
     bclr_reg  <= bclr_next;
     head_reg  <= head_next;
@@ -1051,11 +1053,13 @@ function f_between;
     end
 endfunction
 // a slot offset of the queue the table describes: in the slot area, entry-aligned
+wire [6:0]  f_lk_esize = 7'd1 << q_lk_esize_log2;
+wire [24:0] f_lk_size  = 25'd1 << q_lk_size_log2;
 function f_slot_ok;
     input [23:0] o;
     begin
-        f_slot_ok = (o >= 24'd`TG_Q_SLOTS) && ({1'b0, o} < q_size) &&
-                    ((o & ({17'd0, q_esize} - 24'd1)) == 24'd0);
+        f_slot_ok = (o >= 24'd`TG_Q_SLOTS) && ({1'b0, o} < f_lk_size) &&
+                    ((o & ({17'd0, f_lk_esize} - 24'd1)) == 24'd0);
     end
 endfunction
 
