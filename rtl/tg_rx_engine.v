@@ -206,6 +206,7 @@ reg [3:0]   fidx_reg,   fidx_next;       // fetch-table entry being completed
 reg         fto_reg,    fto_next;        // ... because it is overdue (no frame to retire)
 reg         wchk_reg,   wchk_next;       // first cycle of a remote write: its refusal byte is read
 reg         wref_reg,   wref_next;       // ... and was not OK: the write is refused in the second
+reg         fclr_reg,   fclr_next;       // a fence reported a kept refusal: clear it this cycle
 `ifdef TG_TESTBUG_011
 wire        wref = 1'b0;                 // deliberate bug: a kept refusal does not stop later writes
 `else
@@ -489,10 +490,12 @@ always @* begin
     ev_enq_done      = 1'b0;
     ev_atomic        = 1'b0;
     ev_prot_refused  = 1'b0;
-    wst_we           = 1'b0;
+    // the kept refusal a fence reported last cycle (it is still on offer)
+    wst_we           = fclr_reg;
     wst_clr          = 1'b0;
     wst_waddr        = blk_src;
-    wst_wdata        = 8'd0;
+    wst_wdata        = `TG_ST_OK;
+    fclr_next        = 1'b0;
     q_upd_tail_valid = 1'b0;
     q_upd_full_valid = 1'b0;
     q_upd_head_valid = 1'b0;
@@ -686,10 +689,11 @@ always @* begin
         S_READ: begin
             if (nw_reg == 4'd0 && idx_reg == 4'd0 && wst_cur != `TG_ST_OK) begin
                 // a fence answers with the reason a posted write of this
-                // source and context was refused since the last fence
+                // source and context was refused since the last fence,
+                // and clears it in the next cycle (the byte comes out of
+                // its RAM late in this one)
                 st_next    = wst_cur;
-                wst_we     = 1'b1;
-                wst_wdata  = `TG_ST_OK;
+                fclr_next  = 1'b1;
             end
             if (idx_reg >= nw_reg) begin
                 after_next = N_RESP;
@@ -925,6 +929,7 @@ always @(posedge clk) begin
     fto_reg   <= fto_next;
     wchk_reg  <= wchk_next;
     wref_reg  <= wref_next;
+    fclr_reg  <= fclr_next;
     if (rst) begin
         state_reg <= S_BCLR;
         after_reg <= N_DONE;
@@ -932,6 +937,7 @@ always @(posedge clk) begin
         bclr_reg  <= {BLK_SRC_BITS{1'b0}};
         wchk_reg  <= 1'b0;
         wref_reg  <= 1'b0;
+        fclr_reg  <= 1'b0;
     end
 end
 
