@@ -392,10 +392,25 @@ wire [1:0]            rqp_take_mask;
 wire [2:0]            rqp_wr_word;
 wire [63:0]           rqp_wr_data;
 
-wire         hrd_valid;
-wire [15:0]  hrd_src, hrd_tag;
-wire [7:0]   hrd_status;
-wire [63:0]  hrd_data;
+// A blocking read's answer goes from the receive engine to the host port
+// through a register, as a REQ's answer goes to the REQ slots: the
+// engine's decision on the frame on offer and the host port's context
+// status would otherwise lie on one path.
+wire         rxe_hrd_valid;
+wire [15:0]  rxe_hrd_src, rxe_hrd_tag;
+wire [7:0]   rxe_hrd_status;
+wire [63:0]  rxe_hrd_data;
+reg          hrd_valid;
+reg  [15:0]  hrd_src, hrd_tag;
+reg  [7:0]   hrd_status;
+reg  [63:0]  hrd_data;
+always @(posedge clk) begin
+    hrd_src    <= rxe_hrd_src;
+    hrd_tag    <= rxe_hrd_tag;
+    hrd_status <= rxe_hrd_status;
+    hrd_data   <= rxe_hrd_data;
+    hrd_valid  <= rxe_hrd_valid && !rst;
+end
 
 wire         reqdone_valid;
 wire [3:0]   reqdone_ctx;
@@ -848,11 +863,11 @@ tg_rx_engine #(
     .m_rsp_wr_slot      (rsp_wr_slot),
     .m_rsp_wr_word      (rsp_wr_word),
     .m_rsp_wr_data      (rsp_wr_data),
-    .m_hrd_valid        (hrd_valid),
-    .m_hrd_src          (hrd_src),
-    .m_hrd_tag          (hrd_tag),
-    .m_hrd_status       (hrd_status),
-    .m_hrd_data         (hrd_data),
+    .m_hrd_valid        (rxe_hrd_valid),
+    .m_hrd_src          (rxe_hrd_src),
+    .m_hrd_tag          (rxe_hrd_tag),
+    .m_hrd_status       (rxe_hrd_status),
+    .m_hrd_data         (rxe_hrd_data),
     .q_lk_base          (q_lk_base),
     .q_lk_hit           (q_lk_hit),
     .q_lk_idx           (q_lk_idx),
@@ -1563,7 +1578,7 @@ tg_eth_tx #(
 // age, which is read only while a slot is claimed (not idle).
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
-assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg && !qresp_valid_reg &&
+assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg && !qresp_valid_reg && !hrd_valid &&
                  hif_idle && prot_idle && rxe_idle && erx_idle && etx_idle && lrx_idle &&
                  ltx_idle && spl_idle && arb_idle && rqt_idle &&
                  (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
