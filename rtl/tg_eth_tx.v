@@ -63,10 +63,7 @@ module tg_eth_tx #(
     output wire         ev_tx_data_start, // ... of a frame other than ACK or NAK
     output wire         ev_tx_frame,    // last beat of a frame accepted
 
-    output wire         st_idle,        // no frame in hand
-    output wire         st_stall        // a frame in hand, and no beat moved in the last
-                                        // cycle: while m_axis_tx_tready stays low, no
-                                        // register changes (fast-forward)
+    output wire         st_idle         // no frame in hand
 );
 
 // The frame is the Ethernet header, the 24-byte Telegraphos header and the
@@ -201,7 +198,6 @@ assign m_axis_tx_tvalid = busy_reg;
 assign m_axis_tx_tlast  = at_end;
 assign s_txd_ready      = !busy_reg;
 assign st_idle          = !busy_reg;
-assign st_stall         = busy_reg && !adv_reg;
 
 wire beat_fire = busy_reg && m_axis_tx_tready;
 assign ev_tx_start = beat_fire && (beat_reg == 5'd0);
