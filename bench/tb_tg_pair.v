@@ -47,6 +47,7 @@ wire        rx_tready [0:1];
 wire        irq       [0:1];
 /* verilator lint_off UNUSEDSIGNAL */
 wire        ff_idle   [0:1];   // (every cycle is run here)
+wire        ff_wait   [0:1];
 /* verilator lint_on UNUSEDSIGNAL */
 
 genvar n;
@@ -73,7 +74,7 @@ for (n = 0; n < 2; n = n + 1) begin : node
         .s_axis_rx_tvalid(tx_tvalid[1 - n]), .s_axis_rx_tready(rx_tready[n]),
         .s_axis_rx_tlast(tx_tlast[1 - n]), .s_axis_rx_tuser(1'b0),   // no FCS on this wire
         .irq(irq[n]),
-        .ff_idle(ff_idle[n]), .ff_skip(32'd0)
+        .ff_idle(ff_idle[n]), .ff_wait(ff_wait[n]), .ff_skip(32'd0)
     );
 
     // host memory: always ready, one response MEM_LAT cycles after each

@@ -64,7 +64,10 @@ module tg_eth_rx #(
     output wire         ev_drop_type,     // dropped: EtherType, version or destination
     output wire         ev_drop_malformed, // dropped: size, keep, length field or opcode
 
-    output wire         st_idle           // between frames, none held
+    output wire         st_idle,          // between frames, none held
+    output wire         st_wait           // between frames or between a frame's beats:
+                                          // while no beat comes in, no register changes
+                                          // (fast-forward)
 );
 
 localparam MAX_BEATS = 16;               // more than the 102-byte largest frame
@@ -244,6 +247,7 @@ assign m_rxd_slot_next = slot_reg;
 assign m_rxd_seq     = f_seq;
 assign m_rxd_ack     = f_ack;
 assign st_idle       = (state_reg == S_RECV) && (beat_reg == 5'd0);
+assign st_wait       = (state_reg == S_RECV);
 
 // ---------------------------------------------------------------- next state
 integer bw;

@@ -73,8 +73,12 @@ module tg_nic #(
     // that no frame, request, answer, timer or table walk is in the NIC,
     // so that with quiet ports a cycle changes nothing but free-running
     // counts; an edge with ff_idle high may then stand for ff_skip + 1
-    // cycles at once, those counts advancing by as many
+    // cycles at once, those counts advancing by as many; ff_wait says the
+    // same of a NIC whose only work is a frame waiting at the network port,
+    // for the next beat to come in or for tready to rise: with quiet ports
+    // and m_axis_tx_tready low, an edge may stand for as many cycles
     output wire        ff_idle,
+    output wire        ff_wait,
     input  wire [31:0] ff_skip
 );
 
@@ -143,6 +147,7 @@ reg  [31:0] clock_khz_reg;
 wire        hq_idle, hr_idle, mq_idle, txs_idle, rxs_idle;   // the port slices are empty
 wire        hif_idle, prot_idle, erx_idle, etx_idle, lrx_idle, ltx_idle, spl_idle, arb_idle,
             rqt_idle;                              // the blocks are idle (ff_idle)
+wire        erx_wait;                              // ... or waits for a beat (ff_wait)
 
 tg_reg_slice #(.W(121)) host_req_slice (
     .clk     (clk),
@@ -634,7 +639,8 @@ tg_eth_rx #(
     .ev_drop_fcs       (ev_drop_fcs),
     .ev_drop_type      (ev_drop_type),
     .ev_drop_malformed (ev_drop_malformed),
-    .st_idle           (erx_idle)
+    .st_idle           (erx_idle),
+    .st_wait           (erx_wait)
 );
 
 generate
@@ -1583,6 +1589,22 @@ assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_va
                  ltx_idle && spl_idle && arb_idle && rqt_idle &&
                  (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
                  (rsp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
+                 (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
+// Waiting at the network port: the same, but tg_eth_rx may be between a
+// frame's beats, the transmit slice may hold beats, and tg_eth_tx may hold
+// a frame whose next beat cannot move (the slice not ready), with the
+// payload slots they hold. No other block holds a slot, so none is taken
+// or released. With no beat coming in and m_axis_tx_tready low, the
+// receive slice stays empty and the transmit slice keeps its beats. In the
+// first such cycle after a beat moved, tg_eth_tx still takes the payload
+// word of the beat now on offer into its register and reads the next one
+// (as after a frame's last beat under ff_idle); after it every register
+// keeps its value but the free-running counts, so that one edge makes up
+// any number of such cycles. (ff_idle implies ff_wait.)
+assign ff_wait = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &&
+                 hif_idle && prot_idle && rxe_idle && erx_wait &&
+                 (etx_idle ? (txs_idle || m_axis_tx_tvalid) : !tx_tready) &&
+                 lrx_idle && ltx_idle && spl_idle && arb_idle && rqt_idle &&
                  (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
 
 // the cycle counter is read through the CSR page; the timestamps follow

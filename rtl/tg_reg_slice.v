@@ -27,10 +27,15 @@ module tg_reg_slice #(
 
 // ---------------------------------------------------------------- state
 reg         out_valid_reg,  out_valid_next;    // m side
-reg [W-1:0] out_data_reg,   out_data_next;
+reg [W-1:0] out_data_reg;
 reg         skid_valid_reg, skid_valid_next;   // taken while the m side stalled
-reg [W-1:0] skid_data_reg,  skid_data_next;
+reg [W-1:0] skid_data_reg;
 reg         ready_reg,      ready_next;        // the skid is empty (low in reset)
+// the data registers load only when a beat moves (a cycle-based simulator
+// then copies no data in the cycles it does not)
+reg         out_load;                          // the output register takes a beat (the
+                                               // skid's, else the one arriving)
+reg         skid_load;                         // the skid takes the beat arriving
 
 wire s_fire = s_valid && ready_reg;
 wire m_free = !out_valid_reg || m_ready;       // the output register may load
@@ -38,25 +43,25 @@ wire m_free = !out_valid_reg || m_ready;       // the output register may load
 // ---------------------------------------------------------------- next state
 always @* begin
     out_valid_next  = out_valid_reg;
-    out_data_next   = out_data_reg;
     skid_valid_next = skid_valid_reg;
-    skid_data_next  = skid_data_reg;
+    out_load        = 1'b0;
+    skid_load       = 1'b0;
 
     if (m_free) begin
         // the oldest beat moves out: the skid's, else the one arriving
         if (skid_valid_reg) begin
             out_valid_next  = 1'b1;
-            out_data_next   = skid_data_reg;
+            out_load        = 1'b1;
             skid_valid_next = 1'b0;
         end else begin
             out_valid_next = s_fire;
-            if (s_fire) out_data_next = s_data;
+            out_load       = s_fire;
         end
     end else if (s_fire) begin
         // the output holds: the beat waits in the skid (empty, as s_ready
         // was high)
         skid_valid_next = 1'b1;
-        skid_data_next  = s_data;
+        skid_load       = 1'b1;
     end
     ready_next = !skid_valid_next;
 end
@@ -64,10 +69,14 @@ end
 // ---------------------------------------------------------------- registers
 always @(posedge clk) begin
     out_valid_reg  <= out_valid_next;
-    out_data_reg   <= out_data_next;
     skid_valid_reg <= skid_valid_next;
-    skid_data_reg  <= skid_data_next;
     ready_reg      <= ready_next;
+    if (out_load) begin
+        out_data_reg <= skid_valid_reg ? skid_data_reg : s_data;
+    end
+    if (skid_load) begin
+        skid_data_reg <= s_data;
+    end
     if (rst) begin
         out_valid_reg  <= 1'b0;
         skid_valid_reg <= 1'b0;

@@ -117,6 +117,11 @@ extern "C" int tg_vnic_idle(const struct tg_vnic *v)
 	return v->top->ff_idle;
 }
 
+extern "C" int tg_vnic_quiet(const struct tg_vnic *v, int tx_tready)
+{
+	return v->top->ff_wait && !(v->top->m_axis_tx_tvalid && tx_tready);
+}
+
 extern "C" int tg_vnic_irq(const struct tg_vnic *v)
 {
 	return v->top->irq;

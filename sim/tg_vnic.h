@@ -62,6 +62,12 @@ void tg_vnic_posedge(struct tg_vnic *v, uint64_t cycle);
  * quiet inputs change nothing in it but its cycle counter. */
 int tg_vnic_idle(const struct tg_vnic *v);
 
+/* After an edge: a cycle with quiet inputs and m_axis_tx_tready =
+ * tx_tready changes nothing in the NIC but its free-running counts: it is
+ * idle, or only waits at its network port (tg_nic's ff_wait) while no
+ * beat it offers is taken. */
+int tg_vnic_quiet(const struct tg_vnic *v, int tx_tready);
+
 /* After an edge: the NIC's interrupt line as that edge left it (the
  * value tg_vnic_settle returns in the next cycle). */
 int tg_vnic_irq(const struct tg_vnic *v);

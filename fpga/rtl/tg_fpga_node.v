@@ -426,7 +426,7 @@ wire [63:0] mem_req_wdata, mem_resp_rdata;
 wire [7:0]  mem_req_wstrb;
 wire        core_irq;
 /* verilator lint_off UNUSEDSIGNAL */
-wire        core_ff_idle;             // (no fast-forward on a board)
+wire        core_ff_idle, core_ff_wait; // (no fast-forward on a board)
 /* verilator lint_on UNUSEDSIGNAL */
 
 tg_nic #(
@@ -477,6 +477,7 @@ tg_nic #(
     .s_axis_rx_tuser   (rx_tuser),
     .irq               (core_irq),
     .ff_idle           (core_ff_idle),
+    .ff_wait           (core_ff_wait),
     .ff_skip           (32'd0)         // fast-forward is the simulator's
 );
 

@@ -67,6 +67,7 @@ struct Tb {
     bool loopback = true;
     uint32_t skip = 0;         // ff_skip of the next edge
     uint64_t idle_cycles = 0;  // edges after which ff_idle was high
+    uint64_t wait_cycles = 0;  // ... ff_wait high and ff_idle low
 
     Tb(uint64_t seed) : m(new Nic), rng(seed), mem(MEM_BYTES) {}
 
@@ -113,6 +114,13 @@ struct Tb {
             TB_CHECK(!n.m_mem_req_valid && !n.m_axis_tx_tvalid && !n.m_host_resp_valid &&
                      n.s_host_req_ready && n.s_axis_rx_tready, "ff_idle with a port busy at cycle %llu",
                      (unsigned long long)cyc);
+        }
+        // waiting at the network port: the other ports are quiet
+        TB_CHECK(!n.ff_idle || n.ff_wait, "ff_idle without ff_wait at cycle %llu", (unsigned long long)cyc);
+        if (n.ff_wait && !n.ff_idle) {
+            wait_cycles++;
+            TB_CHECK(!n.m_mem_req_valid && !n.m_host_resp_valid && n.s_host_req_ready,
+                     "ff_wait with a host or memory port busy at cycle %llu", (unsigned long long)cyc);
         }
 
         while (!tx.frames.empty()) {
@@ -545,8 +553,9 @@ static void ff_phase(Tb &tb)
     uint64_t c1 = tb.read(csr(TG_CSR_REG_CYCLES));
     TB_CHECK(c1 - c0 == tb.cyc - k0 + 100000, "cycle counter moved by %llu over %llu cycles and a skip of 100000",
              (unsigned long long)(c1 - c0), (unsigned long long)(tb.cyc - k0));
-    // a remote write: busy until its frame came back and was written
-    uint64_t busy = 0;
+    // a remote write: busy until its frame came back and was written,
+    // waiting at the network port for some of that time
+    uint64_t busy = 0, w0 = tb.wait_cycles;
     tb.write(bar(TG_WIN_REMOTE, 0, NODE, 0x48), 0x5151);
     for (unsigned i = 0; i < 20000 && (tb.mem.load64(0x48) != 0x5151 || !tb.m->ff_idle); i++) {
         tb.tick();
@@ -554,6 +563,9 @@ static void ff_phase(Tb &tb)
     }
     TB_CHECK(busy > 20, "idle for all but %llu cycles of a remote write", (unsigned long long)busy);
     TB_CHECK(tb.m->ff_idle && tb.mem.load64(0x48) == 0x5151, "the write did not end idle");
+    TB_CHECK(tb.wait_cycles > w0 && tb.wait_cycles - w0 < busy,
+             "waited at the network port for %llu of %llu busy cycles",
+             (unsigned long long)(tb.wait_cycles - w0), (unsigned long long)busy);
     tb.host_gap_pct = gap;
     tb.resp_stall_pct = stall;
 }
