@@ -1584,7 +1584,8 @@ tg_eth_tx #(
 // age, which is read only while a slot is claimed (not idle).
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
-assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg && !qresp_valid_reg && !hrd_valid &&
+assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg &&
+                 !qresp_valid_reg && !hrd_valid &&
                  hif_idle && prot_idle && rxe_idle && erx_idle && etx_idle && lrx_idle &&
                  ltx_idle && spl_idle && arb_idle && rqt_idle &&
                  (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
@@ -1602,6 +1603,7 @@ assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_va
 // keeps its value but the free-running counts, so that one edge makes up
 // any number of such cycles. (ff_idle implies ff_wait.)
 assign ff_wait = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &&
+                 !qresp_valid_reg && !hrd_valid &&
                  hif_idle && prot_idle && rxe_idle && erx_wait &&
                  (etx_idle ? (txs_idle || m_axis_tx_tvalid) : !tx_tready) &&
                  lrx_idle && ltx_idle && spl_idle && arb_idle && rqt_idle &&
