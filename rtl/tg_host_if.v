@@ -246,16 +246,23 @@ reg         rqf_clr;                 // REQ_STATE of context pg_ctx written
 reg         lsr_we, lsh_we;          // LAST_STATUS written (ports r and h)
 reg [3:0]   lsr_idx, lsh_idx;
 reg [7:0]   lsr_val, lsh_val;
-// A context's other registers are arrays of NUM_CTX rows written by
+// A context's other registers are memories of NUM_CTX rows written by
 // index, one row a cycle (a host store to its page, or to an atomic
-// window for its operand), and cleared by a reset; a context past
-// NUM_CTX reads as zeros.
+// window for its operand), with no reset, so that they map to
+// distributed RAM. A written bit per register and context says the row
+// holds a value stored since the reset; until then the row reads as
+// zero, as does a context past NUM_CTX.
 localparam CW = (NUM_CTX > 1) ? $clog2(NUM_CTX) : 1;
 reg [31:0]  ctx_laddr_mem  [0:NUM_CTX-1];
 reg [31:0]  ctx_cpl_mem    [0:NUM_CTX-1];
 reg [63:0]  ctx_operand_mem[0:NUM_CTX-1];
 reg [63:0]  ctx_compare_mem[0:NUM_CTX-1];
 reg [63:0]  ctx_key_mem    [0:NUM_CTX-1];   // key carried by the context's requests
+reg [NUM_CTX-1:0] cw_laddr_reg,   cw_laddr_next;     // the written bits
+reg [NUM_CTX-1:0] cw_cpl_reg,     cw_cpl_next;
+reg [NUM_CTX-1:0] cw_operand_reg, cw_operand_next;
+reg [NUM_CTX-1:0] cw_compare_reg, cw_compare_next;
+reg [NUM_CTX-1:0] cw_key_reg,     cw_key_next;
 // the context row written this cycle, and which of its registers
 reg [3:0]   ctxw_idx;
 reg [63:0]  ctxw_data;
@@ -316,13 +323,13 @@ assign fetch_lookup_cnt   = fl_ok ? ft_cnt_mem[fl_row]   : 7'd0;
 wire          pg_ok   = ({1'b0, pg_ctx} < NUM_CTX[4:0]);
 wire [CW-1:0] pg_row  = pg_ctx[CW-1:0];
 wire [CW-1:0] req_row = req_ctx[CW-1:0];
-wire [31:0]   pg_laddr   = pg_ok ? ctx_laddr_mem[pg_row]   : 32'd0;
-wire [31:0]   pg_cpl     = pg_ok ? ctx_cpl_mem[pg_row]     : 32'd0;
-wire [63:0]   pg_operand = pg_ok ? ctx_operand_mem[pg_row] : 64'd0;
-wire [63:0]   pg_compare = pg_ok ? ctx_compare_mem[pg_row] : 64'd0;
-wire [63:0]   pg_key     = pg_ok ? ctx_key_mem[pg_row]     : 64'd0;
-wire [63:0]   req_operand = req_ctx_ok ? ctx_operand_mem[req_row] : 64'd0;
-wire [63:0]   req_compare = req_ctx_ok ? ctx_compare_mem[req_row] : 64'd0;
+wire [31:0]   pg_laddr   = (pg_ok && cw_laddr_reg[pg_row])   ? ctx_laddr_mem[pg_row]   : 32'd0;
+wire [31:0]   pg_cpl     = (pg_ok && cw_cpl_reg[pg_row])     ? ctx_cpl_mem[pg_row]     : 32'd0;
+wire [63:0]   pg_operand = (pg_ok && cw_operand_reg[pg_row]) ? ctx_operand_mem[pg_row] : 64'd0;
+wire [63:0]   pg_compare = (pg_ok && cw_compare_reg[pg_row]) ? ctx_compare_mem[pg_row] : 64'd0;
+wire [63:0]   pg_key     = (pg_ok && cw_key_reg[pg_row])     ? ctx_key_mem[pg_row]     : 64'd0;
+wire [63:0]   req_operand = (req_ctx_ok && cw_operand_reg[req_row]) ? ctx_operand_mem[req_row] : 64'd0;
+wire [63:0]   req_compare = (req_ctx_ok && cw_compare_reg[req_row]) ? ctx_compare_mem[req_row] : 64'd0;
 
 // ---------------------------------------------------------------- fetch decode
 // FETCH_GO and WCHECK data: [31:0] remote paddr, [47:32] node, [55:48] length
@@ -1126,19 +1133,48 @@ endgenerate
 reg  txd_load;
 wire txd_key_ok = ({1'b0, txd_ctx_next} < {1'b0, NUM_CTX[7:0]});
 `ifdef TG_TESTBUG_010
-wire [63:0] txd_key_row = ctx_key_mem[0];   // deliberate bug: context 0's key on every request
+wire [63:0] txd_key_row = cw_key_reg[0] ? ctx_key_mem[0] : 64'd0;   // deliberate bug: context 0's key on every request
 `else
-wire [63:0] txd_key_row = txd_key_ok ? ctx_key_mem[txd_ctx_next[CW-1:0]] : 64'd0;
+wire [63:0] txd_key_row = (txd_key_ok && cw_key_reg[txd_ctx_next[CW-1:0]]) ?
+                          ctx_key_mem[txd_ctx_next[CW-1:0]] : 64'd0;
 `endif
 always @* begin
     txd_key_next = txd_load ? txd_key_row : txd_key_reg;
 end
 
 // one context row and one fetch row written a cycle, by index; a reset
-// clears the contexts' registers
+// clears the contexts' written bits
 wire          ctxw_ok  = ({1'b0, ctxw_idx} < NUM_CTX[4:0]);
 wire [CW-1:0] ctxw_row = ctxw_idx[CW-1:0];
 wire [FW-1:0] ftw_row  = ft_free_idx[FW-1:0];
+always @* begin
+    cw_laddr_next   = cw_laddr_reg;
+    cw_cpl_next     = cw_cpl_reg;
+    cw_operand_next = cw_operand_reg;
+    cw_compare_next = cw_compare_reg;
+    cw_key_next     = cw_key_reg;
+    if (ctxw_ok) begin
+        cw_laddr_next[ctxw_row]   = cw_laddr_reg[ctxw_row]   || ctxw_laddr;
+        cw_cpl_next[ctxw_row]     = cw_cpl_reg[ctxw_row]     || ctxw_cpl;
+        cw_operand_next[ctxw_row] = cw_operand_reg[ctxw_row] || ctxw_operand;
+        cw_compare_next[ctxw_row] = cw_compare_reg[ctxw_row] || ctxw_compare;
+        cw_key_next[ctxw_row]     = cw_key_reg[ctxw_row]     || ctxw_key;
+    end
+end
+always @(posedge clk) begin
+    cw_laddr_reg   <= cw_laddr_next;
+    cw_cpl_reg     <= cw_cpl_next;
+    cw_operand_reg <= cw_operand_next;
+    cw_compare_reg <= cw_compare_next;
+    cw_key_reg     <= cw_key_next;
+    if (rst) begin
+        cw_laddr_reg   <= {NUM_CTX{1'b0}};
+        cw_cpl_reg     <= {NUM_CTX{1'b0}};
+        cw_operand_reg <= {NUM_CTX{1'b0}};
+        cw_compare_reg <= {NUM_CTX{1'b0}};
+        cw_key_reg     <= {NUM_CTX{1'b0}};
+    end
+end
 always @(posedge clk) begin
     if (ctxw_ok) begin
         if (ctxw_laddr) begin
@@ -1163,15 +1199,6 @@ always @(posedge clk) begin
         ft_cpl_mem[ftw_row]   <= go_cpl;
         ft_off_mem[ftw_row]   <= ftw_off;
         ft_cnt_mem[ftw_row]   <= ftw_cnt;
-    end
-    if (rst) begin
-        for (c = 0; c < NUM_CTX; c = c + 1) begin
-            ctx_laddr_mem[c]   <= 32'd0;
-            ctx_cpl_mem[c]     <= 32'd0;
-            ctx_operand_mem[c] <= 64'd0;
-            ctx_compare_mem[c] <= 64'd0;
-            ctx_key_mem[c]     <= 64'd0;
-        end
     end
 end
 
@@ -1201,7 +1228,8 @@ always @(posedge clk) begin
     if (!txd_valid_reg && txd_valid_next) begin
         // loaded with this cycle's access, or with the burst assembled so far
         f_txd_ctx <= f_load_ctx;
-        f_txd_key <= ({1'b0, f_load_ctx} < NUM_CTX[4:0]) ? ctx_key_mem[f_load_ctx[CW-1:0]] : 64'd0;
+        f_txd_key <= (({1'b0, f_load_ctx} < NUM_CTX[4:0]) && cw_key_reg[f_load_ctx[CW-1:0]]) ?
+                     ctx_key_mem[f_load_ctx[CW-1:0]] : 64'd0;
     end
 end
 
