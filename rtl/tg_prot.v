@@ -64,6 +64,10 @@ reg [31:0]            base_mem   [0:NUM_REGIONS-1];
 reg [32:0]            len_mem    [0:NUM_REGIONS-1];
 reg [3:0]             rights_mem [0:NUM_REGIONS-1];
 reg [63:0]            key_mem    [0:NUM_REGIONS-1];
+// the first byte past each region, computed as RCFG makes the entry valid
+// (its base and length hold still while it is valid), so that a lookup
+// reads it instead of adding base and length after the key's row is read
+reg [32:0]            end_mem    [0:NUM_REGIONS-1];
 
 // ---------------------------------------------------------------- lookup
 // A key or RSEL past the last entry names no row: it reads as an
@@ -77,7 +81,7 @@ wire [AW-1:0]    sel_row = sel_reg[AW-1:0];
 wire        lk_valid      = lk_ok && valid_reg[lk_row];
 wire [63:0] lk_row_key    = lk_ok ? key_mem[lk_row]    : 64'd0;
 wire [31:0] lk_row_base   = lk_ok ? base_mem[lk_row]   : 32'd0;
-wire [32:0] lk_row_len    = lk_ok ? len_mem[lk_row]    : 33'd0;
+wire [32:0] lk_row_end    = lk_ok ? end_mem[lk_row]    : 33'd0;
 wire [3:0]  lk_row_rights = lk_ok ? rights_mem[lk_row] : 4'd0;
 wire        sel_valid     = sel_ok && valid_reg[sel_row];
 wire [63:0] sel_key       = sel_ok ? key_mem[sel_row]    : 64'd0;
@@ -87,7 +91,7 @@ wire [3:0]  sel_rights    = sel_ok ? rights_mem[sel_row] : 4'd0;
 
 assign lk_hit    = lk_valid && (lk_row_key == lk_key);
 assign lk_base   = lk_row_base;
-assign lk_end    = {1'b0, lk_row_base} + lk_row_len;
+assign lk_end    = lk_row_end;
 assign lk_rights = lk_row_rights;
 assign cfg_enable = enable_reg;
 assign st_idle    = !busy_reg;
@@ -173,6 +177,7 @@ always @(posedge clk) begin
     end
     if (wr_rcfg) begin
         rights_mem[sel_row] <= csr_wdata[3:0];
+        end_mem[sel_row]    <= {1'b0, sel_base} + sel_len;
     end
 end
 
