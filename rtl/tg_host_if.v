@@ -342,7 +342,11 @@ wire [6:0]  go_blk_end   = {1'b0, go_paddr[5:0] & {BLK_WMAX, 3'b111}} + go_len[6
 wire        go_bad_len   = (go_len == 8'd0) || (go_len > {1'b0, BLK_LEN});
 wire        go_bad_align = (go_blk_end > BLK_LEN) || (go_paddr[2:0] != go_laddr[2:0]) ||
                            (go_cpl[2:0] != 3'd0);
-wire [32:0] go_lend      = {1'b0, go_laddr} + {25'd0, go_len};
+// the local bytes a FETCH_GO fills (its length) or an ATOMIC_GO (the old
+// value's word) end at go_lend: one adder and one compare for both
+wire        go_atomic    = (req_reg == `TG_CTX_REG_ATOMIC_GO / 8);
+wire [7:0]  go_llen      = go_atomic ? 8'd8 : go_len;
+wire [32:0] go_lend      = {1'b0, go_laddr} + {25'd0, go_llen};
 wire [32:0] go_cend      = {1'b0, go_cpl} + 33'd8;
 wire        go_bad_range = (go_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b0, cfg_mem_size});
 /* verilator lint_off UNUSEDSIGNAL */ // go_span[2:0]: only the word count is used
@@ -381,8 +385,6 @@ wire        ago_bad_fn   = (ago_fn != `TG_AOP_FAA) && (ago_fn != `TG_AOP_SWAP) &
                            (ago_fn != `TG_AOP_CAS);
 wire        ago_bad_align = (go_paddr[2:0] != 3'd0) || (go_laddr[2:0] != 3'd0) ||
                             (go_cpl[2:0] != 3'd0);
-wire [32:0] ago_lend     = {1'b0, go_laddr} + 33'd8;
-wire        ago_bad_range = (ago_lend > {1'b0, cfg_mem_size}) || (go_cend > {1'b0, cfg_mem_size});
 wire [7:0]  ago_op       = (ago_fn == `TG_AOP_FAA)  ? `TG_OP_FAA :
                            (ago_fn == `TG_AOP_SWAP) ? `TG_OP_SWAP : `TG_OP_CAS;
 // the checks of a FETCH_GO, WCHECK or ATOMIC_GO at the port (go_st_reg
@@ -392,8 +394,8 @@ wire [7:0]  go_st = (req_reg == `TG_CTX_REG_FETCH_GO / 8) ?
                              (go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED) : `TG_ST_OK) :
                     (req_reg == `TG_CTX_REG_WCHECK / 8) ?
                         ((go_bad_len || go_blk_end > BLK_LEN) ? `TG_ST_MISALIGNED : `TG_ST_OK) :
-                        ((ago_bad_fn || ago_bad_align || ago_bad_range) ?
-                             (ago_bad_fn ? `TG_ST_BAD_OP : ago_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED) :
+                        ((ago_bad_fn || ago_bad_align || go_bad_range) ?
+                             (ago_bad_fn ? `TG_ST_BAD_OP : go_bad_range ? `TG_ST_RANGE : `TG_ST_MISALIGNED) :
                              `TG_ST_OK);
 wire        is_go = is_ctxpg && s_host_req_write &&
                     (req_reg == `TG_CTX_REG_FETCH_GO / 8 || req_reg == `TG_CTX_REG_WCHECK / 8 ||

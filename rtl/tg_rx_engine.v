@@ -224,7 +224,14 @@ reg [PAY_SLOT_W-1:0] rslot_reg, rslot_next; // response-buffer slot of the respo
 
 wire [3:0]  words    = s_rxd_len[6:3];
 wire [BLK_SRC_BITS-1:0] blk_src = s_rxd_src[BLK_SRC_BITS-1:0];  // block-table row of the source
-wire [32:0] end_addr = {1'b0, s_rxd_addr} + {25'd0, s_rxd_len};
+// The bytes a frame's access touches end at end_addr: its length for a
+// write or a read, the word an atomic works on, and for a REQ the queue's
+// base (one byte), which must lie in the region. One adder and one
+// compare with each bound serve every kind of frame.
+wire        op_atomic = (s_rxd_op == `TG_OP_FAA) || (s_rxd_op == `TG_OP_SWAP) || (s_rxd_op == `TG_OP_CAS);
+wire        op_req    = (s_rxd_op == `TG_OP_REQ);
+wire [7:0]  acc_len   = op_atomic ? 8'd8 : op_req ? 8'd1 : s_rxd_len;
+wire [32:0] end_addr  = {1'b0, s_rxd_addr} + {25'd0, acc_len};
 wire        bad_range = (end_addr > {1'b0, cfg_mem_size});
 // a write, read or REQ longer than this node's block is refused as
 // MISALIGNED (a node built with a narrower block keeps fewer payload words)
@@ -257,11 +264,11 @@ wire [3:0]  right_read   = `TG_RIGHT_READ;
 wire [3:0]  right_write  = `TG_RIGHT_WRITE;
 wire [3:0]  right_atomic = `TG_RIGHT_ATOMIC;
 wire [3:0]  right_enq    = `TG_RIGHT_ENQ;
-wire [32:0] one_byte_end = {1'b0, s_rxd_addr} + 33'd1;
-wire [7:0]  pst_write  = cfg_prot_enable ? prot_status(right_write, end_addr) : `TG_ST_OK;
-wire [7:0]  pst_read   = cfg_prot_enable ? prot_status(right_read, end_addr) : `TG_ST_OK;
-wire [7:0]  pst_atomic = cfg_prot_enable ? prot_status(right_atomic, {1'b0, s_rxd_addr} + 33'd8) : `TG_ST_OK;
-wire [7:0]  pst_enq    = cfg_prot_enable ? prot_status(right_enq, one_byte_end) : `TG_ST_OK;
+// the right the frame's kind of access needs (a frame of another kind
+// than these four is not checked)
+wire [3:0]  acc_right = op_atomic ? right_atomic : op_req ? right_enq :
+                        (s_rxd_op == `TG_OP_WRITE) ? right_write : right_read;
+wire [7:0]  pst       = cfg_prot_enable ? prot_status(acc_right, end_addr) : `TG_ST_OK;
 
 // Refused writes are posted: nobody waits for an answer.  The reason is
 // kept per (source, context) and returned by that context's next fence
@@ -327,8 +334,6 @@ wire [6:0] fl_run_end = {1'b0, fetch_lookup_off} + fetch_lookup_cnt;
 // ---------------------------------------------------------------- atomic unit
 // payload word 0 is the operand, word 1 the compare value; the old value
 // is kept in old_reg, and written as the response's payload
-wire [32:0] a_end      = {1'b0, s_rxd_addr} + 33'd8;
-wire        a_bad_range = (a_end > {1'b0, cfg_mem_size});
 wire [63:0] a_operand  = pay_data;   // (word 0, in S_AWRITE)
 wire [63:0] a_compare  = pay_data;   // (word 1, in S_AWAIT)
 wire [63:0] a_old      = old_reg;
@@ -544,12 +549,12 @@ always @* begin
                             s_rxd_ready = 1'b1;
                             wst_we      = 1'b1;
                             wst_wdata   = bad_align ? `TG_ST_MISALIGNED : `TG_ST_RANGE;
-                        end else if (pst_write != `TG_ST_OK) begin
+                        end else if (pst != `TG_ST_OK) begin
                             ev_refused      = 1'b1;
                             ev_prot_refused = 1'b1;
                             s_rxd_ready     = 1'b1;
                             wst_we          = 1'b1;
-                            wst_wdata       = pst_write;
+                            wst_wdata       = pst;
                         end else begin
                             base_next  = s_rxd_addr;
                             wlo_next   = {1'b0, s_rxd_off};
@@ -569,8 +574,8 @@ always @* begin
                             st_next    = `TG_ST_RANGE;
                             ev_refused = 1'b1;
                             state_next = S_RESP;
-                        end else if (pst_read != `TG_ST_OK && words != 4'd0) begin
-                            st_next         = pst_read;
+                        end else if (pst != `TG_ST_OK && words != 4'd0) begin
+                            st_next         = pst;
                             ev_refused      = 1'b1;
                             ev_prot_refused = 1'b1;
                             state_next      = S_RESP;
@@ -589,8 +594,8 @@ always @* begin
                         qfull_next  = q_lk_full;
                         qhv_next    = q_lk_head_valid;
                         qhead_next  = q_lk_head;
-                        if (pst_enq != `TG_ST_OK) begin
-                            st_next         = pst_enq;
+                        if (pst != `TG_ST_OK) begin
+                            st_next         = pst;
                             ev_req_refused  = 1'b1;
                             ev_prot_refused = 1'b1;
                             state_next      = S_RESP;
@@ -618,12 +623,12 @@ always @* begin
                             st_next    = `TG_ST_MISALIGNED;
                             ev_refused = 1'b1;
                             state_next = S_RESP;
-                        end else if (a_bad_range) begin
+                        end else if (bad_range) begin
                             st_next    = `TG_ST_RANGE;
                             ev_refused = 1'b1;
                             state_next = S_RESP;
-                        end else if (pst_atomic != `TG_ST_OK) begin
-                            st_next         = pst_atomic;
+                        end else if (pst != `TG_ST_OK) begin
+                            st_next         = pst;
                             ev_refused      = 1'b1;
                             ev_prot_refused = 1'b1;
                             state_next      = S_RESP;
