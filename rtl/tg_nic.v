@@ -1575,6 +1575,15 @@ tg_eth_tx #(
 );
 
 // ---------------------------------------------------------------- fast-forward
+// What ff_idle and ff_wait both ask, away from the network port: the host
+// and memory slices and the receive slice empty, no memory or queue answer
+// held, every block but tg_eth_rx and tg_eth_tx idle, the link-layer path
+// settled on its setting.
+wire ff_core_idle = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &&
+                    !qresp_valid_reg && !hrd_valid &&
+                    hif_idle && prot_idle && rxe_idle && lrx_idle && ltx_idle && spl_idle &&
+                    arb_idle && rqt_idle &&
+                    (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
 // Idle: every block between operations with no timer running, every port
 // slice empty, no payload slot held, the link-layer path settled on its
 // setting. With quiet ports (no request, frame or memory answer coming
@@ -1584,13 +1593,9 @@ tg_eth_tx #(
 // age, which is read only while a slot is claimed (not idle).
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
-assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg &&
-                 !qresp_valid_reg && !hrd_valid &&
-                 hif_idle && prot_idle && rxe_idle && erx_idle && etx_idle && lrx_idle &&
-                 ltx_idle && spl_idle && arb_idle && rqt_idle &&
+assign ff_idle = ff_core_idle && txs_idle && erx_idle && etx_idle &&
                  (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
-                 (rsp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
-                 (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
+                 (rsp_busy == {(1<<PAY_SLOT_W){1'b0}});
 // Waiting at the network port: the same, but tg_eth_rx may be between a
 // frame's beats, the transmit slice may hold beats, and tg_eth_tx may hold
 // a frame whose next beat cannot move (the slice not ready), with the
@@ -1602,12 +1607,8 @@ assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_va
 // (as after a frame's last beat under ff_idle); after it every register
 // keeps its value but the free-running counts, so that one edge makes up
 // any number of such cycles. (ff_idle implies ff_wait.)
-assign ff_wait = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &&
-                 !qresp_valid_reg && !hrd_valid &&
-                 hif_idle && prot_idle && rxe_idle && erx_wait &&
-                 (etx_idle ? (txs_idle || m_axis_tx_tvalid) : !tx_tready) &&
-                 lrx_idle && ltx_idle && spl_idle && arb_idle && rqt_idle &&
-                 (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
+assign ff_wait = ff_core_idle && erx_wait &&
+                 (etx_idle ? (txs_idle || m_axis_tx_tvalid) : !tx_tready);
 
 // the cycle counter is read through the CSR page; the timestamps follow
 // data frames only, not every frame's start
