@@ -23,7 +23,9 @@ struct tg_vnic_in {
 	uint8_t rx_tkeep, rx_tvalid, rx_tlast, rx_tuser;
 	uint32_t clock_khz;      /* the clock the simulation stands for (CLOCK_KHZ) */
 	uint32_t ff_skip;        /* cycles the next edge stands for besides itself;
-				  * only while tg_vnic_idle() and the inputs are quiet */
+				  * only while tg_vnic_quiet() holds for the edge's
+				  * tx_tready (as it does while tg_vnic_idle()) and
+				  * the other inputs are quiet */
 };
 
 /* Outputs of tg_nic. */
