@@ -72,11 +72,12 @@ module tg_nic #(
     // fast-forward (simulation; a board ties ff_skip to 0): ff_idle says
     // that no frame, request, answer, timer or table walk is in the NIC,
     // so that with quiet ports a cycle changes nothing but free-running
-    // counts; an edge with ff_idle high may then stand for ff_skip + 1
-    // cycles at once, those counts advancing by as many; ff_wait says the
-    // same of a NIC whose only work is a frame waiting at the network port,
-    // for the next beat to come in or for tready to rise: with quiet ports
-    // and m_axis_tx_tready low, an edge may stand for as many cycles
+    // counts; ff_wait says the same of a NIC whose only work is a frame
+    // waiting at the network port, for the next beat to come in or for
+    // tready to rise, of cycles with quiet ports and m_axis_tx_tready low.
+    // An edge from such a state may stand for ff_skip such cycles and its
+    // own (whatever its inputs), those counts advancing by ff_skip + 1; one
+    // from ff_idle with quiet ports, for its own and ff_skip after it
     output wire        ff_idle,
     output wire        ff_wait,
     input  wire [31:0] ff_skip

@@ -756,11 +756,17 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 			  &in.rx_tkeep, &in.rx_tlast, &in.rx_tuser);
 
 	/* An idle NIC with quiet inputs is not evaluated (fast-forward): it
-	 * owes the cycles, and one edge with the same quiet inputs makes them
-	 * up before it is evaluated again (the models above drew for them
-	 * as for any cycle). So is a NIC that only waits at its network port
-	 * for the next beat to come in or for a beat it offers to be taken,
-	 * in a cycle that takes none. */
+	 * owes the cycles (the models above drew for them as for any
+	 * cycle). So is a NIC that only waits at its network port for the
+	 * next beat to come in or for a beat it offers to be taken, in a
+	 * cycle that takes none. The edge that evaluates it again stands for
+	 * the owed cycles too: in them the NIC changed nothing but its
+	 * free-running counts, which ff_skip advances, and the one thing a
+	 * waiting NIC does in the first of them (tg_eth_tx keeping the
+	 * payload word it reads) it does in that edge alike, as the word
+	 * read stays the same while the beat waits; no block reads those
+	 * counts in that edge, as every port is a register and the core
+	 * between them waits. */
 	if (ff_on(sim) && !in.rst && !b && !in.mem_resp_valid && !in.rx_tvalid &&
 	    nd->lag + skip < UINT32_MAX && tg_vnic_quiet(nd->nic, in.tx_tready) &&
 	    tg_vnic_irq(nd->nic) == nd->irq) {
@@ -768,7 +774,11 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 		nd->st.ff_cycles += (uint64_t)skip + 1;
 		return;
 	}
-	if (nd->lag) {
+	if (nd->lag && nd->lag + skip <= UINT32_MAX) {
+		in.ff_skip = (uint32_t)(nd->lag + skip);
+		nd->lag = 0;
+	} else if (nd->lag) {
+		/* too many for one edge: one with quiet inputs makes them up */
 		struct tg_vnic_in q;
 		struct tg_vnic_out o;
 
