@@ -72,11 +72,12 @@ module tg_nic #(
     // fast-forward (simulation; a board ties ff_skip to 0): ff_idle says
     // that no frame, request, answer, timer or table walk is in the NIC,
     // so that with quiet ports a cycle changes nothing but free-running
-    // counts; an edge with ff_idle high may then stand for ff_skip + 1
-    // cycles at once, those counts advancing by as many; ff_wait says the
-    // same of a NIC whose only work is a frame waiting at the network port,
-    // for the next beat to come in or for tready to rise: with quiet ports
-    // and m_axis_tx_tready low, an edge may stand for as many cycles
+    // counts; ff_wait says the same of a NIC whose only work is a frame
+    // waiting at the network port, for the next beat to come in or for
+    // tready to rise, of cycles with quiet ports and m_axis_tx_tready low.
+    // An edge from such a state may stand for ff_skip such cycles and its
+    // own (whatever its inputs), those counts advancing by ff_skip + 1; one
+    // from ff_idle with quiet ports, for its own and ff_skip after it
     output wire        ff_idle,
     output wire        ff_wait,
     input  wire [31:0] ff_skip
@@ -1575,6 +1576,15 @@ tg_eth_tx #(
 );
 
 // ---------------------------------------------------------------- fast-forward
+// What ff_idle and ff_wait both ask, away from the network port: the host
+// and memory slices and the receive slice empty, no memory or queue answer
+// held, every block but tg_eth_rx and tg_eth_tx idle, the link-layer path
+// settled on its setting.
+wire ff_core_idle = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &&
+                    !qresp_valid_reg && !hrd_valid &&
+                    hif_idle && prot_idle && rxe_idle && lrx_idle && ltx_idle && spl_idle &&
+                    arb_idle && rqt_idle &&
+                    (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
 // Idle: every block between operations with no timer running, every port
 // slice empty, no payload slot held, the link-layer path settled on its
 // setting. With quiet ports (no request, frame or memory answer coming
@@ -1584,13 +1594,9 @@ tg_eth_tx #(
 // age, which is read only while a slot is claimed (not idle).
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
-assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_valid_reg &&
-                 !qresp_valid_reg && !hrd_valid &&
-                 hif_idle && prot_idle && rxe_idle && erx_idle && etx_idle && lrx_idle &&
-                 ltx_idle && spl_idle && arb_idle && rqt_idle &&
+assign ff_idle = ff_core_idle && txs_idle && erx_idle && etx_idle &&
                  (pay_busy == {(1<<RX_SLOT_W){1'b0}}) && (rqp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
-                 (rsp_busy == {(1<<PAY_SLOT_W){1'b0}}) &&
-                 (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
+                 (rsp_busy == {(1<<PAY_SLOT_W){1'b0}});
 // Waiting at the network port: the same, but tg_eth_rx may be between a
 // frame's beats, the transmit slice may hold beats, and tg_eth_tx may hold
 // a frame whose next beat cannot move (the slice not ready), with the
@@ -1602,12 +1608,8 @@ assign ff_idle = hq_idle && hr_idle && mq_idle && txs_idle && rxs_idle && !mr_va
 // (as after a frame's last beat under ff_idle); after it every register
 // keeps its value but the free-running counts, so that one edge makes up
 // any number of such cycles. (ff_idle implies ff_wait.)
-assign ff_wait = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &&
-                 !qresp_valid_reg && !hrd_valid &&
-                 hif_idle && prot_idle && rxe_idle && erx_wait &&
-                 (etx_idle ? (txs_idle || m_axis_tx_tvalid) : !tx_tready) &&
-                 lrx_idle && ltx_idle && spl_idle && arb_idle && rqt_idle &&
-                 (link_on_reg == (cfg_link_enable && (LINK_LAYER != 0)));
+assign ff_wait = ff_core_idle && erx_wait &&
+                 (etx_idle ? (txs_idle || m_axis_tx_tvalid) : !tx_tready);
 
 // the cycle counter is read through the CSR page; the timestamps follow
 // data frames only, not every frame's start

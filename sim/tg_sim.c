@@ -548,6 +548,14 @@ static void consumed(struct tg_simp_slot *sl, uint64_t head)
 
 /* Take the next burst of slot s into the node's host-port driver, or serve
  * its driver calls.  Returns 1 if a burst was loaded. */
+/* A request waits in slot s of node n's ring. */
+static int slot_pending(struct tg_sim *sim, unsigned n, unsigned s)
+{
+	struct tg_simp_slot *sl = slot_of(sim, n, s);
+
+	return TG_ATOMIC_LOAD_ACQ(&sl->req_tail) != TG_ATOMIC_LOAD_OWN(&sl->req_head);
+}
+
 static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 {
 	struct node *nd = &sim->node[n];
@@ -678,16 +686,22 @@ static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 static void feed_host_port(struct tg_sim *sim, unsigned n)
 {
 	struct node *nd = &sim->node[n];
-	uint32_t act = nd->active;
+	uint32_t act = nd->active, ctx, rot;
 
 	if (nd->cur < nd->nbeats || !act)
 		return;
-	if ((act & (1u << TG_SIMP_DRV_SLOT)) && take_from_slot(sim, n, TG_SIMP_DRV_SLOT))
+	if ((act & (1u << TG_SIMP_DRV_SLOT)) && slot_pending(sim, n, TG_SIMP_DRV_SLOT) &&
+	    take_from_slot(sim, n, TG_SIMP_DRV_SLOT))
 		return;
-	for (unsigned i = 0; i < TG_SIMP_CTX_SLOTS; i++) {
-		unsigned s = (nd->rr + i) % TG_SIMP_CTX_SLOTS;
+	/* the served context slots from rr on, round robin: bit i of rot is
+	 * slot (rr + i) % TG_SIMP_CTX_SLOTS */
+	ctx = act & ((1u << TG_SIMP_CTX_SLOTS) - 1u);
+	rot = (ctx >> nd->rr | ctx << (TG_SIMP_CTX_SLOTS - nd->rr)) &
+	      ((1u << TG_SIMP_CTX_SLOTS) - 1u);
+	for (; rot; rot &= rot - 1u) {
+		unsigned s = (nd->rr + (unsigned)__builtin_ctz(rot)) % TG_SIMP_CTX_SLOTS;
 
-		if ((act & (1u << s)) && take_from_slot(sim, n, s)) {
+		if (slot_pending(sim, n, s) && take_from_slot(sim, n, s)) {
 			nd->rr = (s + 1) % TG_SIMP_CTX_SLOTS;
 			return;
 		}
@@ -756,11 +770,17 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 			  &in.rx_tkeep, &in.rx_tlast, &in.rx_tuser);
 
 	/* An idle NIC with quiet inputs is not evaluated (fast-forward): it
-	 * owes the cycles, and one edge with the same quiet inputs makes them
-	 * up before it is evaluated again (the models above drew for them
-	 * as for any cycle). So is a NIC that only waits at its network port
-	 * for the next beat to come in or for a beat it offers to be taken,
-	 * in a cycle that takes none. */
+	 * owes the cycles (the models above drew for them as for any
+	 * cycle). So is a NIC that only waits at its network port for the
+	 * next beat to come in or for a beat it offers to be taken, in a
+	 * cycle that takes none. The edge that evaluates it again stands for
+	 * the owed cycles too: in them the NIC changed nothing but its
+	 * free-running counts, which ff_skip advances, and the one thing a
+	 * waiting NIC does in the first of them (tg_eth_tx keeping the
+	 * payload word it reads) it does in that edge alike, as the word
+	 * read stays the same while the beat waits; no block reads those
+	 * counts in that edge, as every port is a register and the core
+	 * between them waits. */
 	if (ff_on(sim) && !in.rst && !b && !in.mem_resp_valid && !in.rx_tvalid &&
 	    nd->lag + skip < UINT32_MAX && tg_vnic_quiet(nd->nic, in.tx_tready) &&
 	    tg_vnic_irq(nd->nic) == nd->irq) {
@@ -768,7 +788,11 @@ static void node_cycle(struct tg_sim *sim, unsigned n, uint32_t skip)
 		nd->st.ff_cycles += (uint64_t)skip + 1;
 		return;
 	}
-	if (nd->lag) {
+	if (nd->lag && nd->lag + skip <= UINT32_MAX) {
+		in.ff_skip = (uint32_t)(nd->lag + skip);
+		nd->lag = 0;
+	} else if (nd->lag) {
+		/* too many for one edge: one with quiet inputs makes them up */
 		struct tg_vnic_in q;
 		struct tg_vnic_out o;
 
@@ -949,27 +973,28 @@ static uint64_t ff_room(struct tg_sim *sim, uint64_t left)
 	for (unsigned n = 0; n < sim->nodes; n++) {
 		struct node *nd = &sim->node[n];
 
+		if (is_local(sim, n) &&
+		    (!tg_vnic_idle(nd->nic) || nd->cur < nd->nbeats || nd->rd_count ||
+		     nd->mm.count || nd->irq || tg_vnic_irq(nd->nic) || nd->irq_state != IRQ_IDLE))
+			return 1;
+	}
+	if (!tg_switch_idle(sim->sw))
+		return 1;
+	for (unsigned n = 0; n < sim->nodes; n++) {
 		if (!is_local(sim, n))
 			continue;
-		if (!tg_vnic_idle(nd->nic) || nd->cur < nd->nbeats || nd->rd_count ||
-		    nd->mm.count || nd->irq || tg_vnic_irq(nd->nic) || nd->irq_state != IRQ_IDLE)
-			return 1;
 		for (unsigned s = 0; s < TG_SIMP_SLOTS; s++) {
-			struct tg_simp_slot *sl = slot_of(sim, n, s);
 			uint32_t st;
 
-			if ((nd->active >> s & 1u) &&
-			    TG_ATOMIC_LOAD_ACQ(&sl->req_tail) != TG_ATOMIC_LOAD_OWN(&sl->req_head))
+			if ((sim->node[n].active >> s & 1u) && slot_pending(sim, n, s))
 				return 1;
 			if (s < TG_SIMP_CTX_SLOTS) {
-				st = TG_ATOMIC_LOAD_ACQ(&sl->state);
+				st = TG_ATOMIC_LOAD_ACQ(&slot_of(sim, n, s)->state);
 				if (st == TG_SIMP_S_ATTACH || st == TG_SIMP_S_CLOSING)
 					settled = 0;
 			}
 		}
 	}
-	if (!tg_switch_idle(sim->sw))
-		return 1;
 	if (!settled && k > SCAN_INTERVAL - c % SCAN_INTERVAL)
 		k = SCAN_INTERVAL - c % SCAN_INTERVAL;
 	if (sim->bridge && k > BRIDGE_INTERVAL - c % BRIDGE_INTERVAL)

@@ -22,8 +22,12 @@ struct tg_vnic_in {
 	uint8_t tx_tready;
 	uint8_t rx_tkeep, rx_tvalid, rx_tlast, rx_tuser;
 	uint32_t clock_khz;      /* the clock the simulation stands for (CLOCK_KHZ) */
-	uint32_t ff_skip;        /* cycles the next edge stands for besides itself;
-				  * only while tg_vnic_idle() and the inputs are quiet */
+	uint32_t ff_skip;        /* cycles the next edge stands for besides itself:
+				  * cycles before it in which tg_vnic_quiet() held
+				  * for their tx_tready and the other inputs were
+				  * quiet (the edge's own inputs may be any), or
+				  * cycles after it with quiet inputs while
+				  * tg_vnic_idle() */
 };
 
 /* Outputs of tg_nic. */
