@@ -102,6 +102,7 @@ def main():
         "fmax_mhz": fmax,
         "req_mhz": a.req_mhz,
         "synth_secs": int(read(os.path.join(a.out, "synth.secs")) or 0),
+        "synth_abc": (read(os.path.join(a.out, "synth.abc")) or "default").strip(),
         "pnr_secs": int(read(os.path.join(a.out, "pnr.secs")) or 0),
         "fits": fits,
         "timing_met": fast_enough,
@@ -109,7 +110,8 @@ def main():
     }
     lines = [f"FPGA build report: {a.board} ({family})",
              f"parameters: {a.params or '(board defaults)'}",
-             f"synthesis: {luts} LUT4, {ffs} flip-flops ({summary['synth_secs']} s)",
+             f"synthesis: {luts} LUT4, {ffs} flip-flops ({summary['synth_secs']} s)" +
+             ("" if summary["synth_abc"] == "default" else f", ABC script {summary['synth_abc']}"),
              f"place and route: {'FAILED' if pnr_failed else 'done'} ({summary['pnr_secs']} s)",
              "", f"{'resource':<16}{'used':>8}{'available':>11}{'%':>6}"]
     for c in sorted(util):

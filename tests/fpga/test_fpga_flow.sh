@@ -31,8 +31,9 @@ $M boards BOARD=nosuch > /dev/null 2>&1
 check "unknown board refused" "2" "$?"
 
 # ---- the Colorlight build reads every source once, in one read_verilog
+# per synthesis (the first, and the one with ABC's other script)
 b=$(mktemp -d)
-check "colorlight sources" "1 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep read_verilog | tr ' ' '\n' | grep '\.v' | sort | uniq -d | wc -l)"
+check "colorlight sources" "2 0 0" "$($M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep -c read_verilog) $(for n in 1 2; do $M -n synth BOARD=colorlight_5a75b BUILD="$b" | grep read_verilog | sed -n "${n}p" | tr ' ' '\n' | grep '\.v' | sort | uniq -d | wc -l; done | tr '\n' ' ' | sed 's/ $//')"
 rm -rf "$b"
 
 # ---- host tool: the request frame it builds (offsets from include/tg/tg_hw.h)
@@ -66,6 +67,11 @@ echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 131.5, \"constraint\": 125.0}}}
 check "pass" "0" "$(rep 0)"
 check "pass verdict" "verdict: PASS" "$(grep '^verdict' "$d/report.txt")"
 check "summary luts" "1000 900 8" "$($PY -c "import json; s=json.load(open('$d/summary.json')); print(s['logic_used'], s['synth_luts'], s['bram_used'])")"
+check "default ABC script" "synthesis: 900 LUT4, 500 flip-flops (12 s)" "$(grep '^synthesis' "$d/report.txt")"
+echo scripts/abc9_retry.abc > "$d/synth.abc"; rep 0 > /dev/null
+check "retried ABC script" "synthesis: 900 LUT4, 500 flip-flops (12 s), ABC script scripts/abc9_retry.abc" \
+	"$(grep '^synthesis' "$d/report.txt")"
+rm "$d/synth.abc"
 
 echo "{$util, \"fmax\": {\"clk\": {\"achieved\": 101.0, \"constraint\": 125.0}}}" > "$d/pnr.json"
 check "slow fails" "1" "$(rep 0)"
