@@ -439,8 +439,7 @@ task start_entry;
 endtask
 
 // the frame on offer may answer with a payload
-wire rsp_needs_slot = (s_rxd_op == `TG_OP_READ_REQ) || (s_rxd_op == `TG_OP_FAA) ||
-                      (s_rxd_op == `TG_OP_SWAP) || (s_rxd_op == `TG_OP_CAS);
+wire rsp_needs_slot = (s_rxd_op == `TG_OP_READ_REQ) || op_atomic;
 
 always @* begin
     state_next = state_reg;
