@@ -546,8 +546,6 @@ static void consumed(struct tg_simp_slot *sl, uint64_t head)
 	}
 }
 
-/* Take the next burst of slot s into the node's host-port driver, or serve
- * its driver calls.  Returns 1 if a burst was loaded. */
 /* A request waits in slot s of node n's ring. */
 static int slot_pending(struct tg_sim *sim, unsigned n, unsigned s)
 {
@@ -556,6 +554,8 @@ static int slot_pending(struct tg_sim *sim, unsigned n, unsigned s)
 	return TG_ATOMIC_LOAD_ACQ(&sl->req_tail) != TG_ATOMIC_LOAD_OWN(&sl->req_head);
 }
 
+/* Take the next burst of slot s into the node's host-port driver, or serve
+ * its driver calls.  Returns 1 if a burst was loaded. */
 static int take_from_slot(struct tg_sim *sim, unsigned n, unsigned s)
 {
 	struct node *nd = &sim->node[n];
