@@ -439,7 +439,8 @@ task start_entry;
 endtask
 
 // the frame on offer may answer with a payload
-wire rsp_needs_slot = (s_rxd_op == `TG_OP_READ_REQ) || op_atomic;
+wire rsp_needs_slot = (s_rxd_op == `TG_OP_READ_REQ) || (s_rxd_op == `TG_OP_FAA) ||
+                      (s_rxd_op == `TG_OP_SWAP) || (s_rxd_op == `TG_OP_CAS);
 
 always @* begin
     state_next = state_reg;
