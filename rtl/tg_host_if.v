@@ -215,7 +215,6 @@ reg         rd_sync_reg,    rd_sync_next;    // a fence: answer is the status
 reg [3:0]   rd_ctx_reg,     rd_ctx_next;
 reg [15:0]  rd_node_reg,    rd_node_next;
 reg [14:0]  rd_seq_reg,     rd_seq_next;     // tag of the read in flight
-reg [31:0]  rd_timer_reg,   rd_timer_next;   // cycles it has waited
 
 // host response
 reg         resp_valid_reg, resp_valid_next;
@@ -271,7 +270,6 @@ reg         ctxw_laddr, ctxw_cpl, ctxw_operand, ctxw_compare, ctxw_key;
 // fetch table (entries past MAX_READS are never allocated and stay zero)
 reg [15:0]  ft_valid_reg;
 reg [15:0]  ft_late_reg;    // overdue: completed with PEER_GONE, answer ignored
-reg [31:0]  ft_age_reg   [0:MAX_READS-1];   // cycles since the entry's request went out
 // An entry's request (node, local address, completion word, the bytes it asked for)
 // is an array of MAX_READS rows, written by index when the entry is
 // allocated; an index past MAX_READS reads as zeros.
@@ -286,6 +284,22 @@ reg         ftw_en;
 reg [31:0]  ftw_laddr;
 reg [5:0]   ftw_off;
 reg [6:0]   ftw_cnt;
+
+// Read timeouts (cfg_read_timeout): a free-running count of cycles, and a
+// deadline on it for the blocking read and for each fetch entry, set to
+// now + cfg_read_timeout in every cycle the read or entry is not waiting
+// for its answer. A waiting one is overdue from the cycle after the count
+// equals its deadline until it stops waiting: an equality each, no
+// counter or magnitude compare each. cfg_read_timeout, and whether it is
+// 0 (never), is taken when the request goes out.
+reg [31:0]          now_reg;
+wire [31:0]         dl_load = now_reg + cfg_read_timeout;
+reg [31:0]          rd_dl_reg;
+reg                 rd_dl_on_reg;
+reg                 rd_over_reg;     // the blocking read is overdue
+reg [31:0]          ft_dl_reg    [0:MAX_READS-1];
+reg [MAX_READS-1:0] ft_dl_on_reg;
+reg [MAX_READS-1:0] ft_over_reg;     // the entry was overdue after the last edge
 
 // ---------------------------------------------------------------- outputs
 assign m_host_resp_valid = resp_valid_reg;
@@ -357,8 +371,7 @@ wire [3:0]  go_words     = go_span[6:3];
 wire [5:0]  go_lo        = {3'd0, go_paddr[2:0]};
 
 // The lowest-numbered overdue fetch, offered from registers: the entries
-// that are valid, not late and overdue after this edge (each entry's next
-// age against READ_TIMEOUT), so
+// that are valid, not late and overdue after this edge (ft_over_next), so
 // that the receive engine's decision does not start inside this block.
 wire [MAX_READS-1:0] ft_over_next;
 reg [15:0] ft_valid_next, ft_late_next;
@@ -675,7 +688,6 @@ always @* begin
     rd_ctx_next  = rd_ctx_reg;
     rd_node_next = rd_node_reg;
     rd_seq_next  = rd_seq_reg;
-    rd_timer_next = rd_wait_reg ? rd_timer_reg + 32'd1 : 32'd0;
 
     resp_valid_next = resp_valid_reg;
     resp_data_next  = resp_data_reg;
@@ -747,7 +759,7 @@ always @* begin
         end else begin
             ev_stray = 1'b1;
         end
-    end else if (rd_wait_reg && cfg_read_timeout != 32'd0 && rd_timer_reg >= cfg_read_timeout) begin
+    end else if (rd_wait_reg && rd_over_reg) begin
         // no answer: fail the read; a late answer will not match the tag
         rd_wait_next    = 1'b0;
         rd_seq_next     = rd_seq_reg + 15'd1;
@@ -1060,7 +1072,6 @@ always @(posedge clk) begin
     rd_ctx_reg  <= rd_ctx_next;
     rd_node_reg <= rd_node_next;
     rd_seq_reg  <= rd_seq_next;
-    rd_timer_reg <= rd_timer_next;
 
     resp_valid_reg <= resp_valid_next;
     resp_data_reg  <= resp_data_next;
@@ -1117,15 +1128,36 @@ always @(posedge clk) begin
     end
 end
 
-// each fetch entry's age: counts while its request is out, else zero
+// the deadlines and whether each is overdue (see now_reg)
+always @(posedge clk) begin
+    now_reg <= now_reg + 32'd1;
+    if (!rd_wait_reg) begin
+        rd_dl_reg    <= dl_load;
+        rd_dl_on_reg <= cfg_read_timeout != 32'd0;
+    end
+    rd_over_reg <= rd_wait_reg && rd_dl_on_reg && (rd_over_reg || now_reg == rd_dl_reg);
+    if (rst) begin
+        now_reg      <= 32'd0;
+        rd_dl_on_reg <= 1'b0;
+        rd_over_reg  <= 1'b0;
+    end
+end
 genvar fa;
 generate
-    for (fa = 0; fa < MAX_READS; fa = fa + 1) begin : g_ft_age
-        wire [31:0] age_next = (ft_valid_reg[fa] && !ft_late_reg[fa]) ? ft_age_reg[fa] + 32'd1 : 32'd0;
+    for (fa = 0; fa < MAX_READS; fa = fa + 1) begin : g_ft_timeout
+        wire ft_run = ft_valid_reg[fa] && !ft_late_reg[fa];
+        assign ft_over_next[fa] = ft_run && ft_dl_on_reg[fa] && (ft_over_reg[fa] || now_reg == ft_dl_reg[fa]);
         always @(posedge clk) begin
-            ft_age_reg[fa]  <= age_next;
+            if (!ft_run) begin
+                ft_dl_reg[fa]    <= dl_load;
+                ft_dl_on_reg[fa] <= cfg_read_timeout != 32'd0;
+            end
+            ft_over_reg[fa] <= ft_over_next[fa];
+            if (rst) begin
+                ft_dl_on_reg[fa] <= 1'b0;
+                ft_over_reg[fa]  <= 1'b0;
+            end
         end
-        assign ft_over_next[fa] = (cfg_read_timeout != 32'd0) && (age_next >= cfg_read_timeout);
     end
 endgenerate
 

@@ -95,13 +95,13 @@ localparam M  = MAX_REQS;
 localparam NN = MAX_REQS * MAX_REQS;   // bits of a slot-by-slot relation
 
 // ---------------------------------------------------------------- state
-// What the slots' bookkeeping reads every cycle (state, generation, age,
-// and the queue, which a new REQ compares with every slot's) is in
+// What the slots' bookkeeping reads every cycle (state, generation,
+// deadline, and the queue, which a new REQ compares with every slot's) is in
 // registers; what only a resend or an error reads (bytes, length,
 // context, key, payload slot) is in memories. Both
 // are arrays of MAX_REQS rows written by index: a slot's state through
 // two ports (a) a REQ kept or resent, (b) its answer or its timeout, the
-// rest when a REQ is kept (at keep_idx); the ages count by themselves.
+// rest when a REQ is kept (at keep_idx); the deadlines as below.
 // Two relations between slots, bit i*M+j for slots i and j, stand for
 // comparisons of the slots' fields: older (i was kept before j) for their
 // order, sameq (i and j name the same queue: target node and address).
@@ -131,7 +131,18 @@ reg [PAY_SLOT_W-1:0] pslot_mem [0:MAX_REQS-1];
 // a REQ kept back unsent still has the wire hold its writer took; its
 // first send keeps it instead of adding one
 reg [15:0]  ownw_reg, ownw_next;
-reg [31:0]  age_reg   [0:MAX_REQS-1];
+// Timeouts: a free-running count of cycles, and each slot's deadline on
+// it, set to now + 1 + cfg_timeout in every cycle the slot is not waiting
+// for an answer (so held from the cycle it is sent or resent). A slot is
+// overdue from the cycle the count equals its deadline until it stops
+// waiting: an equality per slot, no per-slot counter or magnitude
+// compare. cfg_timeout, and whether it is 0 (never), is taken when the
+// REQ goes out.
+reg [31:0]  now_reg;
+reg [31:0]  dl_reg    [0:MAX_REQS-1];
+reg [MAX_REQS-1:0] dl_on_reg;             // the timeout was not 0 when the REQ went out
+reg [MAX_REQS-1:0] late_reg;              // overdue in an earlier cycle, still waiting
+wire [MAX_REQS-1:0] waiting, overdue;
 
 reg [15:0]  resent_reg,  resent_next;     // entries already sent again in this round
 reg [15:0]  phase_reg,   phase_next;      // entries still to resend in this round
@@ -234,7 +245,7 @@ always @* begin
     to_found = 1'b0;
     to_idx   = 4'd0;
     for (e = MAX_REQS - 1; e >= 0; e = e - 1) begin
-        if (st_reg[e] == E_SENT && cfg_timeout != 32'd0 && age_reg[e] >= cfg_timeout &&
+        if (st_reg[e] == E_SENT && overdue[e] &&
             !(lock_reg && lock_rs_reg && lock_idx_reg == e[3:0])) begin
             to_found = 1'b1;
             to_idx   = e[3:0];
@@ -509,18 +520,32 @@ always @(posedge clk) begin
     end
 end
 
-// each slot's age: counts while its REQ awaits an answer (from zero when
-// it is sent or resent), else zero
+// each slot's deadline, and whether it is overdue (see now_reg)
+wire [31:0] dl_load = now_reg + 32'd1 + cfg_timeout;
 genvar ga;
 generate
-    for (ga = 0; ga < MAX_REQS; ga = ga + 1) begin : g_age
-        wire [31:0] age_next = (st_reg[ga] == E_SENT && !(sta_we && sta_idx == ga)) ?
-                               age_reg[ga] + 32'd1 : 32'd0;
+    for (ga = 0; ga < MAX_REQS; ga = ga + 1) begin : g_timeout
+        assign waiting[ga] = st_reg[ga] == E_SENT && !(sta_we && sta_idx == ga);
+        assign overdue[ga] = dl_on_reg[ga] && (late_reg[ga] || now_reg == dl_reg[ga]);
         always @(posedge clk) begin
-            age_reg[ga] <= age_next;
+            if (!waiting[ga]) begin
+                dl_reg[ga]    <= dl_load;
+                dl_on_reg[ga] <= cfg_timeout != 32'd0;
+            end
+            late_reg[ga] <= waiting[ga] && overdue[ga];
+            if (rst) begin
+                dl_on_reg[ga] <= 1'b0;
+                late_reg[ga]  <= 1'b0;
+            end
         end
     end
 endgenerate
+always @(posedge clk) begin
+    now_reg <= now_reg + 32'd1;
+    if (rst) begin
+        now_reg <= 32'd0;
+    end
+end
 
 // the slots' memories: the kept REQ's fields, one row a cycle
 always @(posedge clk) begin

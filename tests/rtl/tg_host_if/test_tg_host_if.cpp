@@ -157,6 +157,7 @@ struct Ent {
     bool late = false;       // offered as overdue and taken: no longer looked up
     bool atomic = false;     // started by ATOMIC_GO
     uint64_t alloc = 0;      // cycle the start was accepted
+    uint32_t tmo = 0;        // the read timeout in that cycle (0: none)
     uint16_t node = 0;
     uint32_t laddr = 0, cpl = 0;
     uint64_t mask = 0;
@@ -185,9 +186,11 @@ struct Model {
     unsigned wait_ctx = 0, wait_node = 0;
     int wait_aw = -1;        // the atomic window it came from, else -1
     uint64_t wait_start = 0; // cycle it was accepted
+    uint32_t wait_tmo = 0;   // the read timeout in that cycle (0: none)
     uint16_t seq = 0;
     uint32_t mem_size = 0;
     uint64_t now = 0;        // the cycle being modelled
+    uint32_t tmo_now = 0;    // the read timeout in it
     // fetch table: resolved entries and allocations not yet seen
     Ent ft[16];
     std::deque<Ent> pending;
@@ -415,6 +418,7 @@ struct Model {
             wait_node = d.node;
             wait_aw = d.atom ? d.aw : -1;
             wait_start = now;
+            wait_tmo = tmo_now;
             return;
         }
         if (d.csr) {
@@ -466,6 +470,7 @@ struct Model {
                 en.cpl = (uint32_t)val[c][2];
                 en.mask = t.mask;
                 en.alloc = now;
+                en.tmo = tmo_now;
                 pending.push_back(en);
                 return;
             }
@@ -536,6 +541,7 @@ struct Model {
                 en.cpl = (uint32_t)val[c][2];
                 en.mask = 0xFF;
                 en.alloc = now;
+                en.tmo = tmo_now;
                 pending.push_back(en);
                 return;
             }
@@ -930,6 +936,7 @@ struct Tb {
         h.cfg_mem_size = ref.mem_size;
         h.cfg_read_timeout = read_timeout;
         ref.now = cyc;
+        ref.tmo_now = read_timeout;
         if (!showing && !rst) showing = !hq.empty() && !rng.chance(host_gap_pct);
         h.s_host_req_valid = showing && !rst;
         if (h.s_host_req_valid) {
@@ -986,9 +993,9 @@ struct Tb {
             }
         }
         // the blocking request in flight fails in this cycle: it was accepted
-        // more than read_timeout cycles ago and nothing arrives now
-        bool tmo = !rst && ref.waiting && read_timeout != 0 && !h.s_hrd_valid &&
-                   cyc >= ref.wait_start + 1 + read_timeout;
+        // more than the read timeout of then cycles ago and nothing arrives now
+        bool tmo = !rst && ref.waiting && ref.wait_tmo != 0 && !h.s_hrd_valid &&
+                   cyc >= ref.wait_start + 1 + ref.wait_tmo;
         // a REQ that finished for good, delivered or failed (in any cycle:
         // a REQ_STATE write in the same one clears first, then it counts)
         bool done = false;
@@ -1054,10 +1061,11 @@ struct Tb {
 
             // overdue fetches: the lowest entry whose age reached the timeout
             int overdue = -1;
-            for (unsigned i = 0; i < MAX_READS && overdue < 0 && read_timeout; i++)
-                if (ref.ft[i].busy && !ref.ft[i].late && cyc >= ref.ft[i].alloc + 1 + read_timeout) overdue = (int)i;
+            for (unsigned i = 0; i < MAX_READS && overdue < 0; i++)
+                if (ref.ft[i].busy && !ref.ft[i].late && ref.ft[i].tmo && cyc >= ref.ft[i].alloc + 1 + ref.ft[i].tmo)
+                    overdue = (int)i;
             for (const Ent &p : ref.pending)
-                TB_CHECK(!read_timeout || cyc < p.alloc + 1 + read_timeout,
+                TB_CHECK(!p.tmo || cyc < p.alloc + 1 + p.tmo,
                          "cycle %llu: a fetch start accepted at %llu is overdue but never showed its entry",
                          (unsigned long long)cyc, (unsigned long long)p.alloc);
             TB_CHECK(h.m_fto_valid == (overdue >= 0) && (overdue < 0 || h.m_fto_idx == (unsigned)overdue),
@@ -1085,10 +1093,10 @@ struct Tb {
                     if (!t.burst && !t.fetch) {
                         // (with a timeout it may have failed while it waited for the transmitter)
                         bool current = ref.waiting && t.tag == ref.seq;
-                        TB_CHECK(!ans_active && (current || read_timeout),
+                        TB_CHECK(!ans_active && (current || ref.wait_tmo),
                                  "cycle %llu: read request with no read waiting", (unsigned long long)cyc);
                         // with a timeout some requests are never answered
-                        bool drop = read_timeout && rng.chance(drop_pct);
+                        bool drop = ref.wait_tmo && rng.chance(drop_pct);
                         uint64_t due = cyc + ans_min + (ans_max > ans_min ? rng.below(ans_max - ans_min + 1) : 0);
                         if (current) {
                             ans_active = !drop;
@@ -1848,6 +1856,9 @@ static void timeout_phase(Tb &tb, unsigned n, uint32_t timeout)
         }
         }
         if (tb.rng.chance(3)) tb.run("timeouts");
+        // the timeout changes under requests in flight: each keeps the one
+        // of the cycle it was accepted in
+        if (tb.rng.chance(10)) tb.read_timeout = timeout / 2 + tb.rng.below(timeout);
     }
     tb.read_statuses();
     tb.run("timeouts");

@@ -109,6 +109,7 @@ struct Req {
     int slot = -1;
     uint64_t order = 0;           // place in the host's order of REQs
     uint64_t send_cyc = 0, park_cyc = 0, refuse_cyc = 0, first_resend_cyc = 0;
+    uint32_t send_tmo = 0;        // the timeout when it was last sent (0: none)
     unsigned sends = 0, arrivals_refused_full = 0;
     bool accepted = false, was_parked = false;
     bool claimed = false;         // it has its payload slot
@@ -876,6 +877,7 @@ struct Tb {
                 if (o->st != SENT && o->st != DONE) {
                     o->st = SENT;
                     o->send_cyc = cyc;
+                    o->send_tmo = timeout;
                     o->sends++;
                     arrive(*o);
                     if (resend) {
@@ -945,11 +947,13 @@ struct Tb {
                     else n_malformed++;
                 }
             }
-        } else if (!t.s_qresp_valid && timeout) {
-            // no answer this cycle: the lowest slot whose REQ waited too long is given up
+        } else if (!t.s_qresp_valid) {
+            // no answer this cycle: the lowest slot whose REQ waited too
+            // long (by the timeout when it was sent) is given up
             for (unsigned s = 0; s < MAX_REQS && !gone; s++) {
                 int w = slot_owner[s];
-                if (w >= 0 && all[w].st == SENT && cyc - all[w].send_cyc > timeout) gone = &all[w];
+                if (w >= 0 && all[w].st == SENT && all[w].send_tmo && cyc - all[w].send_cyc > all[w].send_tmo)
+                    gone = &all[w];
             }
             if (gone) {
                 err_exp = true;
@@ -1261,6 +1265,30 @@ static void case_two_timeouts(unsigned no)
              tb.all[d1].final_st == TG_ST_PEER_GONE ? "yes" : "no", tb.all[d2].final_st == TG_ST_PEER_GONE ? "yes" : "no");
 }
 
+// The timeout is the one set when a REQ goes out. A REQ to a node that
+// never answers is sent with a timeout of T; the timeout is then set to 0
+// (never): it must still be given up T cycles after its send. A second
+// one, sent while the timeout is 0, must outlive a timeout set after it.
+static void case_timeout_at_send(unsigned no)
+{
+    bench_no = no;
+    const uint32_t T = 60;
+    Tb tb(0xC0FFEE0Bu);
+    quiet(tb, T);
+    uint64_t d1 = tb.req(DEAD_NODE, 0, 5);
+    while (tb.all[d1].st != SENT && tb.cyc < 100) tb.tick();
+    tb.timeout = 0;
+    uint64_t d2 = tb.req(DEAD_NODE, 0, 6);
+    while (tb.all[d2].st != SENT && tb.cyc < 200) tb.tick();
+    tb.timeout = 20;
+    for (int i = 0; i < 3 * (int)T; i++) tb.tick();
+    const bool d1_gone = tb.all[d1].final_st == TG_ST_PEER_GONE, d2_out = tb.all[d2].st == SENT;
+    TB_CHECK(d1_gone && d2_out, "case %u: REQ #%llu sent with timeout %u, then the timeout set to 0: %s; REQ #%llu "
+             "sent with none, then a timeout of 20: %s", no, (unsigned long long)d1, T,
+             d1_gone ? "given up" : "not given up", (unsigned long long)d2, d2_out ? "still out" : "given up");
+    tb.reset();   // drops the REQ that never times out
+}
+
 // Two REQs to a queue of a slow node, sent 101 REQs apart, stay unanswered
 // while 300 REQs to a fast node pass; both are refused. The round must
 // resend the older first.
@@ -1439,6 +1467,7 @@ int main(int argc, char **argv)
     case_backoff_under_traffic(108, 5);
     case_backoff_under_traffic(109, 30);
     case_wire_wait(110);
+    case_timeout_at_send(111);
     // (wire: cycles the wire keeps a frame's slot, 1..wire, or in wlong
     // percent of frames up to Tb::WIRE_LONG)
     struct Cfg { unsigned gap, stall, full, dmin, dmax, stray, resp_gap; uint32_t backoff; unsigned wire, wlong; };
