@@ -59,18 +59,19 @@ module tg_fpga_node #(
 );
 
 // ---------------------------------------------------------------- resets in clk
-// rst is registered once for each group of blocks it resets, so each copy
-// can sit near its group instead of one flop reaching every reset input of
-// the clk domain across the device (the copies are kept apart: synthesis
-// would otherwise merge identical flops back into one)
-reg rst_net_reg;     // the network port's sample crossing
-reg rst_mac_reg;     // the network MAC and the transmit frame crossing
-reg rst_host_reg;    // the host port's sample crossing
-reg rst_bridge_reg;  // the bridge, its response crossings and registers
-(* keep *) always @(posedge clk) rst_net_reg    <= rst;
-(* keep *) always @(posedge clk) rst_mac_reg    <= rst;
-(* keep *) always @(posedge clk) rst_host_reg   <= rst;
-(* keep *) always @(posedge clk) rst_bridge_reg <= rst;
+// rst is registered twice for each group of blocks it resets: the second
+// flop of each copy sits near its group, the first between it and the
+// power-on counter, so no copy crosses the device in one clk cycle and no
+// flop reaches every reset input of the domain (the copies are kept
+// apart: synthesis would otherwise merge identical flops back into one)
+reg rst_net_p_reg,    rst_net_reg;     // the network port's sample crossing
+reg rst_mac_p_reg,    rst_mac_reg;     // the network MAC and the transmit frame crossing
+reg rst_host_p_reg,   rst_host_reg;    // the host port's sample crossing
+reg rst_bridge_p_reg, rst_bridge_reg;  // the bridge, its response crossings and registers
+(* keep *) always @(posedge clk) {rst_net_reg,    rst_net_p_reg}    <= {rst_net_p_reg,    rst};
+(* keep *) always @(posedge clk) {rst_mac_reg,    rst_mac_p_reg}    <= {rst_mac_p_reg,    rst};
+(* keep *) always @(posedge clk) {rst_host_reg,   rst_host_p_reg}   <= {rst_host_p_reg,   rst};
+(* keep *) always @(posedge clk) {rst_bridge_reg, rst_bridge_p_reg} <= {rst_bridge_p_reg, rst};
 
 // ---------------------------------------------------------------- receive clock crossings
 // each port's samples enter a FIFO while rx_dv is high and once more after
