@@ -293,9 +293,18 @@ end
 // change when a request starts, before the next frame's fields arrive.
 // A burst's word count is its strb byte (26), also settled early; its
 // words must stay inside one aligned 64-byte block, as on the host port.
+// Whether it is a burst, and whether a burst's word count is in range,
+// are registered a cycle before the rest of the decode uses them: both
+// bytes are settled long before then, and no clk path spans the whole
+// decode.
 wire [7:0] f_op_base = f_op_reg & ~OP_RESEND;
-wire       f_burst   = f_op_base == OP_BAR_BURST;
-wire       f_n_ok    = f_strb_reg != 8'd0 && f_strb_reg <= BURST_WORDS;
+reg        f_burst_reg, f_n_ok_reg;
+wire       f_burst   = f_burst_reg;
+wire       f_n_ok    = f_n_ok_reg;
+always @(posedge clk) begin
+    f_burst_reg <= f_op_base == OP_BAR_BURST;
+    f_n_ok_reg  <= f_strb_reg != 8'd0 && f_strb_reg <= BURST_WORDS;
+end
 reg mem_ok_reg, host_ok_reg;
 reg op_host_reg, op_mem_reg, op_read_reg, op_write_reg, op_burst_reg;
 wire f_op_host = f_op_base == OP_BAR_WRITE || f_op_base == OP_BAR_READ || f_burst && f_n_ok;
