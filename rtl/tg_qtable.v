@@ -116,30 +116,29 @@ assign csr_hit = (csr_addr == `TG_CSR_REG_QSEL) || (csr_addr == `TG_CSR_REG_QBAS
                  (csr_addr == `TG_CSR_REG_IRQ_STATUS) || (csr_addr == `TG_CSR_REG_IRQ_MASK) ||
                  (csr_addr == `TG_CSR_REG_QARM) || qv_hit;
 
-// An entry's fields as the CSR reads see them, at QSEL and at the view's
-// index; an index past NUM_QUEUES names no entry and reads as zeros.
+// An entry's fields as the CSR reads see them: one read of the tables, at
+// the view's index for an address in the view, else at QSEL (the two
+// never serve one address); an index past NUM_QUEUES names no entry and
+// reads as zeros.
 wire          sel_ok  = ({1'b0, sel_reg} < NUM_QUEUES[4:0]);
-wire          qv_ok   = ({1'b0, qv_idx} < NUM_QUEUES[4:0]);
 wire [QW-1:0] sel_row = sel_reg[QW-1:0];
-wire [QW-1:0] qv_row  = qv_idx[QW-1:0];
-wire [31:0]   sel_base  = sel_ok ? base_reg[sel_row]  : 32'd0;
-wire [4:0]    sel_size  = sel_ok ? size_reg[sel_row]  : 5'd0;
-wire [2:0]    sel_esize = sel_ok ? esize_reg[sel_row] : 3'd0;
-wire [23:0]   sel_tail  = sel_ok ? tail_reg[sel_row]  : 24'd0;
-wire [31:0]   qv_base   = qv_ok ? base_reg[qv_row]  : 32'd0;
-wire [4:0]    qv_size   = qv_ok ? size_reg[qv_row]  : 5'd0;
-wire [2:0]    qv_esize  = qv_ok ? esize_reg[qv_row] : 3'd0;
-wire [23:0]   qv_tail   = qv_ok ? tail_reg[qv_row]  : 24'd0;
-wire [23:0]   qv_head   = qv_ok ? head_reg[qv_row]  : 24'd0;
+wire [3:0]    rd_idx  = qv_hit ? qv_idx : sel_reg;
+wire          rd_ok   = ({1'b0, rd_idx} < NUM_QUEUES[4:0]);
+wire [QW-1:0] rd_row  = rd_idx[QW-1:0];
+wire [31:0]   rd_base  = rd_ok ? base_reg[rd_row]  : 32'd0;
+wire [4:0]    rd_size  = rd_ok ? size_reg[rd_row]  : 5'd0;
+wire [2:0]    rd_esize = rd_ok ? esize_reg[rd_row] : 3'd0;
+wire [23:0]   rd_tail  = rd_ok ? tail_reg[rd_row]  : 24'd0;
+wire [23:0]   rd_head  = rd_ok ? head_reg[rd_row]  : 24'd0;
+wire [63:0]   rd_qcfg  = {46'd0, full_reg[rd_idx], en_reg[rd_idx], 5'd0, rd_esize, 3'd0, rd_size};
 
 reg [63:0] qv_rdata;
 always @* begin
     case (qv_field)
-        `TG_QVIEW_QBASE: qv_rdata = {32'd0, qv_base};
-        `TG_QVIEW_QCFG:  qv_rdata = {46'd0, full_reg[qv_idx], en_reg[qv_idx],
-                                     5'd0, qv_esize, 3'd0, qv_size};
-        `TG_QVIEW_QTAIL: qv_rdata = {40'd0, qv_tail};
-        `TG_QVIEW_QHEAD: qv_rdata = hv_reg[qv_idx] ? {1'b1, 39'd0, qv_head} : 64'd0;
+        `TG_QVIEW_QBASE: qv_rdata = {32'd0, rd_base};
+        `TG_QVIEW_QCFG:  qv_rdata = rd_qcfg;
+        `TG_QVIEW_QTAIL: qv_rdata = {40'd0, rd_tail};
+        `TG_QVIEW_QHEAD: qv_rdata = hv_reg[rd_idx] ? {1'b1, 39'd0, rd_head} : 64'd0;
         default:         qv_rdata = 64'd0;
     endcase
 end
@@ -147,10 +146,9 @@ end
 always @* begin
     case (csr_addr)
         `TG_CSR_REG_QSEL:       csr_rdata = {48'd0, num_queues, 4'd0, sel_reg};
-        `TG_CSR_REG_QBASE:      csr_rdata = {32'd0, sel_base};
-        `TG_CSR_REG_QCFG:       csr_rdata = {46'd0, full_reg[sel_reg], en_reg[sel_reg],
-                                             5'd0, sel_esize, 3'd0, sel_size};
-        `TG_CSR_REG_QTAIL:      csr_rdata = {40'd0, sel_tail};
+        `TG_CSR_REG_QBASE:      csr_rdata = {32'd0, rd_base};
+        `TG_CSR_REG_QCFG:       csr_rdata = rd_qcfg;
+        `TG_CSR_REG_QTAIL:      csr_rdata = {40'd0, rd_tail};
         `TG_CSR_REG_IRQ_STATUS: csr_rdata = {32'd0, irq_st_reg};
         `TG_CSR_REG_IRQ_MASK:   csr_rdata = {32'd0, irq_mask_reg};
         `TG_CSR_REG_QARM:       csr_rdata = {48'd0, arm_reg};
