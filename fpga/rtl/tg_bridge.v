@@ -108,11 +108,15 @@ reg        drop;
 localparam S_DST = 0, S_SRC = 1, S_TYPE = 2, S_VER = 3, S_OP = 4,
            S_SEQ = 5, S_ADDR = 6, S_STRB = 7, S_DATA = 8, S_WORDS = 9;
 reg [9:0]  r_sel_reg, r_sel_next;
+// the next byte's flags, ready in a register: a byte's flags come from
+// it, and it takes those of the byte after from the index, so no clk
+// path runs from the index through the compares into the fields
+reg [9:0]  r_sel1_reg, r_sel1_next;
 
-// The flags of byte idx + ahead (ahead 0 or 1, a constant at each use),
+// The flags of byte idx + ahead (ahead 0 to 2, a constant at each use),
 // taken on idx itself: each field's range moved down by ahead, so the
-// flags of the next byte need no adder (127, where the index saturates,
-// lies outside every field either way).
+// flags of a later byte need no adder (from byte 100 on, the index's
+// saturation at 127 included, every field's flags are 0).
 function [9:0] sel_of(input [6:0] idx, input [6:0] ahead);
     begin
         sel_of         = 10'd0;
@@ -130,7 +134,7 @@ function [9:0] sel_of(input [6:0] idx, input [6:0] ahead);
 endfunction
 
 wire [6:0] r_idx_inc = (r_idx_reg != 7'd127) ? r_idx_reg + 1'b1 : r_idx_reg;
-wire [9:0] r_sel_inc = sel_of(r_idx_reg, 7'd1);
+wire [9:0] r_sel_inc = r_sel1_reg;
 
 wire [31:0] crc_rx_out;
 
@@ -203,6 +207,7 @@ always @* begin
     r_state_next = r_state_reg;
     r_idx_next   = r_idx_reg;
     r_sel_next   = r_sel_reg;
+    r_sel1_next  = r_sel1_reg;
     r_crc_next   = r_crc_reg;
     r_err_next   = r_err_reg;
     r_uni_next   = r_uni_reg;
@@ -229,6 +234,7 @@ always @* begin
         R_PRE: begin
             r_idx_next  = 7'd0;
             r_sel_next  = sel_of(7'd0, 7'd0);
+            r_sel1_next = sel_of(7'd0, 7'd1);
             b_wptr_next = 6'd0;
             r_crc_next  = 32'hFFFFFFFF;
             r_err_next  = 1'b0;
@@ -248,6 +254,7 @@ always @* begin
                 if (gmii_rx_er) r_err_next = 1'b1;
                 r_idx_next = r_idx_inc;
                 r_sel_next = r_sel_inc;
+                r_sel1_next = sel_of(r_idx_reg, 7'd2);
                 if (r_sel_reg[S_DST] && gmii_rxd != MAC[8*(5-r_idx_reg[2:0]) +: 8])
                     r_uni_next = 1'b0;
                 if (r_sel_reg[S_DST] && gmii_rxd != 8'hFF)
@@ -556,6 +563,7 @@ end
 always @(posedge clk) begin
     r_idx_reg    <= r_idx_next;
     r_sel_reg    <= r_sel_next;
+    r_sel1_reg   <= r_sel1_next;
     r_crc_reg    <= r_crc_next;
     r_err_reg    <= r_err_next;
     r_uni_reg    <= r_uni_next;
