@@ -285,21 +285,13 @@ reg [31:0]  ftw_laddr;
 reg [5:0]   ftw_off;
 reg [6:0]   ftw_cnt;
 
-// Read timeouts (cfg_read_timeout): a free-running count of cycles, and a
-// deadline on it for the blocking read and for each fetch entry, set to
-// now + cfg_read_timeout in every cycle the read or entry is not waiting
-// for its answer. A waiting one is overdue from the cycle after the count
-// equals its deadline until it stops waiting: an equality each, no
-// counter or magnitude compare each. cfg_read_timeout, and whether it is
-// 0 (never), is taken when the request goes out.
-reg [31:0]          now_reg;
-wire [31:0]         dl_load = now_reg + cfg_read_timeout;
-reg [31:0]          rd_dl_reg;
-reg                 rd_dl_on_reg;
-reg                 rd_over_reg;     // the blocking read is overdue
-reg [31:0]          ft_dl_reg    [0:MAX_READS-1];
-reg [MAX_READS-1:0] ft_dl_on_reg;
-reg [MAX_READS-1:0] ft_over_reg;     // the entry was overdue after the last edge
+// Read timeouts (cfg_read_timeout, taken when the request goes out; see
+// tg_timeout): entry MAX_READS is the blocking read, the others the fetch
+// entries
+/* verilator lint_off UNUSEDSIGNAL */ // the blocking read's from to_over, the entries' from to_over_next
+wire [MAX_READS:0] to_over, to_over_next;
+/* verilator lint_on UNUSEDSIGNAL */
+wire               rd_over = to_over[MAX_READS];   // the blocking read is overdue
 
 // ---------------------------------------------------------------- outputs
 assign m_host_resp_valid = resp_valid_reg;
@@ -759,7 +751,7 @@ always @* begin
         end else begin
             ev_stray = 1'b1;
         end
-    end else if (rd_wait_reg && rd_over_reg) begin
+    end else if (rd_wait_reg && rd_over) begin
         // no answer: fail the read; a late answer will not match the tag
         rd_wait_next    = 1'b0;
         rd_seq_next     = rd_seq_reg + 15'd1;
@@ -1128,38 +1120,18 @@ always @(posedge clk) begin
     end
 end
 
-// the deadlines and whether each is overdue (see now_reg)
-always @(posedge clk) begin
-    now_reg <= now_reg + 32'd1;
-    if (!rd_wait_reg) begin
-        rd_dl_reg    <= dl_load;
-        rd_dl_on_reg <= cfg_read_timeout != 32'd0;
-    end
-    rd_over_reg <= rd_wait_reg && rd_dl_on_reg && (rd_over_reg || now_reg == rd_dl_reg);
-    if (rst) begin
-        now_reg      <= 32'd0;
-        rd_dl_on_reg <= 1'b0;
-        rd_over_reg  <= 1'b0;
-    end
-end
-genvar fa;
-generate
-    for (fa = 0; fa < MAX_READS; fa = fa + 1) begin : g_ft_timeout
-        wire ft_run = ft_valid_reg[fa] && !ft_late_reg[fa];
-        assign ft_over_next[fa] = ft_run && ft_dl_on_reg[fa] && (ft_over_reg[fa] || now_reg == ft_dl_reg[fa]);
-        always @(posedge clk) begin
-            if (!ft_run) begin
-                ft_dl_reg[fa]    <= dl_load;
-                ft_dl_on_reg[fa] <= cfg_read_timeout != 32'd0;
-            end
-            ft_over_reg[fa] <= ft_over_next[fa];
-            if (rst) begin
-                ft_dl_on_reg[fa] <= 1'b0;
-                ft_over_reg[fa]  <= 1'b0;
-            end
-        end
-    end
-endgenerate
+// the read timeouts: a fetch entry waits while valid and not yet late
+tg_timeout #(
+    .N (MAX_READS + 1)
+) tg_timeout_inst (
+    .clk         (clk),
+    .rst         (rst),
+    .cfg_timeout (cfg_read_timeout),
+    .in_wait     ({rd_wait_reg, ft_valid_reg[MAX_READS-1:0] & ~ft_late_reg[MAX_READS-1:0]}),
+    .m_over      (to_over),
+    .m_over_next (to_over_next)
+);
+assign ft_over_next = to_over_next[MAX_READS-1:0];
 
 // ---------------------------------------------------------------- context and fetch arrays
 // The descriptor loaded this cycle carries its context's key: the row of

@@ -1592,8 +1592,8 @@ wire ff_core_idle = hq_idle && hr_idle && mq_idle && rxs_idle && !mr_valid_reg &
 // except free-running counts: the cycle counter (tg_csr) and tg_link_tx's
 // clock and timer scan, which ff_skip advances, and tg_link_rx's claim
 // age, which is read only while a slot is claimed (not idle), and the
-// timeout counts of tg_host_if and tg_req_tx, which are only compared
-// with deadlines loaded from them after the idle time.
+// counts of the tg_timeout blocks, which are only compared with deadlines
+// loaded from them after the idle time.
 // (made of registers only: read after an edge, it describes the state the
 // next edge starts from)
 assign ff_idle = ff_core_idle && txs_idle && erx_idle && etx_idle &&

@@ -131,17 +131,8 @@ reg [PAY_SLOT_W-1:0] pslot_mem [0:MAX_REQS-1];
 // a REQ kept back unsent still has the wire hold its writer took; its
 // first send keeps it instead of adding one
 reg [15:0]  ownw_reg, ownw_next;
-// Timeouts: a free-running count of cycles, and each slot's deadline on
-// it, set to now + 1 + cfg_timeout in every cycle the slot is not waiting
-// for an answer (so held from the cycle it is sent or resent). A slot is
-// overdue from the cycle the count equals its deadline until it stops
-// waiting: an equality per slot, no per-slot counter or magnitude
-// compare. cfg_timeout, and whether it is 0 (never), is taken when the
-// REQ goes out.
-reg [31:0]  now_reg;
-reg [31:0]  dl_reg    [0:MAX_REQS-1];
-reg [MAX_REQS-1:0] dl_on_reg;             // the timeout was not 0 when the REQ went out
-reg [MAX_REQS-1:0] late_reg;              // overdue in an earlier cycle, still waiting
+// Timeouts (tg_timeout): a slot waits from the cycle after its REQ is sent
+// or resent until its state changes; cfg_timeout is taken when it goes out
 wire [MAX_REQS-1:0] waiting, overdue;
 
 reg [15:0]  resent_reg,  resent_next;     // entries already sent again in this round
@@ -520,32 +511,25 @@ always @(posedge clk) begin
     end
 end
 
-// each slot's deadline, and whether it is overdue (see now_reg)
-wire [31:0] dl_load = now_reg + 32'd1 + cfg_timeout;
+// each slot's timeout
 genvar ga;
 generate
-    for (ga = 0; ga < MAX_REQS; ga = ga + 1) begin : g_timeout
+    for (ga = 0; ga < MAX_REQS; ga = ga + 1) begin : g_wait
         assign waiting[ga] = st_reg[ga] == E_SENT && !(sta_we && sta_idx == ga);
-        assign overdue[ga] = dl_on_reg[ga] && (late_reg[ga] || now_reg == dl_reg[ga]);
-        always @(posedge clk) begin
-            if (!waiting[ga]) begin
-                dl_reg[ga]    <= dl_load;
-                dl_on_reg[ga] <= cfg_timeout != 32'd0;
-            end
-            late_reg[ga] <= waiting[ga] && overdue[ga];
-            if (rst) begin
-                dl_on_reg[ga] <= 1'b0;
-                late_reg[ga]  <= 1'b0;
-            end
-        end
     end
 endgenerate
-always @(posedge clk) begin
-    now_reg <= now_reg + 32'd1;
-    if (rst) begin
-        now_reg <= 32'd0;
-    end
-end
+/* verilator lint_off PINCONNECTEMPTY */ // only the registered verdict is used
+tg_timeout #(
+    .N (MAX_REQS)
+) tg_timeout_inst (
+    .clk         (clk),
+    .rst         (rst),
+    .cfg_timeout (cfg_timeout),
+    .in_wait     (waiting),
+    .m_over      (overdue),
+    .m_over_next ()
+);
+/* verilator lint_on PINCONNECTEMPTY */
 
 // the slots' memories: the kept REQ's fields, one row a cycle
 always @(posedge clk) begin

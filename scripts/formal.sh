@@ -101,13 +101,14 @@ else
 	solver=z3
 fi
 
-# The outputs lose their port flag so that logic no property looks at is
-# removed; memories become registers.  The solver gets the unrolled
-# formulas (--unroll): z3 does not finish reading the per-state function
-# form of tg_rx_engine.
+# The modules a module instantiates are read from rtl/ by name (their
+# properties, if any, are not part of the job). The outputs lose their
+# port flag so that logic no property looks at is removed; memories
+# become registers.  The solver gets the unrolled formulas (--unroll): z3
+# does not finish reading the per-state function form of tg_rx_engine.
 smt() { # module params defines suffix -> smt2 file
 	local m=$1 p=$2 d=$3 f="$out/$1$4.smt2"
-	yosys -q -p "read_verilog -formal -sv $d -Irtl rtl/$m.v; ${p:+chparam $p $m;} prep -top $m; delete -output o:*; opt_clean; memory_map; opt -fast; async2sync; dffunmap; write_smt2 -wires $f" \
+	yosys -q -p "read_verilog -formal -sv $d -Irtl rtl/$m.v; ${p:+chparam $p $m;} hierarchy -libdir rtl -top $m; prep -top $m; delete -output o:*; opt_clean; memory_map; opt -fast; async2sync; dffunmap; write_smt2 -wires $f" \
 		> "$out/$m$4.yosys.log" 2>&1 || { cat "$out/$m$4.yosys.log" >&2; return 1; }
 	echo "$f"
 }
