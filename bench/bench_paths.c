@@ -532,7 +532,7 @@ int bench_throughput(const struct bench_opts *o)
 	       "  senders; each cell uses its own): 1000 x %u B/cycle / wire bytes per operation,\n"
 	       "  where wire bytes = all frames the senders sent into the receiver's link (fences\n"
 	       "  and link-layer frames included) + %u bytes of preamble and gap each.\n"
-	       "  At %.0f MHz, 10 per 1000 cycles = %.2f M operations/s.\n",
+	       "  At %.2f MHz, 10 per 1000 cycles = %.2f M operations/s.\n",
 	       o->bpc, o->overhead, o->mhz, 10.0 * o->mhz / 1000.0);
 	f = out_file(o, "throughput.gp");
 	fprintf(f, "set terminal svg size 820,460 noenhanced font 'sans,12'\nset output 'throughput.svg'\n"

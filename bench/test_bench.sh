@@ -30,8 +30,11 @@ done
 field() { awk -F, -v k="$2" -v c="$3" '$1 == k { print $c; exit }' "$1"; }
 
 # wire time of a REQ frame (38 header + 8 payload bytes, padded to 60, + 4
-# FCS = 64 bytes, + 8 preamble; two cables of 10 cycles)
-wire=$(( 2 * (64 + 8 + 10) ))
+# FCS = 64 bytes, + 8 preamble) over two cables, at the run's link rate
+# and cable latency (assumptions.csv)
+bpc=$(awk -F, 'NR == 2 { print $2 }' "$out/a/assumptions.csv")
+cable=$(awk -F, 'NR == 2 { print $4 }' "$out/a/assumptions.csv")
+wire=$(( 2 * ((64 + 8 + bpc - 1) / bpc + cable) ))
 total=$(field "$out/a/latency.csv" total 2)
 wmed=$(field "$out/a/latency.csv" wire 2)
 [ -n "$total" ] && [ "$total" -gt 0 ] || bad "REQ median latency '$total' not positive"

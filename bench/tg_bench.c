@@ -301,7 +301,7 @@ int bench_latency(const struct bench_opts *o)
 
 	f = out_file(o, "latency.gp");
 	fprintf(f, "set terminal svg size 720,420 noenhanced font 'sans,12'\nset output 'latency_cdf.svg'\n"
-		"set title 'Remote enqueue: store to dequeued (%u REQs, %u B/cycle, %.0f MHz)'\n"
+		"set title 'Remote enqueue: store to dequeued (%u REQs, %u B/cycle, %.2f MHz)'\n"
 		"set xlabel 'latency (cycles)'\nset ylabel 'fraction of REQs'\nset grid\n"
 		"set key bottom right\nset datafile separator ','\nset yrange [0:1.02]\n"
 		"plot 'latency_samples.csv' skip 1 using 1:(1.0/%u) smooth cumulative lw 2 "
@@ -412,7 +412,7 @@ int bench_size(const struct bench_opts *o)
 	for (unsigned k = 0; k < NS; k++)
 		ss += (med[k] - a - b * sizes[k]) * (med[k] - a - b * sizes[k]);
 	printf("  least-squares fit over %u sizes: T(n) = %.1f cycles + %.3f cycles/byte x n\n"
-	       "  = %.2f us + %.1f ns/byte x n at %.0f MHz (rms residual %.1f cycles);\n"
+	       "  = %.2f us + %.1f ns/byte x n at %.2f MHz (rms residual %.1f cycles);\n"
 	       "  asymptotic bandwidth %.1f MB/s of payload\n", (unsigned)NS, a, b,
 	       ns_of(o, a) / 1000.0, ns_of(o, b), o->mhz, sqrt(ss / NS), 1000.0 / ns_of(o, b));
 	printf("  (store handed to the NIC -> last byte visible in node 1's memory; writes\n"
@@ -739,10 +739,12 @@ static void usage(FILE *f)
 		"                            simspeed, all (default all)\n"
 		"  -n, --ops N               REQs timed by the latency benchmark (default 10000);\n"
 		"                            the others scale their counts from N\n"
-		"  -w, --link-bytes B        link bytes per cycle, 1..64 (default 1)\n"
-		"  -c, --clock-mhz F         NIC clock in MHz (default 125)\n"
+		"  -w, --link-bytes B        link bytes per cycle, 1..64 (default %u: Gigabit\n"
+		"                            Ethernet at the default clock)\n"
+		"  -c, --clock-mhz F         NIC clock in MHz (default %.2f: the %s's\n"
+		"                            NIC core)\n"
 		"  -s, --switch-latency C    cycles inside the switch (default 0)\n"
-		"  -l, --cable-latency C     cycles on each cable (default 10)\n"
+		"  -l, --cable-latency C     cycles on each cable (default %u)\n"
 		"  -m, --mem-latency C       host memory latency in cycles (default 4)\n"
 		"  -o, --out DIR             results folder (default build/bench)\n"
 		"      --icarus CMD          command running bench/tb_tg_pair.v under Icarus\n"
@@ -751,7 +753,8 @@ static void usage(FILE *f)
 		"                            attached to it\n"
 		"      --sim-cycles N        cycles per simulation-speed run (default 200000)\n"
 		"  -h, --help                this text\n"
-		"Results: tables on stdout; CSV files and SVG plots (gnuplot) in the folder.\n");
+		"Results: tables on stdout; CSV files and SVG plots (gnuplot) in the folder.\n",
+		TG_BOARD_LINK_BYTES, 1e6 / TG_BOARD_CORE_PS, TG_BOARD_NAME, TG_BOARD_CABLE_CYCLES);
 }
 
 static unsigned parse_bench(const char *s)
@@ -816,8 +819,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = {
-		.which = BENCH_ALL, .ops = 10000, .bpc = 1, .mhz = 125.0, .switch_lat = 0,
-		.cable_lat = 10, .mem_lat = 4, .overhead = 20, .out = "build/bench",
+		.which = BENCH_ALL, .ops = 10000, .bpc = TG_BOARD_LINK_BYTES,
+		.mhz = 1e6 / TG_BOARD_CORE_PS, .switch_lat = 0, .cable_lat = TG_BOARD_CABLE_CYCLES, .mem_lat = 4, .overhead = 20, .out = "build/bench",
 		.tb_cycles = 200000,
 	};
 	char *end;
@@ -886,7 +889,7 @@ int main(int argc, char **argv)
 	o.plots = system("gnuplot --version > /dev/null 2>&1") == 0;
 
 	printf("tg-bench: in-process simulated cluster of Verilated tg_nic cores\n"
-	       "assumptions: clock %.1f MHz (%.2f ns/cycle); links %u byte(s)/cycle (%.0f Mbit/s),\n"
+	       "assumptions: clock %.2f MHz (%.2f ns/cycle); links %u byte(s)/cycle (%.0f Mbit/s),\n"
 	       "  %u bytes of preamble+SFD+gap per frame; %u cycles per cable, %u cycles in the\n"
 	       "  store-and-forward switch; host memory %u cycles; results in %s%s\n",
 	       o.mhz, 1000.0 / o.mhz, o.bpc, o.bpc * 8.0 * o.mhz, o.overhead, o.cable_lat,

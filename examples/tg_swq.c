@@ -217,8 +217,9 @@ static void usage(FILE *f)
 		"  -m ENTRIES  entries per sender in the loaded run (default %u)\n"
 		"  -n SLOTS    slots of the software queue, a power of two (default %u);\n"
 		"              both paths may have as many entries sent and not yet taken\n"
-		"  -b BYTES    link bytes per cycle, 1..64 (default 1: GbE at 125 MHz)\n",
-		DEF_M, DEF_NSLOTS);
+		"  -b BYTES    link bytes per cycle, 1..64 (default %u: Gigabit Ethernet at\n"
+		"              the board's core clock)\n",
+		DEF_M, DEF_NSLOTS, TG_BOARD_LINK_BYTES);
 }
 
 int main(int argc, char **argv)
@@ -229,7 +230,7 @@ int main(int argc, char **argv)
 	struct path hw = { .name = "hw enqueue", .send = hw_send, .poll = hw_poll, .recv = hw_recv };
 	struct path *paths[2] = { &sw, &hw };
 	struct result lat[2], load[2];
-	unsigned m = DEF_M, nslots = DEF_NSLOTS, bpc = 1;
+	unsigned m = DEF_M, nslots = DEF_NSLOTS, bpc = TG_BOARD_LINK_BYTES;
 	uint64_t polls = 0;
 	int opt, rc = 0;
 

@@ -23,7 +23,7 @@ LIBTG_LDLIBS := $(LIBPCI_LIBS) -pthread
 # (scripts/gen_libtg_map.py) under the version TG_1; the in-process
 # simulator (sim.h) stays in libtgsim.a
 LIBTG_PUB_HDRS := include/tg/tg.h include/tg/tg_bar.h include/tg/tg_barrier.h include/tg/tg_hw.h \
-                  include/tg/tg_queue.h include/tg/sim.h
+                  include/tg/tg_queue.h include/tg/sim.h include/tg/tg_board.h
 LIBTG_SOVER := 1
 LIBTG_SO    := $(BUILD)/lib/libtg.so.$(LIBTG_SOVER)
 LIBTG_MAP   := $(BUILD)/lib/libtg.map

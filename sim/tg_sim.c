@@ -123,11 +123,12 @@ void tg_sim_config_init(struct tg_sim_config *cfg)
 	cfg->nodes = 2;
 	cfg->mem_size = 64ULL << 20;
 	cfg->seed = 1;
-	cfg->ps_per_cycle = 8000;
+	/* the board's core clock and its Gigabit Ethernet links (tg/tg_board.h) */
+	cfg->ps_per_cycle = TG_BOARD_CORE_PS;
 	cfg->mem_lat_min = 4;
 	cfg->mem_lat_max = 4;
-	cfg->link_latency = 10;
-	cfg->link_bytes_per_cycle = 1;
+	cfg->link_latency = TG_BOARD_CABLE_CYCLES;
+	cfg->link_bytes_per_cycle = TG_BOARD_LINK_BYTES;
 	cfg->link_overhead_bytes = 20;
 	cfg->spill_log2 = 10;
 	cfg->reorder_depth = 1;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,8 +38,10 @@ static void usage(FILE *f)
 		"  --nodes N                nodes in the cluster, 1..%u (default 2)\n"
 		"  --mem-mib M              host memory per node in MiB (default 64)\n"
 		"  --name NAME              shared-memory name clients use (default \"%s\")\n"
-		"  --link-latency C         cycles on each cable (default 10)\n"
-		"  --link-bytes-per-cycle B link bandwidth, 1..64 (default 1 = GbE at 125 MHz)\n"
+		"  --clock-mhz F            the NICs' clock (default %.2f: the %s's NIC core)\n"
+		"  --link-latency C         cycles on each cable (default %u: %.0f ns)\n"
+		"  --link-bytes-per-cycle B link bandwidth, 1..64 (default %u: Gigabit Ethernet at\n"
+		"                           the default clock)\n"
 		"  --switch-latency C       cycles in the switch after a frame is stored (default 0)\n"
 		"  --mem-latency MIN:MAX    host memory response latency in cycles (default 4:4)\n"
 		"  --mem-stall PCT          %% of cycles host memory refuses a request (default 0)\n"
@@ -88,7 +91,9 @@ static void usage(FILE *f)
 		"  --bridge-rank R          under mpirun: the rank that opens --bridge (default 0)\n"
 		"  --quiet                  print only errors and the ready line\n"
 		"  --help                   this text\n",
-		TG_SIM_MAX_NODES, TG_SIMP_DEFAULT_NAME);
+		TG_SIM_MAX_NODES, TG_SIMP_DEFAULT_NAME, 1e6 / TG_BOARD_CORE_PS, TG_BOARD_NAME,
+		TG_BOARD_CABLE_CYCLES, TG_BOARD_CABLE_CYCLES * TG_BOARD_CORE_PS / 1000.0,
+		TG_BOARD_LINK_BYTES);
 }
 
 static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -167,6 +172,7 @@ int main(int argc, char **argv)
 		{ "nodes", required_argument, NULL, 'n' },
 		{ "mem-mib", required_argument, NULL, 'm' },
 		{ "name", required_argument, NULL, 'N' },
+		{ "clock-mhz", required_argument, NULL, 1016 },
 		{ "link-latency", required_argument, NULL, 'l' },
 		{ "link-bytes-per-cycle", required_argument, NULL, 'b' },
 		{ "switch-latency", required_argument, NULL, 'W' },
@@ -237,6 +243,15 @@ int main(int argc, char **argv)
 				return bad_arg("name", optarg);
 			name = optarg;
 			break;
+		case 1016: {
+			char *end;
+			double mhz = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(mhz >= 1.0 && mhz <= 10000.0))
+				return bad_arg("clock-mhz (1..10000)", optarg);
+			cfg.ps_per_cycle = (unsigned)lround(1e6 / mhz);
+			break;
+		}
 		case 'l':
 			if (parse_u64(optarg, 0, 1000000, &v))
 				return bad_arg("link-latency (0..1000000)", optarg);

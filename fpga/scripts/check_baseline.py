@@ -6,8 +6,11 @@ logic use grew, or the Fmax of a clock fell, by more than the baseline's
 tolerance. A clock's floor is its recorded Fmax less the tolerance, or its
 requirement plus the headroom where that is lower: a clock far above its
 requirement moves with the placement by tens of percent, and only a fall
-toward the requirement is a regression. --update writes the summary's
-figures as the new baseline."""
+toward the requirement is a regression. Each clock's requirement must be
+the one recorded (clock_mhz): the simulator's default clock is generated
+from it (scripts/gen_hw_defs.py), so a board clock that changes without
+the record fails here. --update writes the summary's figures as the new
+baseline."""
 import argparse
 import json
 import sys
@@ -30,6 +33,7 @@ def main():
             "logic_used": s["logic_used"],
             "bram_used": s["bram_used"],
             "fmax_mhz": {c: v["achieved"] for c, v in s["fmax_mhz"].items()},
+            "clock_mhz": {c: v["constraint"] for c, v in s["fmax_mhz"].items()},
             "tolerance_pct": {"logic": 3.0, "fmax": 5.0, "fmax_headroom": 25.0},
         }
         with open(a.baseline, "w") as f:
@@ -58,6 +62,15 @@ def main():
         print(f"baseline: Fmax {clk} {got} MHz (baseline {ref}, floor {floor:.2f})")
         if got is None or got < floor:
             bad.append(f"Fmax of {clk} {got} below {floor:.2f} MHz")
+    for clk, ref in sorted(base["clock_mhz"].items()):
+        req = s["fmax_mhz"].get(clk, {}).get("constraint")
+        print(f"baseline: clock {clk} required {req} MHz (recorded {ref})")
+        if req is None or abs(req - ref) > 0.005:
+            bad.append(f"{clk} runs at {req} MHz, recorded {ref}: record it (--update) and "
+                       "regenerate the simulator's clock (scripts/gen_hw_defs.py)")
+    extra = sorted(set(s["fmax_mhz"]) - set(base["clock_mhz"]))
+    if extra:
+        bad.append(f"clocks not recorded: {', '.join(extra)}")
     for b in bad:
         print(f"baseline: REGRESSION: {b}")
     print("baseline: " + ("FAIL" if bad else "ok"))

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tg/tg_board.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,17 +43,20 @@ struct tg_sim_config {
 	uint64_t mem_size;              /* bytes of host memory per node, default 64 MiB;
 					 * a multiple of 4096, below 4 GiB */
 	uint64_t seed;                  /* seeds every random choice (default 1) */
-	unsigned ps_per_cycle;          /* clock period in ps (default 8000 = 125 MHz) */
+	unsigned ps_per_cycle;          /* clock period in ps (default TG_BOARD_CORE_PS:
+					 * the board's NIC core, 24000 = 41.67 MHz) */
 	/* host memory model */
 	unsigned mem_lat_min;           /* response latency in cycles, >= 1 (default 4) */
 	unsigned mem_lat_max;           /* >= mem_lat_min (default 4) */
 	unsigned mem_stall_pct;         /* % of cycles m_mem_req_ready is low (default 0) */
 	/* network */
-	unsigned link_latency;          /* cycles on each cable, NIC<->switch (default 10) */
+	unsigned link_latency;          /* cycles on each cable, NIC<->switch (default
+					 * TG_BOARD_CABLE_CYCLES: 80 ns, 3 cycles) */
 	unsigned switch_latency;        /* cycles from a frame's last byte in the switch to
 					 * its forwarding on the output port, 0..1000000
 					 * (default 0: store-and-forward only) */
-	unsigned link_bytes_per_cycle;  /* 1..64 (default 1: GbE at 125 MHz) */
+	unsigned link_bytes_per_cycle;  /* 1..64 (default TG_BOARD_LINK_BYTES: Gigabit
+					 * Ethernet, 3 bytes a cycle at 41.67 MHz) */
 	unsigned link_overhead_bytes;   /* preamble + SFD + IFG per frame (default 20) */
 	unsigned tx_stall_pct;          /* % of cycles the switch holds TX tready low (default 0) */
 	unsigned drop_pct;              /* % of frames the switch loses (default 0) */

@@ -120,9 +120,9 @@ uint64_t tg_mem_size(const struct tg_dev *dev);
 unsigned tg_block_bytes(const struct tg_dev *dev);
 
 /* The clock the NIC runs at, in kHz (its CLOCK_KHZ): what a cycle of
- * tg_cycles() and of the NIC's timestamps lasts.  125 000 for the
- * simulator's default period of 8 ns, the board's core clock on an FPGA
- * board; 0 if the NIC does not say, or for NULL. */
+ * tg_cycles() and of the NIC's timestamps lasts: the board's core clock,
+ * on a board and by default on the simulator (41 667 on the Colorlight);
+ * 0 if the NIC does not say, or for NULL. */
 unsigned tg_clock_khz(const struct tg_dev *dev);
 
 /* Copy len bytes of node `node`'s host memory, from physical address
