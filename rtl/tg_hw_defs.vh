@@ -230,6 +230,31 @@
 `define TG_PAY_HOLD_WIRE                1  // hold bit 0: the path to the wire (sender, link layer until acked)
 `define TG_PAY_HOLD_REQ                 2  // hold bit 1: the REQ sender, until the REQ is answered or fails
 
+// Descriptor between the core's blocks (docs/design.md, Storage): a frame's header fields, packed from the top bit down; a transmit descriptor adds its payload reference (buffer and slot, TG_PAY_*) below them
+`define TG_DESC_OP_LSB                  173  // opcode (TG_OP_*)
+`define TG_DESC_OP_BITS                 8
+`define TG_DESC_FLAGS_LSB               165  // TG_FLAG_*
+`define TG_DESC_FLAGS_BITS              8
+`define TG_DESC_STATUS_LSB              157  // status of a response
+`define TG_DESC_STATUS_BITS             8
+`define TG_DESC_NODE_LSB                141  // destination node (transmit) or source node (receive)
+`define TG_DESC_NODE_BITS               16
+`define TG_DESC_ADDR_LSB                109  // target address
+`define TG_DESC_ADDR_BITS               32
+`define TG_DESC_OFF_LSB                 103  // first byte the access covers
+`define TG_DESC_OFF_BITS                6
+`define TG_DESC_CNT_LSB                 96  // bytes it covers from off
+`define TG_DESC_CNT_BITS                7
+`define TG_DESC_LEN_LSB                 88  // payload bytes
+`define TG_DESC_LEN_BITS                8
+`define TG_DESC_CTX_LSB                 80  // source context
+`define TG_DESC_CTX_BITS                8
+`define TG_DESC_TAG_LSB                 64  // requester's tag
+`define TG_DESC_TAG_BITS                16
+`define TG_DESC_KEY_LSB                 0  // protection key
+`define TG_DESC_KEY_BITS                64
+`define TG_DESC_BITS                    181  // bits of the fields above
+
 // Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start
 `define TG_BRIDGE_ETHERTYPE             34998  // local experimental EtherType of bridge frames
 `define TG_BRIDGE_VERSION               1  // value of the ver byte

@@ -91,7 +91,7 @@ module tg_link_rx #(
 
 localparam NPEER = 1 << PEER_BITS;
 localparam DEPTH = 1 << FIFO_LOG2;
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 6 + 7 + 8 + 8 + 16 + 64;
+localparam DW    = `TG_DESC_BITS;   // the header fields of a descriptor
 
 initial begin
     if (PEER_BITS < 1 || PEER_BITS > 12) begin

@@ -128,7 +128,7 @@ module tg_link_tx #(
 localparam NPEER = 1 << PEER_BITS;
 localparam W     = 1 << SLOTS_LOG2;
 localparam PW    = 2 + PAY_SLOT_W;   // payload buffer and slot
-localparam DW    = 8 + 8 + 8 + 16 + 32 + 6 + 7 + 8 + 8 + 16 + 64 + PW;
+localparam DW    = `TG_DESC_BITS + PW;  // the header fields, then the payload reference
 localparam [SEQ_W-1:0] SEQ_ONE  = {{(SEQ_W-1){1'b0}}, 1'b1};
 localparam [SEQ_W-1:0] SEQ_HALF = {1'b1, {(SEQ_W-1){1'b0}}};
 localparam [3:0]       BACKOFF_SH = BACKOFF_MAX;
@@ -169,6 +169,18 @@ function [15:0] node16;
     begin
         node16 = 16'd0;
         node16[PEER_BITS-1:0] = p;
+    end
+endfunction
+
+// the descriptor of an ACK or NAK: opcode, FLAG_SEQ and the peer, no payload
+function [DW-1:0] link_desc;
+    input [7:0]  op;
+    input [15:0] node;
+    begin
+        link_desc = {DW{1'b0}};
+        link_desc[PW + `TG_DESC_OP_LSB +: `TG_DESC_OP_BITS]       = op;
+        link_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] = `TG_FLAG_SEQ;
+        link_desc[PW + `TG_DESC_NODE_LSB +: `TG_DESC_NODE_BITS]   = node;
     end
 endfunction
 
@@ -279,7 +291,7 @@ assign st_idle      = !st_busy && (free_cnt_reg == W[SLOTS_LOG2:0]) && (rsv_reg 
 // ---------------------------------------------------------------- slot search
 integer i;
 
-wire [PEER_BITS-1:0] req_peer = req_desc_reg[DW-40 +: PEER_BITS];   // dst of the waiting request
+wire [PEER_BITS-1:0] req_peer = req_desc_reg[PW + `TG_DESC_NODE_LSB +: PEER_BITS];   // dst of the waiting request
 
 localparam OH_N    = W;
 localparam OH_LOG2 = SLOTS_LOG2;
@@ -362,8 +374,8 @@ wire                 req_go     = req_valid_reg && free_cnt > rsv_now && free_cn
                                   win_cnt < WIN_MAX;
 wire                 in_rsp     = rsp_go;                        // responses first
 wire [DW-1:0]        new_desc   = in_rsp ? rsp_desc_reg : req_desc_reg;
-wire [7:0]           in_flags   = new_desc[DW-9 -: 8];           // descriptor: op, flags, status, dst, ...
-wire [15:0]          in_dst     = new_desc[DW-25 -: 16];
+wire [7:0]           in_flags   = new_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS];
+wire [15:0]          in_dst     = new_desc[PW + `TG_DESC_NODE_LSB +: `TG_DESC_NODE_BITS];
 wire [PEER_BITS-1:0] new_peer   = in_dst[PEER_BITS-1:0];
 wire                 new_seqd   = cfg_enable && ((in_dst >> PEER_BITS) == 16'd0);
 
@@ -585,8 +597,7 @@ always @* begin
         if (out_free) begin
             if (nak_valid_reg) begin
                 out_valid_next = 1'b1;
-                out_desc_next  = {op_nak, seq_flag, 8'd0, node16(nak_peer_reg), 32'd0, 13'd0,
-                                  8'd0, 8'd0, 16'd0, 64'd0, {PW{1'b0}}};
+                out_desc_next  = link_desc(op_nak, node16(nak_peer_reg));
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(nak_seq_reg);
                 out_rel_next   = 1'b0;
@@ -595,8 +606,7 @@ always @* begin
                 ev_nak_r       = 1'b1;
             end else if (ack_send) begin
                 out_valid_next = 1'b1;
-                out_desc_next  = {op_ack, seq_flag, 8'd0, node16(aq_head_peer), 32'd0, 13'd0,
-                                  8'd0, 8'd0, 16'd0, 64'd0, {PW{1'b0}}};
+                out_desc_next  = link_desc(op_ack, node16(aq_head_peer));
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(aq_head_ackv);
                 out_rel_next   = 1'b0;
@@ -613,7 +623,8 @@ always @* begin
                     if (rtx_found) begin
                         out_valid_next = 1'b1;
                         out_desc_next  = retx_desc;
-                        out_desc_next[DW-9 -: 8] = retx_desc[DW-9 -: 8] | seq_flag;
+                        out_desc_next[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] =
+                            retx_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] | seq_flag;
                         out_seq_next   = seq32(retx_seq_reg);
                         out_ack_next   = seq32(retx_ackv);
                         out_rel_next   = 1'b0;
@@ -631,7 +642,7 @@ always @* begin
                     // link layer off, or a node beyond the sequenced range
                     out_valid_next = 1'b1;
                     out_desc_next  = new_desc;
-                    out_desc_next[DW-9 -: 8] = in_flags & ~seq_flag;
+                    out_desc_next[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] = in_flags & ~seq_flag;
                     out_seq_next   = 32'd0;
                     out_ack_next   = 32'd0;
                     out_rel_next   = 1'b1;   // not kept: the sender releases it
@@ -642,7 +653,7 @@ always @* begin
                 end else begin
                     out_valid_next = 1'b1;
                     out_desc_next  = new_desc;
-                    out_desc_next[DW-9 -: 8] = in_flags | seq_flag;
+                    out_desc_next[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] = in_flags | seq_flag;
                     out_seq_next   = seq32(new_nseq);
                     out_ack_next   = seq32(new_ackv);
                     out_rel_next   = 1'b0;   // kept until acknowledged
@@ -683,9 +694,9 @@ always @* begin
     pay_rel_valid_r = 1'b0;
     pay_rel_r       = new_desc[PW-1:0];
     if (gone_rel) begin
-        pay_rel_valid_r = (new_desc[PW-1 -: 2] != `TG_PAY_NONE);
+        pay_rel_valid_r = (new_desc[PAY_SLOT_W +: 2] != `TG_PAY_NONE);
     end else if (rel_found) begin
-        pay_rel_valid_r        = (rel_pay[PW-1 -: 2] != `TG_PAY_NONE);
+        pay_rel_valid_r        = (rel_pay[PAY_SLOT_W +: 2] != `TG_PAY_NONE);
         pay_rel_r              = rel_pay;
         rel_pend_next          = rel_pend_next & ~rel_lowest;
         free_cnt_next          = free_cnt_next + {{SLOTS_LOG2{1'b0}}, 1'b1};

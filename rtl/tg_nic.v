@@ -1299,7 +1299,7 @@ tg_req_tx #(
 // separate ports (a request waiting for a retransmission slot must not hold
 // up the responses that free slots), numbers them and keeps them for
 // retransmission.
-localparam TXD_W = 8 + 8 + 8 + 16 + 32 + 6 + 7 + 8 + 8 + 16 + 64 + 2 + PAY_SLOT_W;
+localparam TXD_W = `TG_DESC_BITS + 2 + PAY_SLOT_W;   // header fields, payload buffer and slot
 
 wire             arb_s0_valid, arb_s0_ready, arb_s1_valid, arb_s1_ready;
 wire             arb_valid, arb_ready;

@@ -21,6 +21,36 @@ GBE_BYTE_PS = 8000
 # Propagation on a simulated cable (and the PHYs around it), in ns.
 CABLE_NS = 80
 
+# The descriptor's fields, from the top bit down: (name, bits, comment).
+DESC_FIELDS = [
+    ("OP", 8, "opcode (TG_OP_*)"),
+    ("FLAGS", 8, "TG_FLAG_*"),
+    ("STATUS", 8, "status of a response"),
+    ("NODE", 16, "destination node (transmit) or source node (receive)"),
+    ("ADDR", 32, "target address"),
+    ("OFF", 6, "first byte the access covers"),
+    ("CNT", 7, "bytes it covers from off"),
+    ("LEN", 8, "payload bytes"),
+    ("CTX", 8, "source context"),
+    ("TAG", 16, "requester's tag"),
+    ("KEY", 64, "protection key"),
+]
+
+
+def desc_rows():
+    """DESC_<field>_LSB and DESC_<field>_BITS of each field, and DESC_BITS."""
+    total = sum(bits for _, bits, _ in DESC_FIELDS)
+    rows, top = [], total
+    for name, bits, comment in DESC_FIELDS:
+        top -= bits
+        rows.append(("DESC_%s_LSB" % name, top, comment))
+        rows.append(("DESC_%s_BITS" % name, bits, ""))
+    rows.append(("DESC_BITS", total, "bits of the fields above"))
+    return rows
+
+
+DESC_ROWS = desc_rows()
+
 # (name, value, comment).  Names become TG_<name> in C and `TG_<name> in RTL.
 GROUPS = [
     ("Identity", [
@@ -240,6 +270,9 @@ GROUPS = [
         ("PAY_HOLD_WIRE", 1, "hold bit 0: the path to the wire (sender, link layer until acked)"),
         ("PAY_HOLD_REQ", 2, "hold bit 1: the REQ sender, until the REQ is answered or fails"),
     ]),
+    ("Descriptor between the core's blocks (docs/design.md, Storage): a frame's header fields, "
+     "packed from the top bit down; a transmit descriptor adds its payload reference "
+     "(buffer and slot, TG_PAY_*) below them", DESC_ROWS),
     ("Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start", [
         ("BRIDGE_ETHERTYPE", 0x88B6, "local experimental EtherType of bridge frames"),
         ("BRIDGE_VERSION", 1, "value of the ver byte"),

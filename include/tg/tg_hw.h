@@ -230,6 +230,31 @@
 #define TG_PAY_HOLD_WIRE                0x1ULL  /* hold bit 0: the path to the wire (sender, link layer until acked) */
 #define TG_PAY_HOLD_REQ                 0x2ULL  /* hold bit 1: the REQ sender, until the REQ is answered or fails */
 
+/* Descriptor between the core's blocks (docs/design.md, Storage): a frame's header fields, packed from the top bit down; a transmit descriptor adds its payload reference (buffer and slot, TG_PAY_*) below them */
+#define TG_DESC_OP_LSB                  0xADULL  /* opcode (TG_OP_*) */
+#define TG_DESC_OP_BITS                 0x8ULL
+#define TG_DESC_FLAGS_LSB               0xA5ULL  /* TG_FLAG_* */
+#define TG_DESC_FLAGS_BITS              0x8ULL
+#define TG_DESC_STATUS_LSB              0x9DULL  /* status of a response */
+#define TG_DESC_STATUS_BITS             0x8ULL
+#define TG_DESC_NODE_LSB                0x8DULL  /* destination node (transmit) or source node (receive) */
+#define TG_DESC_NODE_BITS               0x10ULL
+#define TG_DESC_ADDR_LSB                0x6DULL  /* target address */
+#define TG_DESC_ADDR_BITS               0x20ULL
+#define TG_DESC_OFF_LSB                 0x67ULL  /* first byte the access covers */
+#define TG_DESC_OFF_BITS                0x6ULL
+#define TG_DESC_CNT_LSB                 0x60ULL  /* bytes it covers from off */
+#define TG_DESC_CNT_BITS                0x7ULL
+#define TG_DESC_LEN_LSB                 0x58ULL  /* payload bytes */
+#define TG_DESC_LEN_BITS                0x8ULL
+#define TG_DESC_CTX_LSB                 0x50ULL  /* source context */
+#define TG_DESC_CTX_BITS                0x8ULL
+#define TG_DESC_TAG_LSB                 0x40ULL  /* requester's tag */
+#define TG_DESC_TAG_BITS                0x10ULL
+#define TG_DESC_KEY_LSB                 0x0ULL  /* protection key */
+#define TG_DESC_KEY_BITS                0x40ULL
+#define TG_DESC_BITS                    0xB5ULL  /* bits of the fields above */
+
 /* Host bridge over raw Ethernet (FPGA boards, docs/fpga.md): byte offsets from the frame start */
 #define TG_BRIDGE_ETHERTYPE             0x88B6ULL  /* local experimental EtherType of bridge frames */
 #define TG_BRIDGE_VERSION               0x1ULL  /* value of the ver byte */
