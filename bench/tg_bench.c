@@ -741,7 +741,7 @@ static void usage(FILE *f)
 		"                            the others scale their counts from N\n"
 		"  -w, --link-bytes B        link bytes per cycle, 1..64 (default %u: Gigabit\n"
 		"                            Ethernet at the default clock)\n"
-		"  -c, --clock-mhz F         NIC clock in MHz (default %.2f: the %s's\n"
+		"  -c, --clock-mhz F         NIC clock in MHz (default %.3f: the %s's\n"
 		"                            NIC core)\n"
 		"  -s, --switch-latency C    cycles inside the switch (default 0)\n"
 		"  -l, --cable-latency C     cycles on each cable (default %u)\n"

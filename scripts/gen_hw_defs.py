@@ -374,7 +374,8 @@ def board_header(top):
         ("BOARD_MAC_KHZ", "%du" % round(mac * 1000), "its Ethernet side (GMII, a byte a cycle)"),
         ("BOARD_CORE_PS", "%du" % ps, "period of its NIC core's clock (%.2f MHz)" % core),
         ("BOARD_LINK_BYTES", "%du" % bpc, "Gigabit Ethernet bytes per core cycle"),
-        ("BOARD_CABLE_CYCLES", "%du" % cable, "%d ns of cable, in core cycles" % CABLE_NS),
+        ("BOARD_CABLE_CYCLES", "%du" % cable, "%d ns of cable, rounded to core cycles (%d ns)"
+         % (CABLE_NS, cable * ps // 1000)),
     ]
     out = ["/* SPDX-License-Identifier: MIT */",
            "/* Copyright (c) 2026 The Telegraphos NIC authors */",

@@ -38,7 +38,7 @@ static void usage(FILE *f)
 		"  --nodes N                nodes in the cluster, 1..%u (default 2)\n"
 		"  --mem-mib M              host memory per node in MiB (default 64)\n"
 		"  --name NAME              shared-memory name clients use (default \"%s\")\n"
-		"  --clock-mhz F            the NICs' clock (default %.2f: the %s's NIC core)\n"
+		"  --clock-mhz F            the NICs' clock (default %.3f: the %s's NIC core)\n"
 		"  --link-latency C         cycles on each cable (default %u: %.0f ns)\n"
 		"  --link-bytes-per-cycle B link bandwidth, 1..64 (default %u: Gigabit Ethernet at\n"
 		"                           the default clock)\n"

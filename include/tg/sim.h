@@ -51,7 +51,8 @@ struct tg_sim_config {
 	unsigned mem_stall_pct;         /* % of cycles m_mem_req_ready is low (default 0) */
 	/* network */
 	unsigned link_latency;          /* cycles on each cable, NIC<->switch (default
-					 * TG_BOARD_CABLE_CYCLES: 80 ns, 3 cycles) */
+					 * TG_BOARD_CABLE_CYCLES: 80 ns rounded to
+					 * 3 cycles, 72 ns) */
 	unsigned switch_latency;        /* cycles from a frame's last byte in the switch to
 					 * its forwarding on the output port, 0..1000000
 					 * (default 0: store-and-forward only) */
