@@ -119,6 +119,8 @@ static int client_writer(int to_r, int from_r)
 	uint64_t rpa;
 
 	REQUIRE(d && buf, "writer: tg_open: %s", tg_strerror(-errno));
+	/* tg-sim runs with --clock-mhz 62.5: 16 ns a cycle */
+	CHECK(tg_clock_khz(d) == 62500, "writer: %u kHz, not --clock-mhz 62.5", tg_clock_khz(d));
 	mr = tg_mr_alloc(d, LEN, TG_ACCESS_ALL);
 	REQUIRE(mr, "writer: tg_mr_alloc: %s", tg_strerror(-errno));
 	for (unsigned i = 0; i < LEN; i++) {
@@ -237,10 +239,21 @@ int main(void)
 	d = run_sim(bin, argv, &fd);
 	CHECK(exit_code(d, 10) == 2, "--bogus did not exit 2");
 	close(fd);
+	{
+		static char *const bad_mhz[] = { "0", "abc", "", "10001", "-5" };
+
+		for (unsigned i = 0; i < sizeof(bad_mhz) / sizeof(bad_mhz[0]); i++) {
+			argv[1] = "--clock-mhz"; argv[2] = bad_mhz[i]; argv[3] = NULL;
+			d = run_sim(bin, argv, &fd);
+			CHECK(exit_code(d, 10) == 2, "--clock-mhz '%s' did not exit 2", bad_mhz[i]);
+			close(fd);
+		}
+	}
 
 	argv[0] = (char *)bin; argv[1] = "--name"; argv[2] = name; argv[3] = "--pcap";
 	argv[4] = pcap; argv[5] = "--mem-latency"; argv[6] = "1:8"; argv[7] = "--seed";
-	argv[8] = "5"; argv[9] = "--mem-mib"; argv[10] = "16"; argv[11] = NULL;
+	argv[8] = "5"; argv[9] = "--mem-mib"; argv[10] = "16"; argv[11] = "--clock-mhz";
+	argv[12] = "62.5"; argv[13] = NULL;
 	sim_pid = run_sim(bin, argv, &fd);
 	REQUIRE(sim_pid > 0, "fork");
 	REQUIRE(wait_line(fd, "tg-sim: ready", log, sizeof(log), 60) == 0,
