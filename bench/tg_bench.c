@@ -820,7 +820,8 @@ int main(int argc, char **argv)
 	};
 	struct bench_opts o = {
 		.which = BENCH_ALL, .ops = 10000, .bpc = TG_BOARD_LINK_BYTES,
-		.mhz = 1e6 / TG_BOARD_CORE_PS, .switch_lat = 0, .cable_lat = TG_BOARD_CABLE_CYCLES, .mem_lat = 4, .overhead = 20, .out = "build/bench",
+		.mhz = 1e6 / TG_BOARD_CORE_PS, .switch_lat = 0, .cable_lat = TG_BOARD_CABLE_CYCLES,
+		.mem_lat = 4, .overhead = 20, .out = "build/bench",
 		.tb_cycles = 200000,
 	};
 	char *end;

@@ -349,8 +349,8 @@ def vh_header():
 
 
 def board_clock(top):
-    """(MAC clock MHz, core clock MHz, link bytes per core cycle) of BOARD,
-    from the requirements recorded in its baseline."""
+    """(core clock MHz, link bytes per core cycle) of BOARD, from the
+    requirements recorded in its baseline."""
     path = os.path.join(top, "fpga", "baseline", BOARD + ".json")
     with open(path) as f:
         req = json.load(f)["clock_mhz"]
@@ -362,16 +362,15 @@ def board_clock(top):
         raise SystemExit("gen_hw_defs: %s: the MAC clock (%.2f MHz) is not a whole multiple "
                          "of the core clock (%.2f MHz): the simulator's links move whole "
                          "bytes per cycle" % (path, mac, core))
-    return mac, core, bpc
+    return core, bpc
 
 
 def board_header(top):
-    mac, core, bpc = board_clock(top)
+    core, bpc = board_clock(top)
     ps = bpc * GBE_BYTE_PS
     cable = max(1, (CABLE_NS * 1000 + ps // 2) // ps)
     rows = [
         ("BOARD_NAME", '"%s"' % BOARD, "the board the defaults follow"),
-        ("BOARD_MAC_KHZ", "%du" % round(mac * 1000), "its Ethernet side (GMII, a byte a cycle)"),
         ("BOARD_CORE_PS", "%du" % ps, "period of its NIC core's clock (%.2f MHz)" % core),
         ("BOARD_LINK_BYTES", "%du" % bpc, "Gigabit Ethernet bytes per core cycle"),
         ("BOARD_CABLE_CYCLES", "%du" % cable, "%d ns of cable, rounded to core cycles (%d ns)"

@@ -8,7 +8,6 @@
 #define TG_BOARD_H
 
 #define TG_BOARD_NAME           "colorlight_5a75b"  /* the board the defaults follow */
-#define TG_BOARD_MAC_KHZ        125000u  /* its Ethernet side (GMII, a byte a cycle) */
 #define TG_BOARD_CORE_PS        24000u  /* period of its NIC core's clock (41.67 MHz) */
 #define TG_BOARD_LINK_BYTES     3u  /* Gigabit Ethernet bytes per core cycle */
 #define TG_BOARD_CABLE_CYCLES   3u  /* 80 ns of cable, rounded to core cycles (72 ns) */
