@@ -130,7 +130,8 @@ localparam W     = 1 << SLOTS_LOG2;
 localparam PW    = 2 + PAY_SLOT_W;   // payload buffer and slot
 localparam DW    = `TG_DESC_BITS + PW;  // the header fields, then the payload reference
 localparam [SEQ_W-1:0] SEQ_ONE  = {{(SEQ_W-1){1'b0}}, 1'b1};
-localparam [SEQ_W-1:0] SEQ_HALF = {1'b1, {(SEQ_W-1){1'b0}}};
+localparam SO_W = SLOTS_LOG2 + 1;   // low sequence bits kept per slot (see slot_seq_mem)
+localparam [SO_W-1:0]  SO_W_MAX = {1'b1, {(SO_W-1){1'b0}}};   // W, the most frames a peer has kept
 localparam [3:0]       BACKOFF_SH = BACKOFF_MAX;
 localparam [SLOTS_LOG2:0] RSP_MIN  = RSP_SLOTS;
 localparam [SLOTS_LOG2:0] WIN_MAX  = PEER_WINDOW;
@@ -172,18 +173,6 @@ function [15:0] node16;
     end
 endfunction
 
-// the descriptor of an ACK or NAK: opcode, FLAG_SEQ and the peer, no payload
-function [DW-1:0] link_desc;
-    input [7:0]  op;
-    input [15:0] node;
-    begin
-        link_desc = {DW{1'b0}};
-        link_desc[PW + `TG_DESC_OP_LSB +: `TG_DESC_OP_BITS]       = op;
-        link_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] = `TG_FLAG_SEQ;
-        link_desc[PW + `TG_DESC_NODE_LSB +: `TG_DESC_NODE_BITS]   = node;
-    end
-endfunction
-
 // ---------------------------------------------------------------- state
 reg [31:0]           now_reg, now_next;           // free-running cycle count
 reg [SLOTS_LOG2-1:0] scan_reg;                    // the slot whose timer is checked
@@ -194,14 +183,18 @@ reg [PEER_BITS-1:0]  init_idx_reg, init_idx_next;
 // then marked (acknowledged or purged, its payload hold not yet released),
 // then free again; the two state bits are vectors, the rest is written by
 // index: a new frame's row, a resent frame's timer, and on an ack the timers
-// of the peer's frames still kept (the only write of several rows at once)
+// of the peer's frames still kept (the only write of several rows at once).
+// A peer's kept frames are exactly its numbers una .. nseq-1, at most W of
+// them, and every ack or resend believed lies in una .. nseq: within that
+// span of at most W+1 numbers, the low SLOTS_LOG2+1 bits tell them apart,
+// so a slot keeps only those.
 reg [W-1:0]          slot_valid_reg, slot_valid_next;
 reg [PEER_BITS-1:0]  slot_peer_mem    [0:W-1];
-reg [SEQ_W-1:0]      slot_seq_mem     [0:W-1];
+reg [SO_W-1:0]       slot_seq_mem     [0:W-1];   // low bits of the frame's sequence number
 reg [31:0]           slot_time_mem    [0:W-1];   // cycle of the last send
 reg [7:0]            slot_retry_mem   [0:W-1];
-reg [DW-1:0]         desc_mem         [0:W-1];
 reg                  desc_we;                    // a new frame takes slot free_idx
+reg                  pass_we;                    // a frame passes unsequenced (row ROW_PASS)
 reg [W-1:0]          ack_restart;                // slots whose timer an ack restarts
 reg                  retx_we;                    // a resend restarts slot rtx_idx's timer
 reg                  retx_count;                 // ... and counts a retry
@@ -260,7 +253,10 @@ reg [SLOTS_LOG2:0]   rsv_reg,      rsv_next;      // free slots kept for respons
 
 // output stage
 reg                  out_valid_reg, out_valid_next;
-reg [DW-1:0]         out_desc_reg,  out_desc_next;
+reg [RW-1:0]         out_row_reg,   out_row_next;    // the descriptor's row of desc_mem
+reg                  out_link_reg,  out_link_next;   // an ACK or NAK (row ROW_ZERO) ...
+reg                  out_nak_reg,   out_nak_next;    // ... a NAK
+reg [PEER_BITS-1:0]  out_peer_reg,  out_peer_next;   // ... to this peer
 reg [31:0]           out_seq_reg,   out_seq_next;
 reg [31:0]           out_ack_reg,   out_ack_next;
 reg                  out_rel_reg,   out_rel_next;
@@ -268,14 +264,54 @@ reg                  out_kept_reg,  out_kept_next;   // the output is a retransm
 reg [SLOTS_LOG2-1:0] out_idx_reg,   out_idx_next;    // ... in this slot (whose payload hold
                                                       // stays until the output is taken)
 
+// Descriptors: one row per slot, then the row of the frame passing
+// unsequenced (written as it enters the output stage, read while it waits
+// there), then a row of zeros that is never written (under ACK and NAK).
+localparam RW       = SLOTS_LOG2 + 1;
+localparam [RW-1:0] ROW_PASS = W[RW-1:0];
+localparam [RW-1:0] ROW_ZERO = ROW_PASS + {{(RW-1){1'b0}}, 1'b1};
+reg [DW-1:0]         desc_mem [0:W+1];
+initial begin
+    desc_mem[W + 1] = {DW{1'b0}};
+end
+
+function [RW-1:0] slot_row;
+    input [SLOTS_LOG2-1:0] idx;
+    begin
+        slot_row = {1'b0, idx};
+    end
+endfunction
+
 // The payload slot of each retransmission-buffer frame, held (its wire
 // hold) until the frame is acknowledged or purged; then the slot waits
 // here, marked, until its hold is released, one slot a cycle.
 reg [PW-1:0]         slot_pay_mem     [0:W-1];
 reg [W-1:0]          rel_pend_reg, rel_pend_next;
 
+wire [7:0]    seq_flag = `TG_FLAG_SEQ;
+wire [7:0]    op_ack   = `TG_OP_ACK;
+wire [7:0]    op_nak   = `TG_OP_NAK;
+
+// The output descriptor is read from its row: a kept frame's slot, the
+// row of the frame passing unsequenced, or the all-zero row under an ACK
+// or NAK, whose opcode and peer come from registers. FLAG_SEQ is set for
+// a kept frame and for an ACK or NAK, cleared for a frame passing.
+wire [DW-1:0] out_row = desc_mem[out_row_reg];
+wire [7:0]    row_op    = out_row[PW + `TG_DESC_OP_LSB +: `TG_DESC_OP_BITS];
+wire [7:0]    row_flags = out_row[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS];
+wire [15:0]   row_node  = out_row[PW + `TG_DESC_NODE_LSB +: `TG_DESC_NODE_BITS];
+reg  [DW-1:0] out_desc;
+always @* begin
+    out_desc = out_row;
+    out_desc[PW + `TG_DESC_OP_LSB +: `TG_DESC_OP_BITS] =
+        !out_link_reg ? row_op : (out_nak_reg ? op_nak : op_ack);
+    out_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] =
+        (out_link_reg || out_kept_reg) ? (row_flags | seq_flag) : (row_flags & ~seq_flag);
+    out_desc[PW + `TG_DESC_NODE_LSB +: `TG_DESC_NODE_BITS] =
+        out_link_reg ? node16(out_peer_reg) : row_node;
+end
 assign {m_txd_op, m_txd_flags, m_txd_status, m_txd_dst, m_txd_addr, m_txd_off, m_txd_cnt,
-        m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_pay_src, m_txd_pay_slot} = out_desc_reg;
+        m_txd_len, m_txd_ctx, m_txd_tag, m_txd_key, m_txd_pay_src, m_txd_pay_slot} = out_desc;
 assign m_txd_pay_rel = out_rel_reg;
 assign m_txd_valid  = out_valid_reg;
 assign m_txd_seq    = out_seq_reg;
@@ -335,7 +371,7 @@ always @* begin
     if (retx_reg) begin
         for (i = W - 1; i >= 0; i = i - 1) begin
             if (slot_valid_reg[i] && slot_peer_mem[i] == retx_peer_reg &&
-                slot_seq_mem[i] == retx_seq_reg) begin
+                slot_seq_mem[i] == retx_seq_reg[SO_W-1:0]) begin
                 rtx_found = 1'b1;
                 rtx_idx   = i[SLOTS_LOG2-1:0];
             end
@@ -374,7 +410,6 @@ wire                 req_go     = req_valid_reg && free_cnt > rsv_now && free_cn
                                   win_cnt < WIN_MAX;
 wire                 in_rsp     = rsp_go;                        // responses first
 wire [DW-1:0]        new_desc   = in_rsp ? rsp_desc_reg : req_desc_reg;
-wire [7:0]           in_flags   = new_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS];
 wire [15:0]          in_dst     = new_desc[PW + `TG_DESC_NODE_LSB +: `TG_DESC_NODE_BITS];
 wire [PEER_BITS-1:0] new_peer   = in_dst[PEER_BITS-1:0];
 wire                 new_seqd   = cfg_enable && ((in_dst >> PEER_BITS) == 16'd0);
@@ -392,7 +427,6 @@ wire [SEQ_W-1:0]     aq_head_ackv = ackv_mem[aq_head_peer];
 
 wire [SEQ_W-1:0]     retx_nseq  = nseq_mem[retx_peer_reg];
 wire [SEQ_W-1:0]     retx_ackv  = ackv_mem[retx_peer_reg];
-wire [DW-1:0]        retx_desc  = desc_mem[rtx_idx];
 
 wire [PEER_BITS-1:0] exp_peer   = slot_peer_mem[exp_idx];
 wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
@@ -403,9 +437,6 @@ wire [DW-1:0] s_rsp_desc = {s_rsp_txd_op, s_rsp_txd_flags, s_rsp_txd_status, s_r
 wire [DW-1:0] s_req_desc = {s_req_txd_op, s_req_txd_flags, s_req_txd_status, s_req_txd_dst,
                             s_req_txd_addr, s_req_txd_off, s_req_txd_cnt, s_req_txd_len, s_req_txd_ctx,
                             s_req_txd_tag, s_req_txd_key, s_req_txd_pay_src, s_req_txd_pay_slot};
-wire [7:0]    seq_flag = `TG_FLAG_SEQ;
-wire [7:0]    op_ack   = `TG_OP_ACK;
-wire [7:0]    op_nak   = `TG_OP_NAK;
 
 reg  ev_retx_r, ev_nak_r, ev_ack_r, ev_gone_r;
 reg  gone_rel;   // a new frame to a gone peer is dropped: its hold goes now
@@ -440,6 +471,7 @@ always @* begin
     rel_pend_next   = rel_pend_reg;
     free_cnt_next   = free_cnt_reg;
     desc_we        = 1'b0;
+    pass_we        = 1'b0;
     ack_restart    = {W{1'b0}};
     retx_we        = 1'b0;
     retx_count     = 1'b0;
@@ -476,7 +508,10 @@ always @* begin
     req_valid_next = req_valid_reg;
     req_desc_next  = req_desc_reg;
     rsv_next       = rsv_reg;
-    out_desc_next  = out_desc_reg;
+    out_row_next   = out_row_reg;
+    out_link_next  = out_link_reg;
+    out_nak_next   = out_nak_reg;
+    out_peer_next  = out_peer_reg;
     out_seq_next   = out_seq_reg;
     out_ack_next   = out_ack_reg;
     out_rel_next   = out_rel_reg;
@@ -534,8 +569,8 @@ always @* begin
             una_we = 1'b1;
             for (i = 0; i < W; i = i + 1) begin
                 if (slot_valid_reg[i] && slot_peer_mem[i] == s_lack_peer) begin
-                    if ((s_lack_seq - slot_seq_mem[i]) != {SEQ_W{1'b0}} &&
-                        (s_lack_seq - slot_seq_mem[i]) < SEQ_HALF) begin
+                    if ((s_lack_seq[SO_W-1:0] - slot_seq_mem[i]) != {SO_W{1'b0}} &&
+                        (s_lack_seq[SO_W-1:0] - slot_seq_mem[i]) <= SO_W_MAX) begin
                         slot_valid_next[i] = 1'b0;
                         rel_pend_next[i]   = 1'b1;
                     end else begin
@@ -597,7 +632,10 @@ always @* begin
         if (out_free) begin
             if (nak_valid_reg) begin
                 out_valid_next = 1'b1;
-                out_desc_next  = link_desc(op_nak, node16(nak_peer_reg));
+                out_row_next   = ROW_ZERO;
+                out_link_next  = 1'b1;
+                out_nak_next   = 1'b1;
+                out_peer_next  = nak_peer_reg;
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(nak_seq_reg);
                 out_rel_next   = 1'b0;
@@ -606,7 +644,10 @@ always @* begin
                 ev_nak_r       = 1'b1;
             end else if (ack_send) begin
                 out_valid_next = 1'b1;
-                out_desc_next  = link_desc(op_ack, node16(aq_head_peer));
+                out_row_next   = ROW_ZERO;
+                out_link_next  = 1'b1;
+                out_nak_next   = 1'b0;
+                out_peer_next  = aq_head_peer;
                 out_seq_next   = 32'd0;
                 out_ack_next   = seq32(aq_head_ackv);
                 out_rel_next   = 1'b0;
@@ -622,9 +663,8 @@ always @* begin
                     retx_seq_next = retx_seq_reg + SEQ_ONE;
                     if (rtx_found) begin
                         out_valid_next = 1'b1;
-                        out_desc_next  = retx_desc;
-                        out_desc_next[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] =
-                            retx_desc[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] | seq_flag;
+                        out_row_next   = slot_row(rtx_idx);
+                        out_link_next  = 1'b0;
                         out_seq_next   = seq32(retx_seq_reg);
                         out_ack_next   = seq32(retx_ackv);
                         out_rel_next   = 1'b0;
@@ -641,8 +681,9 @@ always @* begin
                 if (!new_seqd) begin
                     // link layer off, or a node beyond the sequenced range
                     out_valid_next = 1'b1;
-                    out_desc_next  = new_desc;
-                    out_desc_next[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] = in_flags & ~seq_flag;
+                    out_row_next   = ROW_PASS;
+                    out_link_next  = 1'b0;
+                    pass_we        = 1'b1;
                     out_seq_next   = 32'd0;
                     out_ack_next   = 32'd0;
                     out_rel_next   = 1'b1;   // not kept: the sender releases it
@@ -652,8 +693,8 @@ always @* begin
                     gone_rel  = 1'b1;
                 end else begin
                     out_valid_next = 1'b1;
-                    out_desc_next  = new_desc;
-                    out_desc_next[PW + `TG_DESC_FLAGS_LSB +: `TG_DESC_FLAGS_BITS] = in_flags | seq_flag;
+                    out_row_next   = slot_row(free_idx);
+                    out_link_next  = 1'b0;
                     out_seq_next   = seq32(new_nseq);
                     out_ack_next   = seq32(new_ackv);
                     out_rel_next   = 1'b0;   // kept until acknowledged
@@ -730,11 +771,13 @@ always @(posedge clk) begin
             slot_retry_mem[rtx_idx] <= slot_retry_mem[rtx_idx] + 8'd1;
         end
     end
+    if (desc_we || pass_we) begin
+        desc_mem[desc_we ? slot_row(free_idx) : ROW_PASS] <= new_desc;
+    end
     if (desc_we) begin
-        desc_mem[free_idx]       <= new_desc;
         slot_pay_mem[free_idx]   <= new_desc[PW-1:0];
         slot_peer_mem[free_idx]  <= new_peer;
-        slot_seq_mem[free_idx]   <= new_nseq;
+        slot_seq_mem[free_idx]   <= new_nseq[SO_W-1:0];
         slot_time_mem[free_idx]  <= now_reg;
         slot_retry_mem[free_idx] <= 8'd0;
     end
@@ -774,7 +817,10 @@ always @(posedge clk) begin
     req_desc_reg   <= req_desc_next;
     rsv_reg        <= rsv_next;
     out_valid_reg  <= out_valid_next;
-    out_desc_reg   <= out_desc_next;
+    out_row_reg    <= out_row_next;
+    out_link_reg   <= out_link_next;
+    out_nak_reg    <= out_nak_next;
+    out_peer_reg   <= out_peer_next;
     out_seq_reg    <= out_seq_next;
     out_ack_reg    <= out_ack_next;
     out_rel_reg    <= out_rel_next;
