@@ -182,8 +182,10 @@ reg [PEER_BITS-1:0]  init_idx_reg, init_idx_next;
 // retransmission buffer. A slot is free, then valid (its frame is kept),
 // then marked (acknowledged or purged, its payload hold not yet released),
 // then free again; the two state bits are vectors, the rest is written by
-// index: a new frame's row, a resent frame's timer, and on an ack the timers
-// of the peer's frames still kept (the only write of several rows at once).
+// index, one row a cycle: a new frame's row or a resent frame's timer.
+// An ack restarts the timers of the peer's frames still kept: it writes
+// the time once, in the peer's row of rst_time_mem, and marks those slots
+// in slot_rst (a slot marked times from there, with no retries counted).
 // A peer's kept frames are exactly its numbers una .. nseq-1, at most W of
 // them, and every ack or resend believed lies in una .. nseq: within that
 // span of at most W+1 numbers, the low SLOTS_LOG2+1 bits tell them apart,
@@ -192,10 +194,12 @@ reg [W-1:0]          slot_valid_reg, slot_valid_next;
 reg [PEER_BITS-1:0]  slot_peer_mem    [0:W-1];
 reg [SO_W-1:0]       slot_seq_mem     [0:W-1];   // low bits of the frame's sequence number
 reg [31:0]           slot_time_mem    [0:W-1];   // cycle of the last send
-reg [7:0]            slot_retry_mem   [0:W-1];
+reg [7:0]            slot_retry_mem   [0:W-1];   // retries counted since then
+reg [W-1:0]          slot_rst_reg, slot_rst_next;   // timer restarted by the peer's last ack
+reg [31:0]           rst_time_mem [0:NPEER-1];      // cycle of each peer's last ack
 reg                  desc_we;                    // a new frame takes slot free_idx
 reg                  pass_we;                    // a frame passes unsequenced (row ROW_PASS)
-reg [W-1:0]          ack_restart;                // slots whose timer an ack restarts
+reg                  rst_we;                     // an ack restarts the timers of slot_rst_next
 reg                  retx_we;                    // a resend restarts slot rtx_idx's timer
 reg                  retx_count;                 // ... and counts a retry
 reg [SLOTS_LOG2:0]   free_cnt_reg, free_cnt_next;  // free slots
@@ -345,11 +349,14 @@ wire [SLOTS_LOG2:0]   free_cnt    = free_cnt_reg;
 // the timers are checked one slot per cycle, in turn: a timeout is seen at
 // most 2^SLOTS_LOG2 - 1 cycles late
 wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
-wire [7:0]            exp_retry  = slot_retry_mem[exp_idx];
+// (waited >> shift >= RTO is waited >= RTO << shift, without its 40 bits)
+wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
+wire [PEER_BITS-1:0]  exp_peer   = slot_peer_mem[exp_idx];
+wire [7:0]            exp_retry  = slot_rst_reg[exp_idx] ? 8'd0 : slot_retry_mem[exp_idx];
+wire [31:0]           exp_time   = slot_rst_reg[exp_idx] ? rst_time_mem[exp_peer] : slot_time_mem[exp_idx];
 wire [3:0]            slot_shift = (exp_retry > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : exp_retry[3:0];
-wire [39:0]           slot_rto   = {8'd0, cfg_rto} << slot_shift;
-wire                  exp_found  = slot_valid_reg[exp_idx] && !gone_reg[slot_peer_mem[exp_idx]] &&
-                                   ({8'd0, now_reg - slot_time_mem[exp_idx]} >= slot_rto);
+wire [31:0]           exp_wait   = (now_reg - exp_time) >> slot_shift;
+wire                  exp_found  = slot_valid_reg[exp_idx] && !gone_reg[exp_peer] && (exp_wait >= cfg_rto);
 
 // searches over every slot's peer, made only when their answer is used:
 // the waiting request's peer's frames (its window), and the slot of
@@ -427,8 +434,8 @@ wire [SEQ_W-1:0]     aq_head_ackv = ackv_mem[aq_head_peer];
 
 wire [SEQ_W-1:0]     retx_nseq  = nseq_mem[retx_peer_reg];
 wire [SEQ_W-1:0]     retx_ackv  = ackv_mem[retx_peer_reg];
+wire [7:0]           rtx_retry  = slot_rst_reg[rtx_idx] ? 8'd0 : slot_retry_mem[rtx_idx];   // its retries counted
 
-wire [PEER_BITS-1:0] exp_peer   = slot_peer_mem[exp_idx];
 wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
 
 wire [DW-1:0] s_rsp_desc = {s_rsp_txd_op, s_rsp_txd_flags, s_rsp_txd_status, s_rsp_txd_dst,
@@ -472,7 +479,8 @@ always @* begin
     free_cnt_next   = free_cnt_reg;
     desc_we        = 1'b0;
     pass_we        = 1'b0;
-    ack_restart    = {W{1'b0}};
+    rst_we         = 1'b0;
+    slot_rst_next  = slot_rst_reg;
     retx_we        = 1'b0;
     retx_count     = 1'b0;
     nseq_we        = 1'b0;
@@ -567,6 +575,7 @@ always @* begin
         // again, so that a queue in front of a busy receiver is no loss)
         if (lack_adv) begin
             una_we = 1'b1;
+            rst_we = 1'b1;
             for (i = 0; i < W; i = i + 1) begin
                 if (slot_valid_reg[i] && slot_peer_mem[i] == s_lack_peer) begin
                     if ((s_lack_seq[SO_W-1:0] - slot_seq_mem[i]) != {SO_W{1'b0}} &&
@@ -574,7 +583,7 @@ always @* begin
                         slot_valid_next[i] = 1'b0;
                         rel_pend_next[i]   = 1'b1;
                     end else begin
-                        ack_restart[i] = 1'b1;
+                        slot_rst_next[i] = 1'b1;
                     end
                 end
             end
@@ -672,7 +681,8 @@ always @* begin
                         out_idx_next   = rtx_idx;
                         owed_next[retx_peer_reg] = 1'b0;
                         retx_we        = 1'b1;
-                        retx_count     = retx_tmo_reg && slot_retry_mem[rtx_idx] != 8'hFF;
+                        slot_rst_next[rtx_idx] = 1'b0;
+                        retx_count     = retx_tmo_reg && rtx_retry != 8'hFF;
                         ev_retx_r = 1'b1;
                     end
                 end
@@ -702,6 +712,7 @@ always @* begin
                     out_idx_next   = free_idx;
                     owed_next[new_peer] = 1'b0;
                     desc_we        = 1'b1;
+                    slot_rst_next[free_idx] = 1'b0;
                     slot_valid_next = slot_valid_next | free_lowest;
                     free_cnt_next  = free_cnt_next - {{SLOTS_LOG2{1'b0}}, 1'b1};
                     nseq_we        = 1'b1;
@@ -757,19 +768,13 @@ always @(posedge clk) begin
     slot_valid_reg <= slot_valid_next;
     rel_pend_reg   <= rel_pend_next;
     free_cnt_reg   <= free_cnt_next;
-    if (ack_restart != {W{1'b0}}) begin
-        for (i = 0; i < W; i = i + 1) begin
-            if (ack_restart[i]) begin
-                slot_time_mem[i]  <= now_reg;
-                slot_retry_mem[i] <= 8'd0;
-            end
-        end
+    slot_rst_reg   <= slot_rst_next;
+    if (rst_we) begin
+        rst_time_mem[s_lack_peer] <= now_reg;
     end
     if (retx_we) begin
-        slot_time_mem[rtx_idx] <= now_reg;
-        if (retx_count) begin
-            slot_retry_mem[rtx_idx] <= slot_retry_mem[rtx_idx] + 8'd1;
-        end
+        slot_time_mem[rtx_idx]  <= now_reg;
+        slot_retry_mem[rtx_idx] <= rtx_retry + {7'd0, retx_count};
     end
     if (desc_we || pass_we) begin
         desc_mem[desc_we ? slot_row(free_idx) : ROW_PASS] <= new_desc;
@@ -780,6 +785,9 @@ always @(posedge clk) begin
         slot_seq_mem[free_idx]   <= new_nseq[SO_W-1:0];
         slot_time_mem[free_idx]  <= now_reg;
         slot_retry_mem[free_idx] <= 8'd0;
+    end
+    if (rst) begin
+        slot_rst_reg <= {W{1'b0}};
     end
     if (nseq_we) begin
         nseq_mem[nseq_waddr] <= nseq_wdata;
