@@ -347,11 +347,14 @@ wire [SLOTS_LOG2-1:0] free_idx    = oh_index(free_lowest);
 wire [SLOTS_LOG2:0]   free_cnt    = free_cnt_reg;
 
 // the timers are checked one slot per cycle, in turn: a timeout is seen at
-// most 2^SLOTS_LOG2 - 1 cycles late
+// most 2^SLOTS_LOG2 - 1 cycles late. The scanned slot's peer is read a
+// cycle ahead (with the row a new frame writes meanwhile), so that its
+// rows are read straight from a register. (waited >> shift >= RTO is
+// waited >= RTO << shift, without its 40 bits.)
 wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
-// (waited >> shift >= RTO is waited >= RTO << shift, without its 40 bits)
-wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
-wire [PEER_BITS-1:0]  exp_peer   = slot_peer_mem[exp_idx];
+wire [SLOTS_LOG2-1:0] scan_next  = scan_reg + in_skip[SLOTS_LOG2-1:0] + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
+reg  [PEER_BITS-1:0]  exp_peer_reg;
+wire [PEER_BITS-1:0]  exp_peer   = exp_peer_reg;
 wire [7:0]            exp_retry  = slot_rst_reg[exp_idx] ? 8'd0 : slot_retry_mem[exp_idx];
 wire [31:0]           exp_time   = slot_rst_reg[exp_idx] ? rst_time_mem[exp_peer] : slot_time_mem[exp_idx];
 wire [3:0]            slot_shift = (exp_retry > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : exp_retry[3:0];
@@ -762,7 +765,8 @@ end
 
 always @(posedge clk) begin
     now_reg       <= now_next;
-    scan_reg      <= scan_reg + in_skip[SLOTS_LOG2-1:0] + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
+    scan_reg      <= scan_next;
+    exp_peer_reg  <= (desc_we && free_idx == scan_next) ? new_peer : slot_peer_mem[scan_next];
     init_reg      <= init_next;
     init_idx_reg  <= init_idx_next;
     slot_valid_reg <= slot_valid_next;
@@ -837,6 +841,7 @@ always @(posedge clk) begin
     if (rst) begin
         now_reg       <= 32'd0;
         scan_reg      <= {SLOTS_LOG2{1'b0}};
+        exp_peer_reg  <= slot_peer_mem[0];
         init_reg      <= 1'b1;
         init_idx_reg  <= {PEER_BITS{1'b0}};
         slot_valid_reg <= {W{1'b0}};
