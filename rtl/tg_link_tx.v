@@ -199,7 +199,8 @@ reg [W-1:0]          slot_rst_reg, slot_rst_next;   // timer restarted by the pe
 reg [31:0]           rst_time_mem [0:NPEER-1];      // cycle of each peer's last ack
 reg                  desc_we;                    // a new frame takes slot free_idx
 reg                  pass_we;                    // a frame passes unsequenced (row ROW_PASS)
-reg                  rst_we;                     // an ack restarts the timers of slot_rst_next
+reg                  rst_we;                     // an ack restarts the timers of rst_set
+reg [W-1:0]          rst_set;                    // ... these slots'
 reg                  retx_we;                    // a resend restarts slot rtx_idx's timer
 reg                  retx_count;                 // ... and counts a retry
 reg [SLOTS_LOG2:0]   free_cnt_reg, free_cnt_next;  // free slots
@@ -346,20 +347,30 @@ wire                  free_found  = free_vec != {W{1'b0}};
 wire [SLOTS_LOG2-1:0] free_idx    = oh_index(free_lowest);
 wire [SLOTS_LOG2:0]   free_cnt    = free_cnt_reg;
 
-// the timers are checked one slot per cycle, in turn: a timeout is seen at
-// most 2^SLOTS_LOG2 - 1 cycles late. The scanned slot's peer is read a
-// cycle ahead (with the row a new frame writes meanwhile), so that its
-// rows are read straight from a register. (waited >> shift >= RTO is
-// waited >= RTO << shift, without its 40 bits.)
+// The timers are checked one slot per cycle, in turn: a timeout is seen
+// at most 2^SLOTS_LOG2 - 1 cycles late. The check of the slot scanned
+// next is made a cycle ahead, at the next cycle's count, into
+// exp_time_ok_reg, and so is the read of its peer: the decisions below
+// start from registers. Where this cycle writes that slot's timer (a new
+// frame, a resend, an ack's restart), the slot will have waited one
+// cycle (in_skip is 0 unless st_idle, when no timer is written). A new
+// cfg_rto is thus seen a cycle after it is written.
+// (waited >> shift >= RTO is waited >= RTO << shift, without its 40 bits.)
+function [3:0] backoff;
+    input [7:0] retry;
+    begin
+        backoff = (retry > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : retry[3:0];
+    end
+endfunction
+
 wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
 wire [SLOTS_LOG2-1:0] scan_next  = scan_reg + in_skip[SLOTS_LOG2-1:0] + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
 reg  [PEER_BITS-1:0]  exp_peer_reg;
+reg                   exp_time_ok_reg;
 wire [PEER_BITS-1:0]  exp_peer   = exp_peer_reg;
 wire [7:0]            exp_retry  = slot_rst_reg[exp_idx] ? 8'd0 : slot_retry_mem[exp_idx];
-wire [31:0]           exp_time   = slot_rst_reg[exp_idx] ? rst_time_mem[exp_peer] : slot_time_mem[exp_idx];
-wire [3:0]            slot_shift = (exp_retry > {4'd0, BACKOFF_SH}) ? BACKOFF_SH : exp_retry[3:0];
-wire [31:0]           exp_wait   = (now_reg - exp_time) >> slot_shift;
-wire                  exp_found  = slot_valid_reg[exp_idx] && !gone_reg[exp_peer] && (exp_wait >= cfg_rto);
+wire                  exp_found  = slot_valid_reg[exp_idx] && !gone_reg[exp_peer] && exp_time_ok_reg;
+
 
 // searches over every slot's peer, made only when their answer is used:
 // the waiting request's peer's frames (its window), and the slot of
@@ -438,6 +449,21 @@ wire [SEQ_W-1:0]     aq_head_ackv = ackv_mem[aq_head_peer];
 wire [SEQ_W-1:0]     retx_nseq  = nseq_mem[retx_peer_reg];
 wire [SEQ_W-1:0]     retx_ackv  = ackv_mem[retx_peer_reg];
 wire [7:0]           rtx_retry  = slot_rst_reg[rtx_idx] ? 8'd0 : slot_retry_mem[rtx_idx];   // its retries counted
+// ... after a resend (an ack restarting the slot in the same cycle clears
+// them unless the resend counts one)
+wire [7:0]           rtx_retry_new = retx_count ? rtx_retry + 8'd1 : (rst_set[rtx_idx] ? 8'd0 : rtx_retry);
+
+// the slot scanned next, as its timer stands (not written this cycle)
+wire [PEER_BITS-1:0]  sn_peer    = slot_peer_mem[scan_next];
+wire [7:0]            sn_retry   = slot_rst_reg[scan_next] ? 8'd0 : slot_retry_mem[scan_next];
+wire [31:0]           sn_time    = slot_rst_reg[scan_next] ? rst_time_mem[sn_peer] : slot_time_mem[scan_next];
+wire [31:0]           sn_wait    = (now_next - sn_time) >> backoff(sn_retry);
+wire                  sn_ok_kept = sn_wait >= cfg_rto;
+// ... and as this cycle writes it: one cycle waited, no retry counted
+// (a new frame, a restart) or the resend's count
+wire                  sn_ok_new  = cfg_rto <= 32'd1;
+wire                  sn_ok_retx = (backoff(rtx_retry_new) == 4'd0) ? sn_ok_new :
+                                                                                      (cfg_rto == 32'd0);
 
 wire [SEQ_W-1:0]     exp_una    = una_mem[exp_peer];
 
@@ -484,6 +510,7 @@ always @* begin
     pass_we        = 1'b0;
     rst_we         = 1'b0;
     slot_rst_next  = slot_rst_reg;
+    rst_set        = {W{1'b0}};
     retx_we        = 1'b0;
     retx_count     = 1'b0;
     nseq_we        = 1'b0;
@@ -587,6 +614,7 @@ always @* begin
                         rel_pend_next[i]   = 1'b1;
                     end else begin
                         slot_rst_next[i] = 1'b1;
+                        rst_set[i]       = 1'b1;
                     end
                 end
             end
@@ -766,6 +794,13 @@ end
 always @(posedge clk) begin
     now_reg       <= now_next;
     scan_reg      <= scan_next;
+    if (retx_we && rtx_idx == scan_next) begin
+        exp_time_ok_reg <= sn_ok_retx;
+    end else if ((desc_we && free_idx == scan_next) || rst_set[scan_next]) begin
+        exp_time_ok_reg <= sn_ok_new;
+    end else begin
+        exp_time_ok_reg <= sn_ok_kept;
+    end
     exp_peer_reg  <= (desc_we && free_idx == scan_next) ? new_peer : slot_peer_mem[scan_next];
     init_reg      <= init_next;
     init_idx_reg  <= init_idx_next;
@@ -778,7 +813,7 @@ always @(posedge clk) begin
     end
     if (retx_we) begin
         slot_time_mem[rtx_idx]  <= now_reg;
-        slot_retry_mem[rtx_idx] <= rtx_retry + {7'd0, retx_count};
+        slot_retry_mem[rtx_idx] <= rtx_retry_new;
     end
     if (desc_we || pass_we) begin
         desc_mem[desc_we ? slot_row(free_idx) : ROW_PASS] <= new_desc;
@@ -842,6 +877,7 @@ always @(posedge clk) begin
         now_reg       <= 32'd0;
         scan_reg      <= {SLOTS_LOG2{1'b0}};
         exp_peer_reg  <= slot_peer_mem[0];
+        exp_time_ok_reg <= 1'b0;
         init_reg      <= 1'b1;
         init_idx_reg  <= {PEER_BITS{1'b0}};
         slot_valid_reg <= {W{1'b0}};
