@@ -9,7 +9,8 @@ BOARDSIM_BIN    := $(BUILD)/bin/tg-board-sim
 BOARDSIM_DIR    := $(BUILD)/boardsim
 # tg_fpga_node's parameters, NAME=VALUE in decimal: the Colorlight top's
 BOARDSIM_PARAMS ?= NUM_CTX=4 MAX_READS=4 CNT_W=16 NUM_QUEUES=4 NUM_REGIONS=8 MAX_REQS=4 \
-                   MEM_LOG2=14 RX_FIFO_DIST=1 CORE_KHZ=41667
+                   MEM_LOG2=14 RX_FIFO_DIST=1 CORE_KHZ=41667 LINK_LAYER=1 LINK_PEER_BITS=4 \
+                   LINK_SLOTS_LOG2=3
 
 # The bridge compares the destination of each frame with its parameter
 # BRIDGE_MAC, so every node is its own model: node i is Vtg_board_node<i>,

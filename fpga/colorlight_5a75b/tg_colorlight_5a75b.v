@@ -16,7 +16,7 @@ module tg_colorlight_5a75b #(
     parameter MAX_REQS   = 4,  // NIC REQs awaiting an answer (1..16)
     parameter BLOCK_BYTES = 64, // NIC's largest frame payload (16, 32 or 64)
     parameter MEM_LOG2   = 14, // bytes of host memory in block RAM, log2 (6..20)
-    parameter LINK_LAYER = 0,  // NIC's reliable link layer built in (0..1; docs/fpga.md)
+    parameter LINK_LAYER = 1,  // NIC's reliable link layer built in (0..1; docs/fpga.md)
     parameter LINK_PEER_BITS = 4,  // ... node ids it sequences: 2^n (1..12)
     parameter LINK_SLOTS_LOG2 = 3, // ... frames it keeps for resends: 2^n (1..5)
     parameter RX_DELAY   = 0   // DELAYG taps on the RGMII receive pins (0..127)

@@ -4,8 +4,9 @@
 # Test of tg-board-sim: starts the two simulated boards, talks to their
 # bridges through the Unix sockets with fpga/tools/tg_bridge.py (NIC and
 # node ids, host-memory write and read, a refused address, a remote write
-# from node 0 into node 1's memory across the cable), stops the simulator
-# and checks that it exits cleanly. Exit 0 pass, 1 fail, 77 skip.
+# from node 0 into node 1's memory across the cable, the same with the
+# link layer on at both), stops the simulator and checks that it exits
+# cleanly. Exit 0 pass, 1 fail, 77 skip.
 set -u
 # paths filled in by the build ($(BUILD)/tests/fpga/test_board_sim); run
 # from the source tree, the script finds them itself
@@ -103,6 +104,26 @@ expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(win SYNC 0)"
 expect "OK 0x0000000000000011" "${n1[@]}" mem-read 0x240
 expect "OK 0x0000000000000022" "${n1[@]}" mem-read 0x248
 expect "OK 0x0000000000000033" "${n1[@]}" mem-read 0x250
+
+# the link layer the board builds in: on at both nodes, then a remote
+# write sequenced across the cable and acknowledged by node 1
+csr() { printf '0x%x' $(( $(def CTRL_CSR_BASE) + $(def "CSR_REG_$1") )); }
+out=$("$PY" "$TOOL" "${n0[@]}" bar-read "$(csr CONFIG)" 2>&1)
+case $out in "OK 0x"*) (( ${out#OK } & $(def CONFIG_LINK) )) || bad "CONFIG $out: no link layer built in" ;;
+	*) bad "CONFIG read: '$out'" ;; esac
+lcfg=$(( $(def LINK_CFG_RESET) | $(def LINK_CFG_ENABLE) ))
+expect "OK 0x0000000000000000" "${n0[@]}" bar-write "$(csr LINK_CFG)" $lcfg
+expect "OK 0x0000000000000000" "${n1[@]}" bar-write "$(csr LINK_CFG)" $lcfg
+lon=$(printf 'OK 0x%016x' $(( lcfg | $(def LINK_CFG_ON) )))
+expect "$lon" "${n0[@]}" bar-read "$(csr LINK_CFG)"
+expect "$lon" "${n1[@]}" bar-read "$(csr LINK_CFG)"
+expect "OK 0x0000000000000000" "${n0[@]}" bar-write "$(win REMOTE 0x300)" 0x0123456789abcdef
+expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(win SYNC 0)"
+expect "OK 0x0123456789abcdef" "${n1[@]}" mem-read 0x300
+out=$("$PY" "$TOOL" "${n1[@]}" bar-read "$(csr LINK_ACKS_SENT)" 2>&1)
+case $out in "OK 0x"*) (( ${out#OK } > 0 )) || bad "node 1 sent no link ACK" ;;
+	*) bad "LINK_ACKS_SENT read: '$out'" ;; esac
+expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(csr LINK_RETX)"
 
 kill -TERM "$pid"
 wait "$pid"
