@@ -9,7 +9,7 @@ RTL_MODS := $(basename $(notdir $(RTL_SRCS)))
 RTL_SYNTH_FIRST := tg_nic tg_link_tx tg_host_if tg_rx_engine
 RTL_SYNTH_MODS  := $(RTL_SYNTH_FIRST) $(filter-out $(RTL_SYNTH_FIRST),$(RTL_MODS))
 
-.PHONY: lint-verilator lint-iverilog synth-check
+.PHONY: lint-verilator lint-iverilog synth-check check-ports
 lint: lint-verilator lint-iverilog
 
 lint-verilator:
@@ -34,8 +34,26 @@ lint-iverilog:
 synth_report = @for m in $(1); do \
 		printf '%-16s %s\n' $$m "$$(grep -E 'Number of cells' $(BUILD)/synth/$$m.stat | tail -1)"; \
 	done
-synth-check: $(RTL_SYNTH_MODS:%=$(BUILD)/synth/%.stat)
+synth-check: check-ports $(RTL_SYNTH_MODS:%=$(BUILD)/synth/%.stat)
 	$(call synth_report,$(RTL_SYNTH_MODS))
+
+# No path of tg_nic runs combinationally from an input to an output
+# (docs/interfaces.md, "Timing at the ports"), so that a cycle-based
+# simulator needs the core's logic settled once per clock. With the
+# memories mapped to flip-flops and multiplexers (an asynchronous read is
+# logic), every input but the clock is followed through logic up to the
+# first flip-flop: no output may be reached.
+FF_CELLS := \$$dff,\$$dffe,\$$adff,\$$adffe,\$$sdff,\$$sdffe,\$$sdffce,\$$aldff,\$$aldffe,\$$dffsr,\$$dffsre
+check-ports: $(BUILD)/synth/ports.txt
+	@if [ -s $< ]; then echo "check-ports: outputs of tg_nic reached combinationally from an input:"; \
+		sed 's/^/  /' $<; exit 1; fi; echo "check-ports: no path from an input of tg_nic to an output"
+$(BUILD)/synth/ports.txt: $(RTL_SRCS) $(RTL_INCS) rtl/rtl.mk
+	@mkdir -p $(@D)
+	@$(JOBTIME) synth ports $(YOSYS) -q -l $(BUILD)/synth/ports.log \
+		-p "read_verilog -sv -Irtl $(RTL_SRCS); hierarchy -top tg_nic; proc; flatten; memory; opt_clean; \
+		    tee -q -o $@.tmp select -list i:* i:clk %d %co*:-$(FF_CELLS) o:* %i" \
+		> /dev/null 2> $(BUILD)/synth/ports.err || { cat $(BUILD)/synth/ports.err; exit 1; }
+	@mv $@.tmp $@
 
 $(BUILD)/synth/%.stat: $(RTL_SRCS) $(RTL_INCS)
 	@mkdir -p $(@D)
