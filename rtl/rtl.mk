@@ -2,7 +2,8 @@
 # Copyright (c) 2026 The Telegraphos NIC authors
 # RTL checks: every file through Verilator lint (-Wall), Icarus (-g2012)
 # (warnings are errors) and Yosys (read_verilog -sv, synth_ecp5), each module
-# as its own top.
+# as its own top; and the check that no input of tg_nic reaches an output
+# combinationally (check-ports).
 
 RTL_MODS := $(basename $(notdir $(RTL_SRCS)))
 # the slowest syntheses first, so that make -j ends them together

@@ -184,8 +184,8 @@ reg [PEER_BITS-1:0]  init_idx_reg, init_idx_next;
 // then free again; the two state bits are vectors, the rest is written by
 // index, one row a cycle: a new frame's row or a resent frame's timer.
 // An ack restarts the timers of the peer's frames still kept: it writes
-// the time once, in the peer's row of rst_time_mem, and marks those slots
-// in slot_rst (a slot marked times from there, with no retries counted).
+// the time once, in the peer's row of rst_time_mem, and flags those slots
+// in slot_rst (a flagged slot times from there, with no retries counted).
 // A peer's kept frames are exactly its numbers una .. nseq-1, at most W of
 // them, and every ack or resend believed lies in una .. nseq: within that
 // span of at most W+1 numbers, the low SLOTS_LOG2+1 bits tell them apart,
@@ -194,9 +194,11 @@ reg [W-1:0]          slot_valid_reg, slot_valid_next;
 reg [PEER_BITS-1:0]  slot_peer_mem    [0:W-1];
 reg [SO_W-1:0]       slot_seq_mem     [0:W-1];   // low bits of the frame's sequence number
 reg [31:0]           slot_time_mem    [0:W-1];   // cycle of the last send
-reg [7:0]            slot_retry_mem   [0:W-1];   // retries counted since then
+reg [7:0]            slot_retry_mem   [0:W-1];   // timeout resends since kept or restarted
+                                                 // (read as 0 while slot_rst flags it)
 reg [W-1:0]          slot_rst_reg, slot_rst_next;   // timer restarted by the peer's last ack
-reg [31:0]           rst_time_mem [0:NPEER-1];      // cycle of each peer's last ack
+reg [31:0]           rst_time_mem [0:NPEER-1];      // cycle of each peer's last advancing ack
+                                                    // (read only for a flagged slot)
 reg                  desc_we;                    // a new frame takes slot free_idx
 reg                  pass_we;                    // a frame passes unsequenced (row ROW_PASS)
 reg                  rst_we;                     // an ack restarts the timers of rst_set
@@ -401,8 +403,9 @@ always @* begin
 end
 
 // the lowest slot whose payload hold is to be released (not the one whose
-// frame waits in the output register: an ack can free a frame while its
-// resend waits there, and the resend must not name a slot handed out again)
+// frame waits in the output stage: an ack can free a frame while its
+// resend waits there, and the resend must not name a slot handed out again,
+// nor its descriptor's row be written over while it is read)
 wire [W-1:0]          out_hold   = (out_valid_reg && out_kept_reg) ? (ONE_W << out_idx_reg) : {W{1'b0}};
 wire [W-1:0]          rel_vec    = rel_pend_reg & ~out_hold;
 wire [W-1:0]          rel_lowest = oh_lowest(rel_vec);

@@ -106,7 +106,10 @@ expect "OK 0x0000000000000022" "${n1[@]}" mem-read 0x248
 expect "OK 0x0000000000000033" "${n1[@]}" mem-read 0x250
 
 # the link layer the board builds in: on at both nodes, then a remote
-# write sequenced across the cable and acknowledged by node 1
+# write sequenced across the cable and acknowledged by node 1 (by a
+# standalone ACK: each tg_bridge.py call takes far longer than the
+# 32-cycle ack delay, so the write's ack does not wait for the fence's
+# answer to carry it), and nothing resent by node 0
 csr() { printf '0x%x' $(( $(def CTRL_CSR_BASE) + $(def "CSR_REG_$1") )); }
 out=$("$PY" "$TOOL" "${n0[@]}" bar-read "$(csr CONFIG)" 2>&1)
 case $out in "OK 0x"*) (( ${out#OK } & $(def CONFIG_LINK) )) || bad "CONFIG $out: no link layer built in" ;;
