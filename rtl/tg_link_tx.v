@@ -258,7 +258,10 @@ reg                  req_valid_reg, req_valid_next;
 reg [DW-1:0]         req_desc_reg,  req_desc_next;
 reg [SLOTS_LOG2:0]   rsv_reg,      rsv_next;      // free slots kept for responses
 
-// output stage
+// output stage (RW: bits of a row of desc_mem, below)
+localparam RW       = SLOTS_LOG2 + 1;
+localparam [RW-1:0] ROW_PASS = W[RW-1:0];
+localparam [RW-1:0] ROW_ZERO = ROW_PASS + {{(RW-1){1'b0}}, 1'b1};
 reg                  out_valid_reg, out_valid_next;
 reg [RW-1:0]         out_row_reg,   out_row_next;    // the descriptor's row of desc_mem
 reg                  out_link_reg,  out_link_next;   // an ACK or NAK (row ROW_ZERO) ...
@@ -274,9 +277,6 @@ reg [SLOTS_LOG2-1:0] out_idx_reg,   out_idx_next;    // ... in this slot (whose 
 // Descriptors: one row per slot, then the row of the frame passing
 // unsequenced (written as it enters the output stage, read while it waits
 // there), then a row of zeros that is never written (under ACK and NAK).
-localparam RW       = SLOTS_LOG2 + 1;
-localparam [RW-1:0] ROW_PASS = W[RW-1:0];
-localparam [RW-1:0] ROW_ZERO = ROW_PASS + {{(RW-1){1'b0}}, 1'b1};
 reg [DW-1:0]         desc_mem [0:W+1];
 initial begin
     desc_mem[W + 1] = {DW{1'b0}};
@@ -367,8 +367,8 @@ endfunction
 
 wire [SLOTS_LOG2-1:0] exp_idx    = scan_reg;
 wire [SLOTS_LOG2-1:0] scan_next  = scan_reg + in_skip[SLOTS_LOG2-1:0] + {{(SLOTS_LOG2-1){1'b0}}, 1'b1};
-reg  [PEER_BITS-1:0]  exp_peer_reg;
-reg                   exp_time_ok_reg;
+reg  [PEER_BITS-1:0]  exp_peer_reg, exp_peer_next;
+reg                   exp_time_ok_reg, exp_time_ok_next;
 wire [PEER_BITS-1:0]  exp_peer   = exp_peer_reg;
 wire [7:0]            exp_retry  = slot_rst_reg[exp_idx] ? 8'd0 : slot_retry_mem[exp_idx];
 wire                  exp_found  = slot_valid_reg[exp_idx] && !gone_reg[exp_peer] && exp_time_ok_reg;
@@ -794,17 +794,23 @@ always @* begin
     end
 end
 
+// the next slot's timer check and peer, as this cycle leaves its row
+always @* begin
+    if (retx_we && rtx_idx == scan_next) begin
+        exp_time_ok_next = sn_ok_retx;
+    end else if ((desc_we && free_idx == scan_next) || rst_set[scan_next]) begin
+        exp_time_ok_next = sn_ok_new;
+    end else begin
+        exp_time_ok_next = sn_ok_kept;
+    end
+    exp_peer_next = (desc_we && free_idx == scan_next) ? new_peer : slot_peer_mem[scan_next];
+end
+
 always @(posedge clk) begin
     now_reg       <= now_next;
     scan_reg      <= scan_next;
-    if (retx_we && rtx_idx == scan_next) begin
-        exp_time_ok_reg <= sn_ok_retx;
-    end else if ((desc_we && free_idx == scan_next) || rst_set[scan_next]) begin
-        exp_time_ok_reg <= sn_ok_new;
-    end else begin
-        exp_time_ok_reg <= sn_ok_kept;
-    end
-    exp_peer_reg  <= (desc_we && free_idx == scan_next) ? new_peer : slot_peer_mem[scan_next];
+    exp_time_ok_reg <= exp_time_ok_next;
+    exp_peer_reg  <= exp_peer_next;
     init_reg      <= init_next;
     init_idx_reg  <= init_idx_next;
     slot_valid_reg <= slot_valid_next;
@@ -827,9 +833,6 @@ always @(posedge clk) begin
         slot_seq_mem[free_idx]   <= new_nseq[SO_W-1:0];
         slot_time_mem[free_idx]  <= now_reg;
         slot_retry_mem[free_idx] <= 8'd0;
-    end
-    if (rst) begin
-        slot_rst_reg <= {W{1'b0}};
     end
     if (nseq_we) begin
         nseq_mem[nseq_waddr] <= nseq_wdata;
@@ -885,6 +888,7 @@ always @(posedge clk) begin
         init_idx_reg  <= {PEER_BITS{1'b0}};
         slot_valid_reg <= {W{1'b0}};
         rel_pend_reg   <= {W{1'b0}};
+        slot_rst_reg   <= {W{1'b0}};
         free_cnt_reg   <= W[SLOTS_LOG2:0];
         owed_reg      <= {NPEER{1'b0}};
         queued_reg    <= {NPEER{1'b0}};
