@@ -38,6 +38,8 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 # hex value of a TG_ constant of include/tg/tg_hw.h
 def() { printf '0x%x' "$(awk -v n="TG_$1" '$2 == n {print $3}' "$SRC/include/tg/tg_hw.h" | sed 's/ULL$//')"; }
+# bridge address of the control page's register TG_CSR_REG_$1
+csr() { printf '0x%x' $(( $(def CTRL_CSR_BASE) + $(def "CSR_REG_$1") )); }
 # expect "OUTPUT" tg_bridge.py-args...: the tool's answer must be OUTPUT
 expect() {
 	local want=$1 got
@@ -78,9 +80,8 @@ out=$("$PY" "$TOOL" "${n0[@]}" id 2>&1)
 case $out in "OK ${id}"????????) ;; *) bad "node 0 id: '$out', expected OK ${id}..." ;; esac
 out=$("$PY" "$TOOL" "${n1[@]}" id 2>&1)
 case $out in "OK ${id}"????????) ;; *) bad "node 1 id: '$out', expected OK ${id}..." ;; esac
-node_id=$(( $(def CTRL_CSR_BASE) + $(def CSR_REG_NODE_ID) ))
-expect "OK 0x0000000000000000" "${n0[@]}" bar-read $node_id
-expect "OK 0x0000000000000001" "${n1[@]}" bar-read $node_id
+expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(csr NODE_ID)"
+expect "OK 0x0000000000000001" "${n1[@]}" bar-read "$(csr NODE_ID)"
 
 # node 0's host memory, written and read back; an address past its 16 KiB refused
 expect "OK 0x0000000000000000" "${n0[@]}" mem-write 0x120 0x0123456789abcdef
@@ -93,7 +94,7 @@ expect "RANGE 0x0000000000000000" "${n0[@]}" mem-read 0x4000
 
 # across the cable: node 1 opens its memory, node 0 writes into it and fences
 win() { printf '0x%x' $(( ($(def "WIN_$1") << $(def BAR_WIN_SHIFT)) | (1 << $(def BAR_NODE_SHIFT)) | $2 )); }
-expect "OK 0x0000000000000000" "${n1[@]}" bar-write $(( $(def CTRL_CSR_BASE) + $(def CSR_REG_MEM_SIZE) )) 0x4000
+expect "OK 0x0000000000000000" "${n1[@]}" bar-write "$(csr MEM_SIZE)" 0x4000
 expect "OK 0x0000000000000000" "${n0[@]}" bar-write "$(win REMOTE 0x200)" 0x5a5a00005a5a0000
 expect "OK 0x0000000000000000" "${n0[@]}" bar-read "$(win SYNC 0)"
 expect "OK 0x5a5a00005a5a0000" "${n1[@]}" mem-read 0x200
@@ -110,7 +111,6 @@ expect "OK 0x0000000000000033" "${n1[@]}" mem-read 0x250
 # standalone ACK: each tg_bridge.py call takes far longer than the
 # 32-cycle ack delay, so the write's ack does not wait for the fence's
 # answer to carry it), and nothing resent by node 0
-csr() { printf '0x%x' $(( $(def CTRL_CSR_BASE) + $(def "CSR_REG_$1") )); }
 out=$("$PY" "$TOOL" "${n0[@]}" bar-read "$(csr CONFIG)" 2>&1)
 case $out in "OK 0x"*) (( ${out#OK } & $(def CONFIG_LINK) )) || bad "CONFIG $out: no link layer built in" ;;
 	*) bad "CONFIG read: '$out'" ;; esac
